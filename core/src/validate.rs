@@ -1,0 +1,303 @@
+//! Field-by-field reading of JSON bodies: every problem becomes one field error with a dot path, unknown
+//! fields are rejected, and money is parsed exactly.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use crate::error::{ApiError, FieldError};
+
+/// Collected field errors of one request.
+#[derive(Debug, Default)]
+pub struct Errors(pub Vec<FieldError>);
+
+impl Errors {
+    pub fn push(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError::new(field, message));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok(value)` when nothing was reported, else the validation error.
+    pub fn finish<T>(self, value: T) -> Result<T, ApiError> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(ApiError::Validation(self.0))
+        }
+    }
+}
+
+/// Parses a JSON body; malformed JSON and non-object bodies are validation errors on `body`.
+pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ApiError::field("body", "must be a JSON object")),
+        Err(e) => Err(ApiError::field("body", format!("malformed JSON: {e}"))),
+    }
+}
+
+pub fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Reads the fields of one JSON object, remembering which were consumed so the rest can be reported.
+pub struct Fields<'a> {
+    map: Map<String, Value>,
+    prefix: String,
+    seen: Vec<String>,
+    pub errors: &'a mut Errors,
+}
+
+impl<'a> Fields<'a> {
+    pub fn new(map: Map<String, Value>, prefix: &str, errors: &'a mut Errors) -> Fields<'a> {
+        Fields {
+            map,
+            prefix: prefix.to_string(),
+            seen: Vec::new(),
+            errors,
+        }
+    }
+
+    /// Reads `value` as an object at `path`; reports and returns None otherwise.
+    pub fn object(value: Value, path: &str, errors: &'a mut Errors) -> Option<Fields<'a>> {
+        match value {
+            Value::Object(map) => Some(Fields::new(map, path, errors)),
+            _ => {
+                errors.push(path, "must be an object");
+                None
+            }
+        }
+    }
+
+    pub fn path(&self, key: &str) -> String {
+        join(&self.prefix, key)
+    }
+
+    pub fn error(&mut self, key: &str, message: impl Into<String>) {
+        let path = self.path(key);
+        self.errors.push(path, message);
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+
+    /// Takes a raw value; `null` counts as absent. The first of `names` present wins (aliases).
+    pub fn take_any(&mut self, names: &[&str]) -> Option<(String, Value)> {
+        let mut found = None;
+        for name in names {
+            self.seen.push(name.to_string());
+            if let Some(v) = self.map.get(*name) {
+                if found.is_none() && !v.is_null() {
+                    found = Some((name.to_string(), v.clone()));
+                }
+            }
+        }
+        found
+    }
+
+    pub fn take(&mut self, key: &str) -> Option<Value> {
+        self.take_any(&[key]).map(|(_, v)| v)
+    }
+
+    /// True when the key was sent with an explicit `null` (used by updates that clear a field).
+    pub fn is_null(&self, key: &str) -> bool {
+        matches!(self.map.get(key), Some(Value::Null))
+    }
+
+    fn required<T>(&mut self, key: &str, value: Option<T>) -> Option<T> {
+        if value.is_none() && !self.map.get(key).is_some_and(|v| !v.is_null()) {
+            self.error(key, "is required");
+        }
+        value
+    }
+
+    pub fn opt_str(&mut self, key: &str) -> Option<String> {
+        self.opt_str_any(&[key])
+    }
+
+    /// A string under any of the alias names; errors name the alias that was sent.
+    pub fn opt_str_any(&mut self, names: &[&str]) -> Option<String> {
+        let (name, v) = self.take_any(names)?;
+        match v {
+            Value::String(s) => Some(s),
+            _ => {
+                self.error(&name, "must be a string");
+                None
+            }
+        }
+    }
+
+    pub fn str(&mut self, key: &str) -> Option<String> {
+        let v = self.opt_str(key);
+        self.required(key, v)
+    }
+
+    /// A non-empty string after trimming, at most `max` characters.
+    pub fn opt_text(&mut self, key: &str, max: usize) -> Option<String> {
+        let s = self.opt_str(key)?;
+        self.check_text(key, s, max)
+    }
+
+    pub fn text(&mut self, key: &str, max: usize) -> Option<String> {
+        let v = self.opt_text(key, max);
+        self.required(key, v)
+    }
+
+    pub fn check_text(&mut self, key: &str, s: String, max: usize) -> Option<String> {
+        let t = s.trim();
+        if t.is_empty() {
+            self.error(key, "must not be empty");
+            None
+        } else if t.chars().count() > max {
+            self.error(key, format!("must be at most {max} characters"));
+            None
+        } else {
+            Some(t.to_string())
+        }
+    }
+
+    pub fn opt_bool(&mut self, key: &str) -> Option<bool> {
+        match self.take(key)? {
+            Value::Bool(b) => Some(b),
+            _ => {
+                self.error(key, "must be a boolean");
+                None
+            }
+        }
+    }
+
+    /// One of `allowed`, matched exactly.
+    pub fn opt_enum(&mut self, key: &str, allowed: &[&str]) -> Option<String> {
+        let s = self.opt_str(key)?;
+        if allowed.contains(&s.as_str()) {
+            Some(s)
+        } else {
+            self.error(key, format!("must be one of: {}", allowed.join(", ")));
+            None
+        }
+    }
+
+    pub fn enumeration(&mut self, key: &str, allowed: &[&str]) -> Option<String> {
+        let v = self.opt_enum(key, allowed);
+        self.required(key, v)
+    }
+
+    pub fn opt_object(&mut self, key: &str) -> Option<Map<String, Value>> {
+        match self.take(key)? {
+            Value::Object(m) => Some(m),
+            _ => {
+                self.error(key, "must be an object");
+                None
+            }
+        }
+    }
+
+    pub fn object_field(&mut self, key: &str) -> Option<Map<String, Value>> {
+        let v = self.opt_object(key);
+        self.required(key, v)
+    }
+
+    /// A money amount: a JSON number with at most 2 decimal places, parsed without any float.
+    pub fn opt_money(&mut self, key: &str) -> Option<Decimal> {
+        let v = self.take(key)?;
+        match money(&v) {
+            Ok(d) => Some(d),
+            Err(m) => {
+                self.error(key, m);
+                None
+            }
+        }
+    }
+
+    pub fn money(&mut self, key: &str) -> Option<Decimal> {
+        let v = self.opt_money(key);
+        self.required(key, v)
+    }
+
+    /// Reports every key that was never asked for.
+    pub fn finish(self) {
+        let Fields {
+            map,
+            prefix,
+            seen,
+            errors,
+        } = self;
+        for key in map.keys() {
+            if !seen.iter().any(|s| s == key) {
+                errors.push(join(&prefix, key), "is not a known field");
+            }
+        }
+    }
+}
+
+/// Parses a JSON number exactly into a Decimal with at most 2 decimal places.
+pub fn money(v: &Value) -> Result<Decimal, String> {
+    let Value::Number(n) = v else {
+        return Err("must be a number".into());
+    };
+    let text = n.to_string();
+    let parsed = if text.contains(['e', 'E']) {
+        Decimal::from_scientific(&text)
+    } else {
+        Decimal::from_str(&text)
+    };
+    let d = parsed.map_err(|_| "must be a number within range".to_string())?;
+    let d = d.normalize();
+    if d.scale() > 2 {
+        return Err("must have at most 2 decimal places".into());
+    }
+    Ok(d)
+}
+
+/// A Decimal as an exact JSON number.
+pub fn decimal_json(d: Decimal) -> Value {
+    let text = d.normalize().to_string();
+    match serde_json::Number::from_str(&text) {
+        Ok(n) => Value::Number(n),
+        Err(_) => Value::String(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn money_is_exact() {
+        let v: Value = serde_json::from_str("0.1").unwrap();
+        assert_eq!(money(&v).unwrap(), Decimal::new(1, 1));
+        let v: Value = serde_json::from_str("12345678901234567.25").unwrap();
+        assert_eq!(money(&v).unwrap().to_string(), "12345678901234567.25");
+        let v: Value = serde_json::from_str("1.005").unwrap();
+        assert!(money(&v).is_err());
+        let v: Value = serde_json::from_str("1.50").unwrap();
+        assert_eq!(money(&v).unwrap(), Decimal::new(15, 1));
+        let v: Value = serde_json::from_str("1e2").unwrap();
+        assert_eq!(money(&v).unwrap(), Decimal::new(100, 0));
+        assert!(money(&json!("1")).is_err());
+        assert_eq!(decimal_json(Decimal::new(1050, 2)).to_string(), "10.5");
+    }
+
+    #[test]
+    fn reports_unknown_and_missing_fields() {
+        let mut errors = Errors::default();
+        let map = parse_object(br#"{"name":"a","extra":1,"n":null}"#).unwrap();
+        let mut f = Fields::new(map, "x", &mut errors);
+        assert_eq!(f.str("name").as_deref(), Some("a"));
+        assert_eq!(f.str("n"), None);
+        assert_eq!(f.str("missing"), None);
+        f.finish();
+        let fields: Vec<&str> = errors.0.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["x.n", "x.missing", "x.extra"]);
+    }
+}
