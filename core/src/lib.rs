@@ -10,6 +10,7 @@ pub mod api;
 pub mod auth;
 pub mod env;
 pub mod error;
+pub mod forms;
 pub mod http;
 pub mod id;
 pub mod idempotency;

@@ -1,0 +1,47 @@
+//! Request-body validation without storage, for clients (the browser module): the same checks and the
+//! same field errors the server answers with, because they are the same functions.
+
+use serde_json::Value;
+
+use crate::accounts;
+use crate::error::{ApiError, FieldError};
+use crate::query;
+
+fn object(body: &Value) -> Result<serde_json::Map<String, Value>, Vec<FieldError>> {
+    match body {
+        Value::Object(m) => Ok(m.clone()),
+        _ => Err(vec![FieldError::new("body", "must be a JSON object")]),
+    }
+}
+
+fn errors<T>(result: Result<T, ApiError>) -> Vec<FieldError> {
+    match result {
+        Err(ApiError::Validation(e)) => e,
+        _ => Vec::new(),
+    }
+}
+
+/// POST /accounts. `client` is not known in a browser, so a given `client` is not compared.
+pub fn create_account(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(accounts::validate_create(m, None)),
+        Err(e) => e,
+    }
+}
+
+/// The resources with list endpoints, by the path segment that names them.
+pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
+    Some(match resource {
+        "accounts" => &accounts::SCHEMA,
+        "account-details" => &crate::account_details::SCHEMA,
+        "transactions" => &crate::ledger::SCHEMA,
+        _ => return None,
+    })
+}
+
+/// Parses a list query for `resource` into its normalized plan.
+pub fn parse_list_query(resource: &str, query: &str) -> Result<Value, Vec<FieldError>> {
+    let schema = list_schema(resource)
+        .ok_or_else(|| vec![FieldError::new("resource", "is not a listable resource")])?;
+    query::parse(query, schema).map(|q| q.to_json())
+}
