@@ -12,7 +12,7 @@ use crate::query::{self, ListQuery, Schema};
 use crate::service::Service;
 use crate::store::{Overlay, Tx};
 use crate::validate;
-use crate::{account_details, accounts};
+use crate::{account_details, accounts, card_holders, cards};
 
 pub const MAX_JSON_BYTES: usize = 1024 * 1024;
 pub const MAX_MULTIPART_BYTES: usize = 12 * 1024 * 1024;
@@ -25,6 +25,14 @@ pub enum Route {
     AccountTransactions,
     AccountDetails,
     AccountDetail,
+    CardHolders,
+    CardHolder,
+    CardHolderFile,
+    Cards,
+    Card,
+    CardFund,
+    CardToken,
+    CardReveal,
 }
 
 impl Route {
@@ -37,6 +45,13 @@ impl Route {
             Route::AccountTransactions => &[Get],
             Route::AccountDetails => &[Get, Post],
             Route::AccountDetail => &[Get, Put, Delete],
+            Route::CardHolders => &[Get, Post],
+            Route::CardHolder => &[Get, Put],
+            Route::CardHolderFile => &[Get],
+            Route::Cards => &[Get, Post],
+            Route::Card => &[Get, Put, Delete],
+            Route::CardFund | Route::CardToken => &[Post],
+            Route::CardReveal => &[Get],
         }
     }
 }
@@ -48,6 +63,14 @@ const ROUTES: &[(&str, Route)] = &[
     ("/accounts/{id}/transactions", Route::AccountTransactions),
     ("/accounts/{id}/details", Route::AccountDetails),
     ("/accounts/{id}/details/{sub}", Route::AccountDetail),
+    ("/card-holders", Route::CardHolders),
+    ("/card-holders/{id}", Route::CardHolder),
+    ("/card-holders/{id}/files/{sub}", Route::CardHolderFile),
+    ("/cards", Route::Cards),
+    ("/cards/{id}", Route::Card),
+    ("/cards/{id}/fund", Route::CardFund),
+    ("/cards/{id}/token", Route::CardToken),
+    ("/cards/{id}/reveal", Route::CardReveal),
 ];
 
 fn router() -> &'static matchit::Router<Route> {
@@ -78,9 +101,9 @@ fn match_route(path: &str) -> Option<Matched> {
     })
 }
 
-/// GET routes that change state (consuming a reveal token) need a write transaction.
-pub fn route_writes_on_read(_path: &str) -> bool {
-    false
+/// GET routes that change state (a reveal consumes its token) need a write transaction.
+pub fn route_writes_on_read(path: &str) -> bool {
+    match_route(path).is_some_and(|m| m.route == Route::CardReveal)
 }
 
 /// What a handler gets: the caller, its transaction (the request's overlay), the clock and ids.
@@ -232,6 +255,19 @@ fn dispatch(route: Route, ctx: &mut Ctx) -> ApiResult<Response> {
         (Route::AccountDetail, Get) => account_details::get(ctx),
         (Route::AccountDetail, Put) => account_details::update(ctx),
         (Route::AccountDetail, Delete) => account_details::delete(ctx),
+        (Route::CardHolders, Post) => card_holders::create(ctx),
+        (Route::CardHolders, Get) => card_holders::list(ctx),
+        (Route::CardHolder, Get) => card_holders::get(ctx),
+        (Route::CardHolder, Put) => card_holders::update(ctx),
+        (Route::CardHolderFile, Get) => card_holders::file(ctx),
+        (Route::Cards, Post) => cards::create(ctx),
+        (Route::Cards, Get) => cards::list(ctx),
+        (Route::Card, Get) => cards::get(ctx),
+        (Route::Card, Put) => cards::update(ctx),
+        (Route::Card, Delete) => cards::delete(ctx),
+        (Route::CardFund, Post) => cards::fund(ctx),
+        (Route::CardToken, Post) => cards::token(ctx),
+        (Route::CardReveal, Get) => cards::reveal(ctx),
         _ => Err(ApiError::MethodNotAllowed(route.methods().to_vec())),
     }
 }

@@ -8,6 +8,8 @@ pub mod accounts;
 pub mod account_details;
 pub mod api;
 pub mod auth;
+pub mod card_holders;
+pub mod cards;
 pub mod env;
 pub mod error;
 pub mod forms;
@@ -21,8 +23,11 @@ mod macros;
 pub mod records;
 pub mod query;
 pub mod service;
+#[cfg(test)]
+mod service_tests;
 pub mod store;
 pub mod validate;
+pub mod vault;
 
 pub use env::{Env, Timestamp};
 pub use http::{Method, Request, Response};

@@ -2,7 +2,50 @@
 //! refused with `invalid_state`.
 
 use crate::accounts::AccountStatus;
+use crate::cards::CardStatus;
 use crate::error::ApiError;
+
+/// What asks a card to change state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardTrigger {
+    /// PUT with status inactive.
+    Pause,
+    /// PUT with status active.
+    Resume,
+    /// PUT with status canceled (needs a cancellation reason).
+    Cancel,
+    /// DELETE.
+    Terminate,
+}
+
+/// interface.md "Card status": a canceled card never moves again.
+const CARD_MOVES: &[(CardStatus, CardTrigger, CardStatus)] = {
+    use CardStatus::*;
+    use CardTrigger::*;
+    &[
+        (Active, Pause, Inactive),
+        (Inactive, Resume, Active),
+        (Active, Cancel, Canceled),
+        (Inactive, Cancel, Canceled),
+        (Active, Terminate, Canceled),
+        (Inactive, Terminate, Canceled),
+    ]
+};
+
+/// The state `trigger` takes a card in `from` to, or `invalid_state`.
+pub fn card_move(from: CardStatus, trigger: CardTrigger) -> Result<CardStatus, ApiError> {
+    CARD_MOVES
+        .iter()
+        .find(|(f, t, _)| *f == from && *t == trigger)
+        .map(|(_, _, to)| *to)
+        .ok_or_else(|| {
+            if from == CardStatus::Canceled {
+                ApiError::InvalidState("Card is canceled and cannot be changed".into())
+            } else {
+                ApiError::InvalidState(format!("Card is already {}", from.as_str()))
+            }
+        })
+}
 
 /// Account status moves by PUT. Staying in the same state is not a move and always allowed,
 /// except on a closed account, which takes no change at all.
@@ -40,6 +83,21 @@ pub fn account_move(from: AccountStatus, to: AccountStatus) -> Result<(), ApiErr
 mod tests {
     use super::*;
     use AccountStatus::*;
+
+    #[test]
+    fn cards_follow_the_interface_table() {
+        use CardTrigger::*;
+        assert_eq!(card_move(CardStatus::Active, Pause), Ok(CardStatus::Inactive));
+        assert_eq!(card_move(CardStatus::Inactive, Resume), Ok(CardStatus::Active));
+        for from in [CardStatus::Active, CardStatus::Inactive] {
+            assert_eq!(card_move(from, Cancel), Ok(CardStatus::Canceled));
+            assert_eq!(card_move(from, Terminate), Ok(CardStatus::Canceled));
+        }
+        for t in [Pause, Resume, Cancel, Terminate] {
+            assert!(card_move(CardStatus::Canceled, t).is_err());
+        }
+        assert!(card_move(CardStatus::Active, Resume).is_err());
+    }
 
     #[test]
     fn closed_is_terminal_and_everything_else_moves_freely() {

@@ -1,0 +1,321 @@
+//! The request path end to end on MemStore with a fixed clock: atomicity, idempotency, money invariants,
+//! the vault. HTTP-level tests of the same rules live in tests/.
+
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use crate::auth::ConfiguredKeys;
+use crate::env::DeterministicEnv;
+use crate::http::{Method, Request};
+use crate::keys;
+use crate::store::{MemStore, Tx};
+use crate::validate::money;
+use crate::{Config, Service};
+
+const KEY_A: &str = "test-key-aaaaaaaaaaaa";
+const KEY_B: &str = "test-key-bbbbbbbbbbbb";
+
+struct App {
+    service: Service,
+    store: MemStore,
+    env: DeterministicEnv,
+}
+
+impl App {
+    fn new() -> App {
+        let env = DeterministicEnv::default();
+        let mut api_keys = ConfiguredKeys::default();
+        api_keys.add(KEY_A, "alice").unwrap();
+        api_keys.add(KEY_B, "bob").unwrap();
+        let config = Config {
+            api_keys,
+            vault_key: Some([42u8; 32]),
+            ..Config::default()
+        };
+        App {
+            service: Service::new(config, &env),
+            store: MemStore::new(),
+            env,
+        }
+    }
+
+    fn send(&mut self, req: Request) -> (u16, Value, crate::http::Response) {
+        let resp = self.service.handle(&req, &mut self.store, &self.env);
+        let body = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
+        (resp.status, body, resp)
+    }
+
+    fn call_as(&mut self, key: &str, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut req = Request::new(method, path).header("x-api-key", key);
+        if let Some(b) = body {
+            req = req.header("content-type", "application/json").body(serde_json::to_vec(&b).unwrap());
+        }
+        let (s, v, _) = self.send(req);
+        (s, v)
+    }
+
+    fn call(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        self.call_as(KEY_A, method, path, body)
+    }
+
+    fn account(&mut self, balance: &str, currency: &str) -> String {
+        let body = json!({"ownerType": "user", "name": "Main", "type": "checking", "category": "fiat",
+            "currency": currency, "balance": serde_json::Number::from_string_unchecked(balance.into())});
+        let (s, v) = self.call(Method::Post, "/accounts", Some(body));
+        assert_eq!(s, 201, "{v}");
+        v["data"]["_id"].as_str().unwrap().to_string()
+    }
+
+    /// A card holder record, put straight into the store: cards only need it to exist.
+    fn holder(&mut self) -> String {
+        let id = self.service.ids.next(&self.env);
+        self.store
+            .put(&keys::key(keys::CARD_HOLDER, &["alice", &id]), br#"{"_id":"x"}"#)
+            .unwrap();
+        id
+    }
+
+    fn issue(&mut self, account: &str, holder: &str, amount: Option<&str>) -> (u16, Value) {
+        let mut body = json!({"debitAccountId": account, "cardHolderId": holder, "type": "virtual",
+            "brand": "visa", "status": "active"});
+        if let Some(a) = amount {
+            body["amount"] = Value::Number(serde_json::Number::from_string_unchecked(a.into()));
+        }
+        self.call(Method::Post, "/cards", Some(body))
+    }
+
+    fn balance_of(&mut self, path: &str) -> Decimal {
+        let (s, v) = self.call(Method::Get, path, None);
+        assert_eq!(s, 200, "{v}");
+        money(&v["data"]["balance"]).unwrap()
+    }
+}
+
+fn dec(s: &str) -> Decimal {
+    s.parse().unwrap()
+}
+
+#[test]
+fn issue_with_amount_moves_money_atomically() {
+    let mut app = App::new();
+    let acct = app.account("100", "USD");
+    let holder = app.holder();
+    let (s, card) = app.issue(&acct, &holder, Some("30.5"));
+    assert_eq!(s, 201, "{card}");
+    let card = &card["data"];
+    assert_eq!(card["brand"], "Visa");
+    assert_eq!(card["currency"], "USD");
+    assert_eq!(card["enable2FA"], true);
+    assert_eq!(card["disposable"], false);
+    assert_eq!(money(&card["balance"]).unwrap(), dec("30.5"));
+    assert!(card.get("pan").is_none() && card.get("cvv").is_none());
+    let masked = card["maskedPan"].as_str().unwrap();
+    assert!(masked.starts_with('4') && masked.contains("******"));
+    assert_eq!(app.balance_of(&format!("/accounts/{acct}")), dec("69.5"));
+}
+
+#[test]
+fn a_failed_request_writes_nothing() {
+    let mut app = App::new();
+    let acct = app.account("10", "USD");
+    let holder = app.holder();
+    let before: Vec<_> = app.store.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let (s, v) = app.issue(&acct, &holder, Some("10.01"));
+    assert_eq!((s, v["error"].as_str()), (422, Some("insufficient_funds")));
+    let after: Vec<_> = app.store.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn issuing_checks_the_debit_account() {
+    let mut app = App::new();
+    let ngn = app.account("100", "NGN");
+    let holder = app.holder();
+    let (s, v) = app.issue(&ngn, &holder, None);
+    assert_eq!((s, v["error"].as_str()), (422, Some("currency_mismatch")));
+    let usd = app.account("100", "USD");
+    app.call(Method::Put, &format!("/accounts/{usd}"), Some(json!({"status": "suspended"})));
+    let (s, v) = app.issue(&usd, &holder, None);
+    assert_eq!((s, v["error"].as_str()), (422, Some("account_unavailable")));
+    let (s, _) = app.issue("0123456789abcdef01234567", &holder, None);
+    assert_eq!(s, 404);
+    let (s, _) = app.issue(&usd, "0123456789abcdef01234567", None);
+    assert_eq!(s, 404);
+}
+
+#[test]
+fn cancel_refunds_and_a_canceled_card_refuses_everything() {
+    let mut app = App::new();
+    let acct = app.account("100", "USD");
+    let other = app.account("0", "USD");
+    let holder = app.holder();
+    let (_, card) = app.issue(&acct, &holder, Some("40"));
+    let id = card["data"]["_id"].as_str().unwrap().to_string();
+    let (s, v) = app.call(Method::Put, &format!("/cards/{id}"), Some(json!({"status": "canceled"})));
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["errors"][0]["field"], "cancellationReason");
+    let (s, v) = app.call(Method::Put, &format!("/cards/{id}"),
+        Some(json!({"status": "canceled", "cancellationReason": "lost", "creditAccountId": other})));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["data"]["status"], "canceled");
+    assert_eq!(money(&v["data"]["balance"]).unwrap(), Decimal::ZERO);
+    assert_eq!(app.balance_of(&format!("/accounts/{other}")), dec("40"));
+    assert_eq!(app.balance_of(&format!("/accounts/{acct}")), dec("60"));
+    for (method, path, body) in [
+        (Method::Put, format!("/cards/{id}"), Some(json!({"status": "active"}))),
+        (Method::Put, format!("/cards/{id}"), Some(json!({"metadata": {"a": 1}}))),
+        (Method::Delete, format!("/cards/{id}"), None),
+        (Method::Post, format!("/cards/{id}/fund"), Some(json!({"debitAccountId": acct, "amount": 1}))),
+        (Method::Post, format!("/cards/{id}/token"), None),
+        (Method::Get, format!("/cards/{id}/reveal?token=x"), None),
+    ] {
+        let (s, v) = app.call(method, &path, body);
+        assert_eq!((s, v["error"].as_str()), (409, Some("invalid_state")), "{method} {path}");
+    }
+    // Its sealed PAN and CVV are gone.
+    let vault_key = keys::key(keys::VAULT, &["alice", &id]);
+    assert_eq!(app.store.get(&vault_key).unwrap(), None);
+}
+
+#[test]
+fn idempotent_funding_moves_money_once() {
+    let mut app = App::new();
+    let acct = app.account("100", "USD");
+    let holder = app.holder();
+    let (_, card) = app.issue(&acct, &holder, None);
+    let id = card["data"]["_id"].as_str().unwrap().to_string();
+    let fund = |app: &mut App, key: &str, amount: &str, api_key: &str| {
+        let body = format!(r#"{{"debitAccountId":"{acct}","amount":{amount}}}"#);
+        app.send(Request::new(Method::Post, &format!("/cards/{id}/fund"))
+            .header("x-api-key", api_key)
+            .header("content-type", "application/json")
+            .header("Idempotency-Key", key)
+            .body(body))
+    };
+    let (s1, b1, r1) = fund(&mut app, "k1", "10", KEY_A);
+    let (s2, b2, r2) = fund(&mut app, "k1", "10", KEY_A);
+    assert_eq!((s1, s2), (200, 200));
+    assert_eq!(b1, b2);
+    assert_eq!(r1.header_value("idempotent-replayed"), None);
+    assert_eq!(r2.header_value("idempotent-replayed"), Some("true"));
+    assert_eq!(app.balance_of(&format!("/accounts/{acct}")), dec("90"));
+    let (s3, b3, _) = fund(&mut app, "k1", "11", KEY_A);
+    assert_eq!((s3, b3["error"].as_str()), (409, Some("idempotency_conflict")));
+    // Keys are scoped per client: bob's "k1" is his own (and his request is a 404 on alice's card).
+    let (s4, _, r4) = fund(&mut app, "k1", "10", KEY_B);
+    assert_eq!(s4, 404);
+    assert_eq!(r4.header_value("idempotent-replayed"), None);
+    // After 24 hours the key is free again.
+    app.env.advance_millis(24 * 3600 * 1000 + 1);
+    let (s5, _, r5) = fund(&mut app, "k1", "11", KEY_A);
+    assert_eq!((s5, r5.header_value("idempotent-replayed")), (200, None));
+}
+
+#[test]
+fn token_then_reveal_with_the_injected_clock() {
+    let mut app = App::new();
+    let acct = app.account("0", "USD");
+    let holder = app.holder();
+    let (_, card) = app.issue(&acct, &holder, None);
+    let id = card["data"]["_id"].as_str().unwrap().to_string();
+    let (s, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
+    assert_eq!(s, 201);
+    let token = t["data"]["token"].as_str().unwrap().to_string();
+    let (s, v) = app.call(Method::Get, &format!("/cards/{id}/reveal?token={token}"), None);
+    assert_eq!(s, 200, "{v}");
+    let pan = v["pan"].as_str().unwrap().to_string();
+    assert!(crate::vault::luhn_valid(&pan) && pan.starts_with('4'));
+    assert_eq!(v["cvv"].as_str().unwrap().len(), 3);
+    assert_eq!(v["expiryYear"], "2029");
+    assert_eq!(card["data"]["last4"].as_str().unwrap(), &pan[12..]);
+    // Single use.
+    let (s, v) = app.call(Method::Get, &format!("/cards/{id}/reveal?token={token}"), None);
+    assert_eq!((s, v["error"].as_str()), (403, Some("invalid_token")));
+    // Expiry follows the injected clock.
+    let (_, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
+    let token = t["data"]["token"].as_str().unwrap().to_string();
+    app.env.advance_millis(120_000);
+    let (s, _) = app.call(Method::Get, &format!("/cards/{id}/reveal?token={token}"), None);
+    assert_eq!(s, 403);
+    // Nothing in the store holds the PAN in clear.
+    assert!(app.store.iter().all(|(_, v)| !v.windows(16).any(|w| w == pan.as_bytes())));
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Issue { account: usize, amount: Option<u32> },
+    Fund { card: usize, account: usize, cents: u32 },
+    Cancel { card: usize, to_other: bool },
+    Adjust { account: usize, cents: u32 },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (0usize..3, proptest::option::of(1u32..80)).prop_map(|(account, amount)| Op::Issue { account, amount }),
+        (0usize..8, 0usize..3, 1u32..5000).prop_map(|(card, account, cents)| Op::Fund { card, account, cents }),
+        (0usize..8, any::<bool>()).prop_map(|(card, to_other)| Op::Cancel { card, to_other }),
+        (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Money is neither made nor lost: account plus card balances always equal the adjustments made,
+    /// each account balance equals the sum of its ledger entries, and nothing goes negative.
+    #[test]
+    fn money_is_conserved(ops in proptest::collection::vec(op(), 1..30)) {
+        let mut app = App::new();
+        let accounts: Vec<String> = (0..3).map(|_| app.account("50", "USD")).collect();
+        let holder = app.holder();
+        let mut cards: Vec<String> = Vec::new();
+        let mut adjustments = dec("150");
+        for op in ops {
+            match op {
+                Op::Issue { account, amount } => {
+                    let a = amount.map(|a| a.to_string());
+                    let (s, v) = app.issue(&accounts[account], &holder, a.as_deref());
+                    prop_assert!(s == 201 || s == 422, "{v}");
+                    if s == 201 { cards.push(v["data"]["_id"].as_str().unwrap().to_string()); }
+                }
+                Op::Fund { card, account, cents } if card < cards.len() => {
+                    let body = json!({"debitAccountId": accounts[account],
+                        "amount": crate::validate::decimal_json(Decimal::new(cents.into(), 2))});
+                    let (s, v) = app.call(Method::Post, &format!("/cards/{}/fund", cards[card]), Some(body));
+                    prop_assert!(matches!(s, 200 | 409 | 422), "{v}");
+                }
+                Op::Cancel { card, to_other } if card < cards.len() => {
+                    let mut body = json!({"status": "canceled", "cancellationReason": "stolen"});
+                    if to_other { body["creditAccountId"] = json!(accounts[2]); }
+                    let (s, v) = app.call(Method::Put, &format!("/cards/{}", cards[card]), Some(body));
+                    prop_assert!(matches!(s, 200 | 409), "{v}");
+                }
+                Op::Adjust { account, cents } => {
+                    let before = app.balance_of(&format!("/accounts/{}", accounts[account]));
+                    let target = Decimal::new(cents.into(), 2);
+                    let (s, _) = app.call(Method::Put, &format!("/accounts/{}", accounts[account]),
+                        Some(json!({"balance": crate::validate::decimal_json(target)})));
+                    prop_assert_eq!(s, 200);
+                    adjustments += target - before;
+                }
+                _ => {}
+            }
+            let mut total = Decimal::ZERO;
+            for a in &accounts {
+                let b = app.balance_of(&format!("/accounts/{a}"));
+                prop_assert!(b >= Decimal::ZERO);
+                let entries: Vec<Value> = crate::records::list(&mut app.store,
+                    &crate::ledger::prefix("alice", a)).unwrap();
+                let sum: Decimal = entries.iter().map(|e| money(&e["amount"]).unwrap()).sum();
+                prop_assert_eq!(sum, b);
+                total += b;
+            }
+            for c in &cards {
+                let b = app.balance_of(&format!("/cards/{c}"));
+                prop_assert!(b >= Decimal::ZERO);
+                total += b;
+            }
+            prop_assert_eq!(total, adjustments);
+        }
+    }
+}
