@@ -29,12 +29,38 @@ pub fn create_account(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /cards (the checks that need no stored record).
+pub fn create_card(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(crate::cards::validate_create(m)),
+        Err(e) => e,
+    }
+}
+
+/// PUT /cards/{id}; spending controls are checked as if merged over a card with default controls.
+pub fn update_card(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(crate::cards::validate_update(m)),
+        Err(e) => e,
+    }
+}
+
+/// POST /cards/{id}/fund.
+pub fn fund_card(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(crate::cards::validate_fund(m)),
+        Err(e) => e,
+    }
+}
+
 /// The resources with list endpoints, by the path segment that names them.
 pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
     Some(match resource {
         "accounts" => &accounts::SCHEMA,
         "account-details" => &crate::account_details::SCHEMA,
         "transactions" => &crate::ledger::SCHEMA,
+        "cards" => &crate::cards::SCHEMA,
+        "card-holders" => &crate::card_holders::SCHEMA,
         _ => return None,
     })
 }
