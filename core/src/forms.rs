@@ -53,6 +53,14 @@ pub fn fund_card(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /card-holders in its JSON form. `now` decides what "a date of birth in the future" is.
+pub fn create_card_holder(body: &Value, now: crate::Timestamp) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(crate::card_holders::validate_create_json(m, now)),
+        Err(e) => e,
+    }
+}
+
 /// The resources with list endpoints, by the path segment that names them.
 pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
     Some(match resource {
