@@ -1,0 +1,314 @@
+//! Starting and stopping the server under test.
+//!
+//! One server per test binary: every test of that binary shares it, and isolates itself by using its own
+//! API key (its own client namespace). The host is chosen by `CARDS_TEST_HOST`:
+//!
+//! - `native` (default): the `cards` binary (`cargo build -p host-native`), started as
+//!   `cards serve --listen ADDR --data DIR/cards.redb`.
+//! - `spin`: the Spin component inside the wasmtime test host, started as
+//!   `spin-test-host --component FILE --listen ADDR` (`CARDS_SPIN_COMPONENT` names the `.wasm` file).
+//!
+//! Both get the same environment: `CARDS_API_KEYS` with [`KEY_COUNT`] random keys, and `CARDS_VAULT_KEY`.
+//! To add a host: add a variant to [`HostKind`] and say in [`HostKind::command`] how to start it.
+
+use std::fs::File;
+use std::io::Read;
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// How many API keys (tenants) one server is started with; each test takes one or more.
+pub const KEY_COUNT: usize = 256;
+
+/// How long a host may take to answer `GET /health` after its start.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostKind {
+    Native,
+    Spin,
+}
+
+impl HostKind {
+    /// From `CARDS_TEST_HOST`; unknown names are a setup error, not a silent fallback.
+    pub fn from_env() -> HostKind {
+        match std::env::var("CARDS_TEST_HOST").as_deref() {
+            Err(_) | Ok("") | Ok("native") => HostKind::Native,
+            Ok("spin") => HostKind::Spin,
+            Ok(other) => panic!("CARDS_TEST_HOST={other:?}: expected `native` or `spin`"),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HostKind::Native => "native",
+            HostKind::Spin => "spin",
+        }
+    }
+
+    /// The command that starts this host listening on `addr`, with its state under `dir`.
+    fn command(self, addr: SocketAddr, dir: &Path) -> Command {
+        match self {
+            HostKind::Native => {
+                let bin = find_binary("CARDS_BIN", "cards", "cargo build -p host-native");
+                let mut cmd = Command::new(bin);
+                cmd.arg("serve")
+                    .arg("--listen")
+                    .arg(addr.to_string())
+                    .arg("--data")
+                    .arg(dir.join("cards.redb"));
+                cmd
+            }
+            HostKind::Spin => {
+                let bin = find_binary(
+                    "SPIN_TEST_HOST_BIN",
+                    "spin-test-host",
+                    "cargo build -p spin-test-host",
+                );
+                let component = std::env::var_os("CARDS_SPIN_COMPONENT").unwrap_or_else(|| {
+                    panic!("CARDS_TEST_HOST=spin needs CARDS_SPIN_COMPONENT=<path to the component .wasm>")
+                });
+                let mut cmd = Command::new(bin);
+                cmd.current_dir(dir)
+                    .arg("--component")
+                    .arg(component)
+                    .arg("--listen")
+                    .arg(addr.to_string());
+                cmd
+            }
+        }
+    }
+}
+
+/// `$ENV_VAR` if set, else `name` next to the test executable's profile directory
+/// (the test runs as `<target>/debug/deps/xxx`, the binary is `<target>/debug/name`).
+fn find_binary(env_var: &str, name: &str, build: &str) -> PathBuf {
+    if let Some(path) = std::env::var_os(env_var) {
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "{env_var}={} does not exist; build it first: {build}",
+            path.display()
+        );
+        return path;
+    }
+    let exe = std::env::current_exe().expect("the test executable's path");
+    let candidates: Vec<PathBuf> = exe
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .map(|dir| dir.join(name))
+        .collect();
+    candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!(
+                "no `{name}` binary found (looked in {candidates:?}, or set {env_var}); build it first: {build}"
+            )
+        })
+}
+
+/// One API key of the running server and the client it belongs to.
+#[derive(Debug, Clone)]
+pub struct KeyPair {
+    pub key: String,
+    pub client: String,
+}
+
+/// The running server shared by all tests of one test binary.
+pub struct Server {
+    pub kind: HostKind,
+    pub base_url: String,
+    pub keys: Vec<KeyPair>,
+    pid: u32,
+    dir: PathBuf,
+}
+
+static SERVER: OnceLock<Server> = OnceLock::new();
+
+/// The server of this test binary, started on first use.
+pub fn server() -> &'static Server {
+    SERVER.get_or_init(start)
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).expect("OS randomness");
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn free_port() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    listener.local_addr().expect("local address")
+}
+
+fn start() -> Server {
+    let kind = HostKind::from_env();
+    // Random per run so a stray server or log from another run can never authenticate these tests.
+    let run = random_hex(4);
+    let keys: Vec<KeyPair> = (0..KEY_COUNT)
+        .map(|n| KeyPair {
+            key: format!("test_{}", random_hex(16)),
+            client: format!("client-{run}-{n}"),
+        })
+        .collect();
+    let api_keys = keys
+        .iter()
+        .map(|k| format!("{}={}", k.key, k.client))
+        .collect::<Vec<_>>()
+        .join(",");
+    let vault_key = random_hex(32);
+
+    let dir = tempfile::Builder::new()
+        .prefix("cards-acceptance-")
+        .tempdir()
+        .expect("temporary directory")
+        .keep();
+
+    // A port found free can be taken by someone else before the server binds it: retry a few times.
+    let mut last_error = String::new();
+    for attempt in 0..3 {
+        let addr = free_port();
+        let log_path = dir.join(format!("server-{attempt}.log"));
+        let log = File::create(&log_path).expect("server log file");
+        let mut cmd = kind.command(addr, &dir);
+        cmd.env("CARDS_API_KEYS", &api_keys)
+            .env("CARDS_VAULT_KEY", &vault_key)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("log handle"))
+            .stderr(log);
+        let child = spawn_tied_to_this_process(cmd);
+        let pid = child.id();
+        let base_url = format!("http://{addr}");
+        match wait_healthy(child, &base_url) {
+            Ok(()) => {
+                register_cleanup();
+                return Server {
+                    kind,
+                    base_url,
+                    keys,
+                    pid,
+                    dir,
+                };
+            }
+            Err(e) => {
+                kill(pid);
+                last_error = format!(
+                    "{e}\n--- server log ({}) ---\n{}",
+                    log_path.display(),
+                    read_tail(&log_path)
+                );
+            }
+        }
+    }
+    panic!("the {} host did not start:\n{last_error}", kind.name());
+}
+
+/// Polls `GET /health` until 200; fails early when the child exits.
+fn wait_healthy(mut child: Child, base_url: &str) -> Result<(), String> {
+    let client = reqwest::blocking::Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(2))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let deadline = Instant::now() + STARTUP_TIMEOUT;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("the server exited during startup: {status}"));
+        }
+        if let Ok(resp) = client.get(format!("{base_url}/health")).send()
+            && resp.status().as_u16() == 200
+        {
+            // The child handle is dropped here; the process keeps running and is killed by pid at exit.
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!(
+                "GET {base_url}/health did not answer 200 within {STARTUP_TIMEOUT:?}"
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn read_tail(path: &Path) -> String {
+    let mut text = String::new();
+    if let Ok(mut f) = File::open(path) {
+        let _ = f.read_to_string(&mut text);
+    }
+    let start = text.len().saturating_sub(4000);
+    let start = (start..text.len())
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(text.len());
+    text[start..].to_string()
+}
+
+/// Spawns the child so that it dies with this process even when the process is killed or crashes:
+/// on Linux the child asks for SIGKILL when its parent thread ends. `std::process::Command::spawn`
+/// is called from a thread that never ends, because the death signal follows the spawning *thread*
+/// and libtest runs each test on its own short-lived thread.
+fn spawn_tied_to_this_process(cmd: Command) -> Child {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("server-parent".into())
+        .spawn(move || {
+            let mut cmd = cmd;
+            set_parent_death_signal(&mut cmd);
+            let result = cmd.spawn();
+            let _ = tx.send(result);
+            loop {
+                std::thread::park();
+            }
+        })
+        .expect("spawn the server-parent thread");
+    rx.recv()
+        .expect("the server-parent thread answers")
+        .unwrap_or_else(|e| panic!("cannot start the server: {e}"))
+}
+
+#[cfg(target_os = "linux")]
+fn set_parent_death_signal(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn set_parent_death_signal(_cmd: &mut Command) {}
+
+fn kill(pid: u32) {
+    #[cfg(unix)]
+    // SAFETY: plain syscalls on a pid this process started.
+    unsafe {
+        let pid = pid as libc::pid_t;
+        libc::kill(pid, libc::SIGKILL);
+        libc::waitpid(pid, std::ptr::null_mut(), 0);
+    }
+}
+
+/// Statics are never dropped, so the server is stopped and its directory removed by an exit hook.
+fn register_cleanup() {
+    extern "C" fn cleanup() {
+        if let Some(server) = SERVER.get() {
+            kill(server.pid);
+            if std::env::var_os("CARDS_TEST_KEEP_DATA").is_none() {
+                let _ = std::fs::remove_dir_all(&server.dir);
+            }
+        }
+    }
+    // SAFETY: registering a plain extern "C" function.
+    unsafe {
+        libc::atexit(cleanup);
+    }
+}
