@@ -123,7 +123,7 @@ pub fn load(ctx: &mut Ctx, id: &str) -> ApiResult<Account> {
 /// Currency codes: 3 to 10 of A-Z and 0-9, upper-cased.
 fn currency(f: &mut Fields, required: bool) -> Option<String> {
     let raw = if required { f.str("currency") } else { f.opt_str("currency") }?;
-    let code = raw.trim().to_ascii_uppercase();
+    let code = raw.to_ascii_uppercase();
     if (3..=10).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) {
         Some(code)
     } else {

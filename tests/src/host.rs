@@ -128,6 +128,13 @@ pub struct Server {
     dir: PathBuf,
 }
 
+impl Server {
+    /// The directory holding the server's state (data files) and its captured logs.
+    pub fn state_dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
 static SERVER: OnceLock<Server> = OnceLock::new();
 
 /// The server of this test binary, started on first use.
