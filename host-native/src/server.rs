@@ -1,0 +1,222 @@
+//! The HTTP face: hyper 1 (http1, keep-alive) on tokio. Turns hyper requests into the core's plain
+//! requests, sends reads to a read transaction and writes to the group-commit writer, and shuts down
+//! gracefully.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use card_core::error::ApiError;
+use card_core::{Access, Method, Request, Response, Service};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::StatusCode;
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use redb::Database;
+use tokio::net::TcpListener;
+use tracing::{debug, error, info, warn};
+
+use crate::storage::ReadAdapter;
+use crate::system_env::SystemEnv;
+use crate::writer::WriterHandle;
+
+/// How long shutdown waits for in-flight connections before giving up on them.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+pub struct AppState {
+    pub service: Arc<Service>,
+    pub db: Arc<Database>,
+    pub env: Arc<SystemEnv>,
+    pub writer: WriterHandle,
+}
+
+/// Accepts connections until `shutdown` resolves, then stops accepting and waits (at most
+/// [`SHUTDOWN_GRACE`]) for the connections still open to finish their requests.
+pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Future<Output = ()>) {
+    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    // The timer enables hyper's header read timeout, so idle half-open clients cannot pin connections.
+    http.keep_alive(true).timer(TokioTimer::new());
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, _peer) = match accepted {
+                    Ok(conn) => conn,
+                    Err(e) => {
+                        // Typically out of file descriptors: back off instead of spinning.
+                        warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let state = state.clone();
+                let svc = service_fn(move |req| {
+                    let state = state.clone();
+                    async move { Ok::<_, Infallible>(handle(&state, req).await) }
+                });
+                let conn = graceful.watch(http.serve_connection(TokioIo::new(stream), svc));
+                tokio::spawn(async move {
+                    if let Err(e) = conn.await {
+                        debug!(error = %e, "connection ended with an error");
+                    }
+                });
+            }
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    info!(
+        connections = graceful.count(),
+        "shutting down: no longer accepting"
+    );
+    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        warn!("connections still open after the grace period; closing anyway");
+    }
+}
+
+/// Resolves on SIGINT (ctrl-c) or SIGTERM.
+pub async fn shutdown_signal() {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                error!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => info!("SIGINT received"),
+        () = term => info!("SIGTERM received"),
+    }
+}
+
+async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
+    let started = Instant::now();
+    let method = req.method().clone();
+    // The path only: the query can carry a reveal token.
+    let path = req.uri().path().to_owned();
+    let response = respond(state, req).await;
+    info!(
+        method = %method,
+        path = %path,
+        status = response.status,
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+        "request"
+    );
+    to_hyper(response)
+}
+
+async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
+    let req = match to_core(req).await {
+        Ok(req) => req,
+        Err(response) => return response,
+    };
+    match Service::access(&req) {
+        Access::Read => read(state, req).await,
+        Access::Write => state.writer.submit(req).await,
+    }
+}
+
+/// Reads run on a fresh read transaction (a snapshot) on the blocking pool: redb reads may touch disk.
+async fn read(state: &AppState, req: Request) -> Response {
+    let (service, db, env) = (state.service.clone(), state.db.clone(), state.env.clone());
+    let task = tokio::task::spawn_blocking(move || {
+        catch_unwind(AssertUnwindSafe(|| match ReadAdapter::begin(&db) {
+            Ok(mut tx) => service.handle(&req, &mut tx, &*env),
+            Err(e) => {
+                error!(error = %e, "cannot begin read transaction");
+                Service::internal_error()
+            }
+        }))
+    });
+    match task.await {
+        Ok(Ok(response)) => response,
+        Ok(Err(_)) | Err(_) => {
+            error!("read request panicked");
+            Service::internal_error()
+        }
+    }
+}
+
+/// The hyper request as the core's plain request; the body is read up to `Service::MAX_BODY_BYTES`.
+async fn to_core(req: hyper::Request<Incoming>) -> Result<Request, Response> {
+    let (parts, body) = req.into_parts();
+    let too_large = || Service::payload_too_large().with_header("connection", "close");
+    // Refuse an announced oversize body without reading any of it.
+    let announced = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > Service::MAX_BODY_BYTES as u64) {
+        return Err(too_large());
+    }
+    let body = match Limited::new(body, Service::MAX_BODY_BYTES).collect().await {
+        Ok(collected) => collected.to_bytes().to_vec(),
+        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => return Err(too_large()),
+        Err(e) => {
+            debug!(error = %e, "cannot read request body");
+            return Err(
+                ApiError::field("body", "the request body could not be read")
+                    .to_response()
+                    .with_header("connection", "close"),
+            );
+        }
+    };
+    let headers = parts
+        .headers
+        .iter()
+        .map(|(name, value)| {
+            (
+                name.as_str().to_owned(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    Ok(Request {
+        method: Method::parse(parts.method.as_str()),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().unwrap_or("").to_owned(),
+        headers,
+        body,
+    })
+}
+
+fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
+    let mut builder = hyper::Response::builder().status(response.status);
+    for (name, value) in &response.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    builder
+        .body(Full::new(Bytes::from(response.body)))
+        .unwrap_or_else(|e| {
+            error!(error = %e, "the core produced an invalid response head");
+            internal_error()
+        })
+}
+
+/// Built without any fallible step, for when building the real response failed.
+fn internal_error() -> hyper::Response<Full<Bytes>> {
+    let core = Service::internal_error();
+    let mut response = hyper::Response::new(Full::new(Bytes::from(core.body)));
+    *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}

@@ -1,0 +1,414 @@
+//! Group commit: one thread owns every write. It takes the first waiting write request, drains the
+//! others that are waiting (up to the batch limit), runs them in order inside ONE redb write
+//! transaction, commits once (durably), and only then answers them all.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+
+use card_core::{Env, Request, Response, Service, Tx};
+use redb::Database;
+use tokio::sync::{mpsc, oneshot};
+use tracing::{debug, error};
+
+use crate::storage::WriteAdapter;
+
+/// What the writer runs for each request. `Service` in production; tests plug in their own.
+pub trait Handler: Send + Sync + 'static {
+    fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response;
+}
+
+impl Handler for Service {
+    fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+        Service::handle(self, req, tx, env)
+    }
+}
+
+enum Msg {
+    Write(Request, oneshot::Sender<Response>),
+    Stop,
+}
+
+/// How many requests each group commit carried.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct BatchStats {
+    pub commits: u64,
+    pub requests: u64,
+    pub max_batch: usize,
+    /// `histogram[i]` counts batches of 2^i ..= 2^(i+1)-1 requests.
+    pub histogram: [u64; 16],
+}
+
+impl BatchStats {
+    fn record(&mut self, size: usize) {
+        self.commits += 1;
+        self.requests += size as u64;
+        self.max_batch = self.max_batch.max(size);
+        let bucket = (usize::BITS - 1 - size.max(1).leading_zeros()) as usize;
+        self.histogram[bucket.min(15)] += 1;
+    }
+
+    pub fn mean_batch(&self) -> f64 {
+        if self.commits == 0 {
+            0.0
+        } else {
+            self.requests as f64 / self.commits as f64
+        }
+    }
+
+    /// One line for shutdown: total commits, write requests, mean and max batch, and the histogram.
+    pub fn summary(&self) -> String {
+        let buckets: Vec<String> = self
+            .histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(i, n)| {
+                let (lo, hi) = (1usize << i, (1usize << (i + 1)) - 1);
+                if lo == hi {
+                    format!("{lo}:{n}")
+                } else {
+                    format!("{lo}-{hi}:{n}")
+                }
+            })
+            .collect();
+        format!(
+            "group commit summary: {} commits, {} write requests, mean batch {:.2}, max batch {}, batches by size [{}]",
+            self.commits,
+            self.requests,
+            self.mean_batch(),
+            self.max_batch,
+            buckets.join(" ")
+        )
+    }
+}
+
+/// The sending side, cloned into every connection.
+#[derive(Clone)]
+pub struct WriterHandle {
+    tx: mpsc::Sender<Msg>,
+}
+
+impl WriterHandle {
+    /// Queues a write request and waits until it is durable (or failed). A writer that is gone
+    /// (shutting down) answers 500.
+    pub async fn submit(&self, req: Request) -> Response {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Msg::Write(req, reply)).await.is_err() {
+            return Service::internal_error();
+        }
+        answer.await.unwrap_or_else(|_| Service::internal_error())
+    }
+}
+
+pub struct Writer {
+    handle: WriterHandle,
+    thread: JoinHandle<BatchStats>,
+}
+
+/// Queue depth before submitters wait: a bound keeps memory flat under overload.
+const QUEUE: usize = 4096;
+
+impl Writer {
+    pub fn start<H: Handler>(
+        db: Arc<Database>,
+        handler: Arc<H>,
+        env: Arc<dyn Env + Send + Sync>,
+        max_batch: usize,
+    ) -> std::io::Result<Writer> {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let max_batch = max_batch.max(1);
+        let thread = thread::Builder::new()
+            .name("cards-writer".into())
+            .spawn(move || run(&db, &*handler, &*env, rx, max_batch))?;
+        Ok(Writer {
+            handle: WriterHandle { tx },
+            thread,
+        })
+    }
+
+    pub fn handle(&self) -> WriterHandle {
+        self.handle.clone()
+    }
+
+    /// Lets every request queued so far be committed and answered, then stops the thread.
+    pub fn stop(self) -> BatchStats {
+        // try_send: never block shutdown on a full queue; a dropped sender set also stops the loop.
+        let Writer { handle, thread } = self;
+        let stop = handle.tx.try_send(Msg::Stop);
+        drop(handle);
+        if stop.is_err() {
+            debug!("writer queue full at shutdown; it stops when the last sender goes");
+        }
+        thread.join().unwrap_or_else(|_| {
+            error!("the writer thread panicked");
+            BatchStats::default()
+        })
+    }
+}
+
+fn run(
+    db: &Database,
+    handler: &dyn Handler,
+    env: &dyn Env,
+    mut rx: mpsc::Receiver<Msg>,
+    max_batch: usize,
+) -> BatchStats {
+    let mut stats = BatchStats::default();
+    let mut requests: Vec<Request> = Vec::with_capacity(max_batch);
+    let mut replies: Vec<oneshot::Sender<Response>> = Vec::with_capacity(max_batch);
+    let mut stopping = false;
+    while !stopping {
+        match rx.blocking_recv() {
+            Some(Msg::Write(req, reply)) => {
+                requests.push(req);
+                replies.push(reply);
+            }
+            Some(Msg::Stop) | None => break,
+        }
+        while requests.len() < max_batch {
+            match rx.try_recv() {
+                Ok(Msg::Write(req, reply)) => {
+                    requests.push(req);
+                    replies.push(reply);
+                }
+                Ok(Msg::Stop) => {
+                    stopping = true;
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        let responses = commit_batch(db, handler, env, &requests);
+        stats.record(requests.len());
+        debug!(batch = requests.len(), "group commit");
+        requests.clear();
+        // Only now, after the commit returned, does any client hear back.
+        for (reply, response) in replies.drain(..).zip(responses) {
+            let _ = reply.send(response);
+        }
+    }
+    stats
+}
+
+/// Runs `requests` in order in one write transaction and commits it. Each request sees the writes of
+/// the ones before it. A storage failure anywhere fails the whole batch: nothing is committed and
+/// every request gets 500.
+fn commit_batch(
+    db: &Database,
+    handler: &dyn Handler,
+    env: &dyn Env,
+    requests: &[Request],
+) -> Vec<Response> {
+    let all_failed = || requests.iter().map(|_| Service::internal_error()).collect();
+    let txn = match db.begin_write() {
+        Ok(t) => t,
+        Err(e) => {
+            error!(error = %e, "cannot begin write transaction");
+            return all_failed();
+        }
+    };
+    let mut responses = Vec::with_capacity(requests.len());
+    let storage_failed = match WriteAdapter::open(&txn) {
+        Ok(mut adapter) => {
+            for req in requests {
+                // The core buffers a request's writes and applies them only on success, so a request
+                // that panics has written nothing and the others in the batch are unaffected.
+                let response =
+                    catch_unwind(AssertUnwindSafe(|| handler.handle(req, &mut adapter, env)))
+                        .unwrap_or_else(|_| {
+                            error!(method = %req.method, path = %req.path, "request panicked");
+                            Service::internal_error()
+                        });
+                responses.push(response);
+            }
+            adapter.failed()
+        }
+        Err(e) => {
+            error!(error = %e, "cannot open table in write transaction");
+            true
+        }
+    };
+    if storage_failed {
+        error!(
+            batch = requests.len(),
+            "storage error in group commit; batch aborted"
+        );
+        if let Err(e) = txn.abort() {
+            error!(error = %e, "abort failed");
+        }
+        return all_failed();
+    }
+    match txn.commit() {
+        Ok(()) => responses,
+        Err(e) => {
+            error!(error = %e, batch = requests.len(), "group commit failed");
+            all_failed()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{self, ReadAdapter};
+    use card_core::env::DeterministicEnv;
+    use card_core::store::{Overlay, scan_prefix};
+    use card_core::{Method, StoreError};
+
+    /// Stores body -> "1" under "k/", panics on "panic", fails storage on "fail", answers 409 on a
+    /// duplicate (to show each request sees the ones before it in the same batch).
+    struct KvHandler;
+
+    impl Handler for KvHandler {
+        fn handle(&self, req: &Request, tx: &mut dyn Tx, _env: &dyn Env) -> Response {
+            let key = [b"k/".as_slice(), &req.body].concat();
+            match req.body.as_slice() {
+                b"panic" => panic!("asked to"),
+                b"fail" => {
+                    let _ = tx.put(storage::FAIL_KEY, b"");
+                    return Response::bytes(500, "text/plain", Vec::new());
+                }
+                _ => {}
+            }
+            let mut o = Overlay::new(tx);
+            if o.get(&key).ok().flatten().is_some() {
+                return Response::bytes(409, "text/plain", Vec::new());
+            }
+            let _ = o.put(&key, b"1");
+            match o.commit() {
+                Ok(()) => Response::bytes(201, "text/plain", Vec::new()),
+                Err(StoreError(_)) => Response::bytes(500, "text/plain", Vec::new()),
+            }
+        }
+    }
+
+    fn post(body: &str) -> Request {
+        Request::new(Method::Post, "/kv").body(body.as_bytes().to_vec())
+    }
+
+    fn start(dir: &tempfile::TempDir, max_batch: usize) -> (Arc<Database>, Writer) {
+        let db = Arc::new(storage::open(&dir.path().join("w.redb")).unwrap());
+        let writer = Writer::start(
+            db.clone(),
+            Arc::new(KvHandler),
+            Arc::new(DeterministicEnv::default()),
+            max_batch,
+        )
+        .unwrap();
+        (db, writer)
+    }
+
+    fn stored(db: &Database) -> usize {
+        let mut r = ReadAdapter::begin(db).unwrap();
+        scan_prefix(&mut r, b"k/").unwrap().len()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_writes_are_all_answered_and_batched() {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, writer) = start(&dir, 256);
+        let handle = writer.handle();
+        let tasks: Vec<_> = (0..300)
+            .map(|i| {
+                let h = handle.clone();
+                let body = match i {
+                    17 => "panic".to_string(),
+                    // A duplicate of 3: exactly one of the pair wins.
+                    18 => "3".to_string(),
+                    _ => i.to_string(),
+                };
+                tokio::spawn(async move { h.submit(post(&body)).await.status })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for t in tasks {
+            statuses.push(t.await.unwrap());
+        }
+        let count = |s: u16| statuses.iter().filter(|x| **x == s).count();
+        assert_eq!(count(201), 298, "{statuses:?}");
+        assert_eq!(count(409), 1);
+        assert_eq!(count(500), 1);
+        assert_eq!(statuses[17], 500);
+        let stats = writer.stop();
+        assert_eq!(stats.requests, 300);
+        assert!(stats.commits >= 1 && stats.commits <= 300);
+        // 300 concurrent submitters against an fsync per commit: some commit must carry several.
+        assert!(stats.max_batch > 1, "{stats:?}");
+        assert_eq!(stats.histogram.iter().sum::<u64>(), stats.commits);
+        assert_eq!(stored(&db), 298);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_storage_failure_fails_the_whole_batch_and_commits_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, writer) = start(&dir, 256);
+        let h = writer.handle();
+        // Sent together so they most likely share a batch; either way, no good write may be lost
+        // and the failing one must fail.
+        let (a, b, c) = tokio::join!(
+            h.submit(post("a")),
+            h.submit(post("fail")),
+            h.submit(post("c"))
+        );
+        assert_eq!(b.status, 500);
+        let stats = writer.stop();
+        let ok = [a.status, c.status].iter().filter(|s| **s == 201).count();
+        assert_eq!(stored(&db), ok, "201 answered exactly for what is stored");
+        assert_eq!(stats.requests, 3);
+    }
+
+    #[test]
+    fn storage_failure_aborts_the_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = storage::open(&dir.path().join("w.redb")).unwrap();
+        let env = DeterministicEnv::default();
+        let out = commit_batch(&db, &KvHandler, &env, &[post("a"), post("fail"), post("c")]);
+        assert!(out.iter().all(|r| r.status == 500));
+        assert_eq!(stored(&db), 0);
+        // A panicking request alone does not fail the batch.
+        let out = commit_batch(
+            &db,
+            &KvHandler,
+            &env,
+            &[post("a"), post("panic"), post("a")],
+        );
+        let statuses: Vec<u16> = out.iter().map(|r| r.status).collect();
+        assert_eq!(statuses, vec![201, 500, 409]);
+        assert_eq!(stored(&db), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn max_batch_one_commits_each_request_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, writer) = start(&dir, 1);
+        let h = writer.handle();
+        let tasks: Vec<_> = (0..20)
+            .map(|i| {
+                let h = h.clone();
+                tokio::spawn(async move { h.submit(post(&i.to_string())).await.status })
+            })
+            .collect();
+        for t in tasks {
+            assert_eq!(t.await.unwrap(), 201);
+        }
+        let stats = writer.stop();
+        assert_eq!(
+            (stats.commits, stats.requests, stats.max_batch),
+            (20, 20, 1)
+        );
+        assert_eq!(stored(&db), 20);
+    }
+
+    #[test]
+    fn summary_line() {
+        let mut s = BatchStats::default();
+        for n in [1, 3, 3, 8] {
+            s.record(n);
+        }
+        assert_eq!(
+            s.summary(),
+            "group commit summary: 4 commits, 15 write requests, mean batch 3.75, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
+        );
+    }
+}
