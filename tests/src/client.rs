@@ -41,10 +41,7 @@ pub fn tenant() -> Tenant {
         "more than {KEY_COUNT} tenants used by one test binary; raise host::KEY_COUNT"
     );
     let pair = &server.keys[n];
-    Tenant {
-        key: pair.key.clone(),
-        client: pair.client.clone(),
-    }
+    Tenant::at(&server.base_url, &pair.key, &pair.client)
 }
 
 /// A response: status, headers, the body as text and as JSON (`Value::Null` when it is not JSON).
@@ -117,15 +114,27 @@ impl Resp {
     }
 }
 
-/// Sends any request and reads the response; `Err` only when the connection itself fails.
+/// Sends any request to this binary's server and reads the response; `Err` only when the connection
+/// itself fails.
 pub fn try_send(
     method: &str,
     path_and_query: &str,
     headers: &[(&str, &str)],
     body: Option<Vec<u8>>,
 ) -> Result<Resp, reqwest::Error> {
+    try_send_to(base_url(), method, path_and_query, headers, body)
+}
+
+/// [`try_send`] to any server (a dedicated [`crate::host::Instance`]).
+pub fn try_send_to(
+    base: &str,
+    method: &str,
+    path_and_query: &str,
+    headers: &[(&str, &str)],
+    body: Option<Vec<u8>>,
+) -> Result<Resp, reqwest::Error> {
     let method = Method::from_bytes(method.as_bytes()).expect("a valid HTTP method");
-    let url = format!("{}{}", base_url(), path_and_query);
+    let url = format!("{base}{path_and_query}");
     let mut req = HTTP.request(method.clone(), &url);
     for (name, value) in headers {
         req = req.header(*name, *value);
@@ -186,9 +195,20 @@ pub fn encode(s: &str) -> String {
 pub struct Tenant {
     pub key: String,
     pub client: String,
+    /// The server this tenant talks to.
+    pub base_url: String,
 }
 
 impl Tenant {
+    /// A tenant of the server at `base_url`.
+    pub fn at(base_url: &str, key: &str, client: &str) -> Tenant {
+        Tenant {
+            key: key.to_string(),
+            client: client.to_string(),
+            base_url: base_url.to_string(),
+        }
+    }
+
     fn auth(&self) -> String {
         format!("Bearer {}", self.key)
     }
@@ -205,7 +225,8 @@ impl Tenant {
         let auth = self.auth();
         let mut all = vec![("authorization", auth.as_str())];
         all.extend_from_slice(headers);
-        raw(method, path_and_query, &all, body)
+        try_send_to(&self.base_url, method, path_and_query, &all, body)
+            .unwrap_or_else(|e| panic!("{method} {path_and_query}: request failed: {e}"))
     }
 
     #[track_caller]

@@ -119,6 +119,78 @@ pub struct KeyPair {
     pub client: String,
 }
 
+/// How to start a server: host kind, keys, vault key and state directory. Restarting with the same
+/// `Launch` reuses the same data.
+struct Launch {
+    kind: HostKind,
+    keys: Vec<KeyPair>,
+    api_keys: String,
+    vault_key: String,
+    dir: PathBuf,
+}
+
+impl Launch {
+    fn new(kind: HostKind) -> Launch {
+        // Random per run so a stray server or log from another run can never authenticate these tests.
+        let run = random_hex(4);
+        let keys: Vec<KeyPair> = (0..KEY_COUNT)
+            .map(|n| KeyPair {
+                key: format!("test_{}", random_hex(16)),
+                client: format!("client-{run}-{n}"),
+            })
+            .collect();
+        let api_keys = keys
+            .iter()
+            .map(|k| format!("{}={}", k.key, k.client))
+            .collect::<Vec<_>>()
+            .join(",");
+        let dir = tempfile::Builder::new()
+            .prefix("cards-acceptance-")
+            .tempdir()
+            .expect("temporary directory")
+            .keep();
+        Launch {
+            kind,
+            keys,
+            api_keys,
+            vault_key: random_hex(32),
+            dir,
+        }
+    }
+
+    /// Starts the host and waits for `GET /health`; returns its pid and base URL.
+    fn run(&self) -> (u32, String) {
+        // A port found free can be taken by someone else before the server binds it: retry a few times.
+        let mut last_error = String::new();
+        for _ in 0..3 {
+            let addr = free_port();
+            let log_path = self.dir.join(format!("server-{}.log", random_hex(4)));
+            let log = File::create(&log_path).expect("server log file");
+            let mut cmd = self.kind.command(addr, &self.dir);
+            cmd.env("CARDS_API_KEYS", &self.api_keys)
+                .env("CARDS_VAULT_KEY", &self.vault_key)
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().expect("log handle"))
+                .stderr(log);
+            let child = spawn_tied_to_this_process(cmd);
+            let pid = child.id();
+            let base_url = format!("http://{addr}");
+            match wait_healthy(child, &base_url) {
+                Ok(()) => return (pid, base_url),
+                Err(e) => {
+                    kill(pid);
+                    last_error = format!(
+                        "{e}\n--- server log ({}) ---\n{}",
+                        log_path.display(),
+                        read_tail(&log_path)
+                    );
+                }
+            }
+        }
+        panic!("the {} host did not start:\n{last_error}", self.kind.name());
+    }
+}
+
 /// The running server shared by all tests of one test binary.
 pub struct Server {
     pub kind: HostKind,
@@ -154,65 +226,108 @@ fn free_port() -> SocketAddr {
 }
 
 fn start() -> Server {
-    let kind = HostKind::from_env();
-    // Random per run so a stray server or log from another run can never authenticate these tests.
-    let run = random_hex(4);
-    let keys: Vec<KeyPair> = (0..KEY_COUNT)
-        .map(|n| KeyPair {
-            key: format!("test_{}", random_hex(16)),
-            client: format!("client-{run}-{n}"),
-        })
-        .collect();
-    let api_keys = keys
-        .iter()
-        .map(|k| format!("{}={}", k.key, k.client))
-        .collect::<Vec<_>>()
-        .join(",");
-    let vault_key = random_hex(32);
+    let launch = Launch::new(HostKind::from_env());
+    let (pid, base_url) = launch.run();
+    register_cleanup();
+    Server {
+        kind: launch.kind,
+        base_url,
+        keys: launch.keys,
+        pid,
+        dir: launch.dir,
+    }
+}
 
-    let dir = tempfile::Builder::new()
-        .prefix("cards-acceptance-")
-        .tempdir()
-        .expect("temporary directory")
-        .keep();
+/// A server of its own for one test (not shared), which the test can stop and start again on the same
+/// data: for persistence and shutdown tests. Killed and its directory removed on drop.
+pub struct Instance {
+    launch: Launch,
+    pid: Option<u32>,
+    base_url: String,
+}
 
-    // A port found free can be taken by someone else before the server binds it: retry a few times.
-    let mut last_error = String::new();
-    for attempt in 0..3 {
-        let addr = free_port();
-        let log_path = dir.join(format!("server-{attempt}.log"));
-        let log = File::create(&log_path).expect("server log file");
-        let mut cmd = kind.command(addr, &dir);
-        cmd.env("CARDS_API_KEYS", &api_keys)
-            .env("CARDS_VAULT_KEY", &vault_key)
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().expect("log handle"))
-            .stderr(log);
-        let child = spawn_tied_to_this_process(cmd);
-        let pid = child.id();
-        let base_url = format!("http://{addr}");
-        match wait_healthy(child, &base_url) {
-            Ok(()) => {
-                register_cleanup();
-                return Server {
-                    kind,
-                    base_url,
-                    keys,
-                    pid,
-                    dir,
-                };
-            }
-            Err(e) => {
-                kill(pid);
-                last_error = format!(
-                    "{e}\n--- server log ({}) ---\n{}",
-                    log_path.display(),
-                    read_tail(&log_path)
-                );
-            }
+/// How [`Instance::stop`] ends the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// SIGTERM: a graceful shutdown.
+    Graceful,
+    /// SIGKILL: a crash; only durable data may survive.
+    Crash,
+}
+
+impl Instance {
+    /// Starts a dedicated server of the kind chosen by `CARDS_TEST_HOST`.
+    pub fn start() -> Instance {
+        let launch = Launch::new(HostKind::from_env());
+        let (pid, base_url) = launch.run();
+        Instance {
+            launch,
+            pid: Some(pid),
+            base_url,
         }
     }
-    panic!("the {} host did not start:\n{last_error}", kind.name());
+
+    pub fn kind(&self) -> HostKind {
+        self.launch.kind
+    }
+
+    /// The base URL of the current run (a restart listens on a new port).
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// Tenant `n` (0..KEY_COUNT) of this instance; the same `n` is the same client across restarts.
+    pub fn tenant(&self, n: usize) -> crate::client::Tenant {
+        let pair = &self.launch.keys[n];
+        crate::client::Tenant::at(&self.base_url, &pair.key, &pair.client)
+    }
+
+    /// Stops the server and returns how it exited: `Some(code)` for a normal exit, `None` when a signal
+    /// ended it (or it had to be killed after 30 s).
+    pub fn stop(&mut self, how: Stop) -> Option<i32> {
+        let pid = self.pid.take().expect("the instance is running");
+        let signal = match how {
+            Stop::Graceful => libc::SIGTERM,
+            Stop::Crash => libc::SIGKILL,
+        };
+        // SAFETY: plain syscalls on a pid this process started and has not reaped yet.
+        unsafe {
+            libc::kill(pid as libc::pid_t, signal);
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let mut status: libc::c_int = 0;
+            // SAFETY: as above; WNOHANG never blocks.
+            let r = unsafe { libc::waitpid(pid as libc::pid_t, &mut status, libc::WNOHANG) };
+            if r == pid as libc::pid_t {
+                return libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+            }
+            if r < 0 || Instant::now() > deadline {
+                kill(pid);
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Starts the server again on the same data, keys and vault key.
+    pub fn restart(&mut self) {
+        assert!(self.pid.is_none(), "stop the instance before restarting it");
+        let (pid, base_url) = self.launch.run();
+        self.pid = Some(pid);
+        self.base_url = base_url;
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid.take() {
+            kill(pid);
+        }
+        if std::env::var_os("CARDS_TEST_KEEP_DATA").is_none() {
+            let _ = std::fs::remove_dir_all(&self.launch.dir);
+        }
+    }
 }
 
 /// Polls `GET /health` until 200; fails early when the child exits.

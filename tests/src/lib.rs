@@ -16,4 +16,7 @@ pub mod fixtures;
 pub mod host;
 
 pub use assert::{column, d, dec, ids, int, object_id, timestamp};
-pub use client::{Resp, Tenant, base_url, encode, host_kind, query, raw, tenant, try_send};
+pub use client::{
+    Resp, Tenant, base_url, encode, host_kind, query, raw, tenant, try_send, try_send_to,
+};
+pub use host::{Instance, Stop};

@@ -14,10 +14,13 @@ fn holder(t: &Tenant) -> String {
 fn issue(t: &Tenant, brand: &str) -> Value {
     let acct = id(&create_account(t, json!({"balance": 100})));
     let h = holder(t);
-    t.post("/cards", &json!({"debitAccountId": acct, "cardHolderId": h, "type": "virtual",
-        "brand": brand, "status": "active", "amount": 5}))
-        .data(201)
-        .clone()
+    t.post(
+        "/cards",
+        &json!({"debitAccountId": acct, "cardHolderId": h, "type": "virtual",
+        "brand": brand, "status": "active", "amount": 5}),
+    )
+    .data(201)
+    .clone()
 }
 
 fn token(t: &Tenant, card: &str) -> String {
@@ -28,11 +31,21 @@ fn token(t: &Tenant, card: &str) -> String {
 }
 
 fn luhn_valid(pan: &str) -> bool {
-    let sum: u32 = pan.bytes().rev().enumerate().map(|(i, b)| {
-        let d = u32::from(b - b'0');
-        if i % 2 == 1 { let x = d * 2; if x > 9 { x - 9 } else { x } } else { d }
-    }).sum();
-    sum % 10 == 0
+    let sum: u32 = pan
+        .bytes()
+        .rev()
+        .enumerate()
+        .map(|(i, b)| {
+            let d = u32::from(b - b'0');
+            if i % 2 == 1 {
+                let x = d * 2;
+                if x > 9 { x - 9 } else { x }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
 }
 
 #[test]
@@ -44,10 +57,23 @@ fn token_then_reveal() {
     assert!(tok.len() >= 32, "at least 128 random bits");
     let r = t.get(&format!("/cards/{cid}/reveal?token={}", encode(&tok)));
     r.expect(200);
-    let keys: Vec<&str> = r.body.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["pan", "cvv", "expiryMonth", "expiryYear"], "a bare object");
+    let keys: Vec<&str> = r
+        .body
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["pan", "cvv", "expiryMonth", "expiryYear"],
+        "a bare object"
+    );
     let pan = r.body["pan"].as_str().unwrap();
-    assert!(pan.len() == 16 && pan.starts_with('4') && luhn_valid(pan), "{pan}");
+    assert!(
+        pan.len() == 16 && pan.starts_with('4') && luhn_valid(pan),
+        "{pan}"
+    );
     assert_eq!(&pan[12..], card["last4"].as_str().unwrap());
     assert_eq!(&pan[..6], &card["maskedPan"].as_str().unwrap()[..6]);
     let cvv = r.body["cvv"].as_str().unwrap();
@@ -77,20 +103,30 @@ fn tokens_are_single_use_bound_to_card_and_client() {
     reveal(&t, &a, Some(&tok)).expect_error(403, "invalid_token");
     // Authentication still applies to reveal.
     let tok = token(&t, &a);
-    raw("GET", &format!("/cards/{a}/reveal?token={}", encode(&tok)), &[], None).expect_error(401, "unauthorized");
+    raw(
+        "GET",
+        &format!("/cards/{a}/reveal?token={}", encode(&tok)),
+        &[],
+        None,
+    )
+    .expect_error(401, "unauthorized");
 }
 
 #[test]
 fn paused_cards_reveal_and_canceled_cards_do_not() {
     let t = tenant();
     let cid = id(&issue(&t, "Visa"));
-    t.put(&format!("/cards/{cid}"), &json!({"status": "inactive"})).expect(200);
+    t.put(&format!("/cards/{cid}"), &json!({"status": "inactive"}))
+        .expect(200);
     let tok = token(&t, &cid);
-    t.get(&format!("/cards/{cid}/reveal?token={}", encode(&tok))).expect(200);
+    t.get(&format!("/cards/{cid}/reveal?token={}", encode(&tok)))
+        .expect(200);
     let tok = token(&t, &cid);
     t.delete(&format!("/cards/{cid}")).expect(200);
-    t.get(&format!("/cards/{cid}/reveal?token={}", encode(&tok))).expect_error(409, "invalid_state");
-    t.send("POST", &format!("/cards/{cid}/token"), &[], None).expect_error(409, "invalid_state");
+    t.get(&format!("/cards/{cid}/reveal?token={}", encode(&tok)))
+        .expect_error(409, "invalid_state");
+    t.send("POST", &format!("/cards/{cid}/token"), &[], None)
+        .expect_error(409, "invalid_state");
 }
 
 /// Every key of every object in `v`, recursively.
@@ -117,14 +153,25 @@ fn card_data_never_appears_in_clear() {
         let tok = token(&t, &cid);
         let r = t.get(&format!("/cards/{cid}/reveal?token={}", encode(&tok)));
         r.expect(200);
-        secrets.push((r.body["pan"].as_str().unwrap().to_string(), r.body["cvv"].as_str().unwrap().to_string(), tok));
+        secrets.push((
+            r.body["pan"].as_str().unwrap().to_string(),
+            r.body["cvv"].as_str().unwrap().to_string(),
+            tok,
+        ));
         ids.push(cid);
     }
     // Cancel one: its ciphertext is destroyed; the rest stay sealed.
-    t.put(&format!("/cards/{}", ids[0]), &json!({"status": "canceled", "cancellationReason": "stolen"})).expect(200);
+    t.put(
+        &format!("/cards/{}", ids[0]),
+        &json!({"status": "canceled", "cancellationReason": "stolen"}),
+    )
+    .expect(200);
 
     // No read, list or populated response carries a pan or cvv key, or a PAN.
-    let mut bodies = vec![t.get("/cards"), t.list("/cards", &[("populate", "cardHolder,debitAccount")])];
+    let mut bodies = vec![
+        t.get("/cards"),
+        t.list("/cards", &[("populate", "cardHolder,debitAccount")]),
+    ];
     bodies.extend(ids.iter().map(|c| t.get(&format!("/cards/{c}"))));
     for r in &bodies {
         let mut keys = Vec::new();
@@ -142,12 +189,32 @@ fn card_data_never_appears_in_clear() {
         let bytes = std::fs::read(&entry).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         for (pan, cvv, tok) in &secrets {
-            assert!(!text.contains(pan.as_str()), "PAN in clear in {}", entry.display());
-            assert!(!text.contains(&format!("{pan}:{cvv}")), "in {}", entry.display());
-            assert!(!text.contains(&format!("\"cvv\":\"{cvv}\"")), "CVV in {}", entry.display());
-            assert!(!text.contains(tok.as_str()), "reveal token in clear in {}", entry.display());
+            assert!(
+                !text.contains(pan.as_str()),
+                "PAN in clear in {}",
+                entry.display()
+            );
+            assert!(
+                !text.contains(&format!("{pan}:{cvv}")),
+                "in {}",
+                entry.display()
+            );
+            assert!(
+                !text.contains(&format!("\"cvv\":\"{cvv}\"")),
+                "CVV in {}",
+                entry.display()
+            );
+            assert!(
+                !text.contains(tok.as_str()),
+                "reveal token in clear in {}",
+                entry.display()
+            );
         }
-        assert!(!text.contains(&t.key), "API key in clear in {}", entry.display());
+        assert!(
+            !text.contains(&t.key),
+            "API key in clear in {}",
+            entry.display()
+        );
         scanned += 1;
     }
     assert!(scanned >= 2, "expected a data file and a log file");
@@ -157,7 +224,11 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let p = entry.path();
-        if p.is_dir() { out.extend(walk(&p)) } else { out.push(p) }
+        if p.is_dir() {
+            out.extend(walk(&p))
+        } else {
+            out.push(p)
+        }
     }
     out
 }
