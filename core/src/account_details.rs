@@ -98,8 +98,16 @@ fn read_input(body: Map<String, Value>, required: bool) -> ApiResult<Input> {
         f.opt_enum("type", DetailType::ALL)
     }
     .and_then(|s| DetailType::parse(&s));
-    let details = if required { f.object_field("details") } else { f.opt_object("details") };
-    let provider = if required { f.text("provider", 200) } else { f.opt_text("provider", 200) };
+    let details = if required {
+        f.object_field("details")
+    } else {
+        f.opt_object("details")
+    };
+    let provider = if required {
+        f.text("provider", 200)
+    } else {
+        f.opt_text("provider", 200)
+    };
     let is_primary = f.opt_bool("isPrimary");
     f.finish();
     errors.finish(Input {
@@ -114,7 +122,8 @@ pub fn create(ctx: &mut Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let account_id = account_id(ctx)?;
     let input = read_input(body, true)?;
-    let (Some(kind), Some(details), Some(provider)) = (input.kind, input.details, input.provider) else {
+    let (Some(kind), Some(details), Some(provider)) = (input.kind, input.details, input.provider)
+    else {
         return Err(ApiError::Internal);
     };
     let now = ctx.now_string();

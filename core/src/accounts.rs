@@ -122,9 +122,17 @@ pub fn load(ctx: &mut Ctx, id: &str) -> ApiResult<Account> {
 
 /// Currency codes: 3 to 10 of A-Z and 0-9, upper-cased.
 fn currency(f: &mut Fields, required: bool) -> Option<String> {
-    let raw = if required { f.str("currency") } else { f.opt_str("currency") }?;
+    let raw = if required {
+        f.str("currency")
+    } else {
+        f.opt_str("currency")
+    }?;
     let code = raw.to_ascii_uppercase();
-    if (3..=10).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) {
+    if (3..=10).contains(&code.len())
+        && code
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+    {
         Some(code)
     } else {
         f.error("currency", "must be 3 to 10 characters of A-Z and 0-9");
@@ -141,8 +149,18 @@ fn non_negative(f: &mut Fields, key: &str) -> Option<Decimal> {
     Some(amount)
 }
 
-fn enum_field<T>(f: &mut Fields, key: &str, all: &[&str], parse: fn(&str) -> Option<T>, required: bool) -> Option<T> {
-    let s = if required { f.enumeration(key, all) } else { f.opt_enum(key, all) }?;
+fn enum_field<T>(
+    f: &mut Fields,
+    key: &str,
+    all: &[&str],
+    parse: fn(&str) -> Option<T>,
+    required: bool,
+) -> Option<T> {
+    let s = if required {
+        f.enumeration(key, all)
+    } else {
+        f.opt_enum(key, all)
+    }?;
     parse(&s)
 }
 
@@ -170,21 +188,30 @@ pub struct NewAccount {
 }
 
 /// Validates a POST /accounts body for `client`.
-pub fn validate_create(body: serde_json::Map<String, Value>, client: Option<&str>) -> ApiResult<NewAccount> {
+pub fn validate_create(
+    body: serde_json::Map<String, Value>,
+    client: Option<&str>,
+) -> ApiResult<NewAccount> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
     let owner_type = enum_field(&mut f, "ownerType", OwnerType::ALL, OwnerType::parse, true);
-    if let Some(given) = f.opt_str("client") {
-        if client.is_some_and(|c| c != given) {
-            f.error("client", "must be the client of the API key");
-        }
+    if let Some(given) = f.opt_str("client")
+        && client.is_some_and(|c| c != given)
+    {
+        f.error("client", "must be the client of the API key");
     }
     let name = f.text("name", 200);
     let kind = enum_field(&mut f, "type", AccountType::ALL, AccountType::parse, true);
     let category = enum_field(&mut f, "category", Category::ALL, Category::parse, true);
     let currency = currency(&mut f, true);
     let owner_id = f.opt_text("ownerId", 200);
-    let status = enum_field(&mut f, "status", AccountStatus::ALL, AccountStatus::parse, false);
+    let status = enum_field(
+        &mut f,
+        "status",
+        AccountStatus::ALL,
+        AccountStatus::parse,
+        false,
+    );
     let network = f.opt_text("network", 200);
     let balance = non_negative(&mut f, "balance");
     let can_debit = f.opt_bool("canDebit");
@@ -214,7 +241,9 @@ pub fn create(ctx: &mut Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let new = validate_create(body, Some(&ctx.client))?;
     if new.status == AccountStatus::Closed && !new.balance.is_zero() {
-        return Err(ApiError::InvalidState("A closed account must have a zero balance".into()));
+        return Err(ApiError::InvalidState(
+            "A closed account must have a zero balance".into(),
+        ));
     }
     let now = ctx.now_string();
     let mut account = Account {
@@ -250,7 +279,8 @@ pub fn get(ctx: &mut Ctx) -> ApiResult<Response> {
 
 pub fn list(ctx: &mut Ctx) -> ApiResult<Response> {
     let q = ctx.list_query(&SCHEMA)?;
-    let accounts: Vec<Account> = records::list(ctx.tx, &keys::prefix(keys::ACCOUNT, &[&ctx.client]))?;
+    let accounts: Vec<Account> =
+        records::list(ctx.tx, &keys::prefix(keys::ACCOUNT, &[&ctx.client]))?;
     let (items, total) = q.select(accounts.iter().map(Account::to_json).collect());
     api::list("Accounts fetched successfully", &q, items, total)
 }
@@ -267,7 +297,13 @@ pub fn update(ctx: &mut Ctx) -> ApiResult<Response> {
     let name = f.opt_text("name", 200);
     let kind = enum_field(&mut f, "type", AccountType::ALL, AccountType::parse, false);
     let category = enum_field(&mut f, "category", Category::ALL, Category::parse, false);
-    let status = enum_field(&mut f, "status", AccountStatus::ALL, AccountStatus::parse, false);
+    let status = enum_field(
+        &mut f,
+        "status",
+        AccountStatus::ALL,
+        AccountStatus::parse,
+        false,
+    );
     let currency = currency(&mut f, false);
     let network = nullable_text(&mut f, "network");
     let balance = non_negative(&mut f, "balance");
@@ -297,7 +333,9 @@ pub fn update(ctx: &mut Ctx) -> ApiResult<Response> {
     if let Some(to) = status {
         lifecycle::account_move(account.status, to)?;
         if to == AccountStatus::Closed && !account.balance.is_zero() {
-            return Err(ApiError::InvalidState("Closing an account needs a zero balance".into()));
+            return Err(ApiError::InvalidState(
+                "Closing an account needs a zero balance".into(),
+            ));
         }
         account.status = to;
     }

@@ -280,14 +280,20 @@ mod tests {
     fn every_route_pattern_is_registered() {
         for (path, route) in ROUTES {
             let concrete = path.replace("{id}", "a").replace("{sub}", "b");
-            assert_eq!(match_route(&concrete).map(|m| m.route), Some(*route), "{path}");
+            assert_eq!(
+                match_route(&concrete).map(|m| m.route),
+                Some(*route),
+                "{path}"
+            );
         }
         assert!(match_route("/nope").is_none());
     }
 
     #[test]
     fn json_content_types() {
-        assert!(is_json_content_type(Some("application/json; charset=utf-8")));
+        assert!(is_json_content_type(Some(
+            "application/json; charset=utf-8"
+        )));
         assert!(is_json_content_type(Some("application/merge-patch+json")));
         assert!(!is_json_content_type(Some("text/plain")));
         assert!(!is_json_content_type(None));

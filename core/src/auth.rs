@@ -146,25 +146,46 @@ mod tests {
         let key = create_key(&mut store, &env, "acme").unwrap();
         assert!(has_stored_keys(&mut store).unwrap());
         // Only the hash is stored.
-        assert!(store.iter().all(|(k, v)| !k.windows(key.len()).any(|w| w == key.as_bytes())
-            && v.as_slice() == b"acme"));
+        assert!(
+            store
+                .iter()
+                .all(|(k, v)| !k.windows(key.len()).any(|w| w == key.as_bytes())
+                    && v.as_slice() == b"acme")
+        );
         let none = ConfiguredKeys::default();
-        let bearer = Request::new(Method::Get, "/accounts").header("Authorization", &format!("Bearer {key}"));
+        let bearer = Request::new(Method::Get, "/accounts")
+            .header("Authorization", &format!("Bearer {key}"));
         let api_key = Request::new(Method::Get, "/accounts").header("x-api-key", &key);
-        assert_eq!(authenticate(&bearer, &none, &mut store).unwrap(), Client("acme".into()));
-        assert_eq!(authenticate(&api_key, &none, &mut store).unwrap(), Client("acme".into()));
+        assert_eq!(
+            authenticate(&bearer, &none, &mut store).unwrap(),
+            Client("acme".into())
+        );
+        assert_eq!(
+            authenticate(&api_key, &none, &mut store).unwrap(),
+            Client("acme".into())
+        );
         let wrong = Request::new(Method::Get, "/").header("x-api-key", "nope");
-        assert_eq!(authenticate(&wrong, &none, &mut store), Err(ApiError::Unauthorized));
+        assert_eq!(
+            authenticate(&wrong, &none, &mut store),
+            Err(ApiError::Unauthorized)
+        );
         assert!(revoke_key(&mut store, &key).unwrap());
-        assert_eq!(authenticate(&api_key, &none, &mut store), Err(ApiError::Unauthorized));
+        assert_eq!(
+            authenticate(&api_key, &none, &mut store),
+            Err(ApiError::Unauthorized)
+        );
     }
 
     #[test]
     fn configured_keys_parse() {
-        let keys = ConfiguredKeys::parse_list("dev-key-0123456789=alice, other-key-0123456789=bob").unwrap();
+        let keys = ConfiguredKeys::parse_list("dev-key-0123456789=alice, other-key-0123456789=bob")
+            .unwrap();
         let mut store = MemStore::new();
         let req = Request::new(Method::Get, "/").header("x-api-key", "other-key-0123456789");
-        assert_eq!(authenticate(&req, &keys, &mut store).unwrap(), Client("bob".into()));
+        assert_eq!(
+            authenticate(&req, &keys, &mut store).unwrap(),
+            Client("bob".into())
+        );
         assert!(ConfiguredKeys::parse_list("short=alice").is_err());
         assert!(ConfiguredKeys::parse_list("dev-key-0123456789=bad client").is_err());
     }

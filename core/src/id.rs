@@ -35,7 +35,10 @@ impl IdGen {
 
 /// True for a string that can be an id: 24 lowercase hex characters.
 pub fn is_valid(id: &str) -> bool {
-    id.len() == 24 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    id.len() == 24
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 #[cfg(test)]

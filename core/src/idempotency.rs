@@ -54,7 +54,12 @@ fn expiry_key(expires_at: i64, record_key: &[u8]) -> Vec<u8> {
 }
 
 impl Claim {
-    pub fn check(req: &Request, client: &str, now: Timestamp, tx: &mut dyn Tx) -> ApiResult<Option<Claim>> {
+    pub fn check(
+        req: &Request,
+        client: &str,
+        now: Timestamp,
+        tx: &mut dyn Tx,
+    ) -> ApiResult<Option<Claim>> {
         let Some(key) = req.header_value(HEADER) else {
             return Ok(None);
         };
@@ -67,15 +72,19 @@ impl Claim {
         sweep(tx, now)?;
         let record_key = keys::key(keys::IDEMPOTENCY, &[client, key]);
         let fingerprint = fingerprint(req);
-        if let Some(stored) = records::get::<Stored>(tx, &record_key)? {
-            if stored.expires_at > now.millis() {
-                if stored.fingerprint != fingerprint {
-                    return Err(ApiError::IdempotencyConflict);
-                }
-                let response = Response::bytes(stored.status, &stored.content_type, stored.body.into_bytes())
-                    .with_header("idempotent-replayed", "true");
-                return Ok(Some(Claim::Replay(response)));
+        if let Some(stored) = records::get::<Stored>(tx, &record_key)?
+            && stored.expires_at > now.millis()
+        {
+            if stored.fingerprint != fingerprint {
+                return Err(ApiError::IdempotencyConflict);
             }
+            let response = Response::bytes(
+                stored.status,
+                &stored.content_type,
+                stored.body.into_bytes(),
+            )
+            .with_header("idempotent-replayed", "true");
+            return Ok(Some(Claim::Replay(response)));
         }
         Ok(Some(Claim::Fresh(Fresh {
             key: record_key,
@@ -100,7 +109,10 @@ impl Fresh {
         let stored = Stored {
             fingerprint: self.fingerprint,
             status: response.status,
-            content_type: response.header_value("content-type").unwrap_or("application/json").to_string(),
+            content_type: response
+                .header_value("content-type")
+                .unwrap_or("application/json")
+                .to_string(),
             body,
             expires_at,
         };
@@ -114,15 +126,18 @@ impl Fresh {
 fn sweep(tx: &mut dyn Tx, now: Timestamp) -> ApiResult<()> {
     let start = keys::prefix(keys::IDEMPOTENCY_EXPIRY, &[]);
     let end = prefix_end(&start);
-    let cutoff = keys::prefix(keys::IDEMPOTENCY_EXPIRY, &[&format!("{:016x}", now.millis())]);
+    let cutoff = keys::prefix(
+        keys::IDEMPOTENCY_EXPIRY,
+        &[&format!("{:016x}", now.millis())],
+    );
     let end = end.min(cutoff);
     for (k, _) in tx.scan(&start, &end, Direction::Forward, SWEEP_BATCH)? {
         let record_key = &k[start.len() + 17..];
         // A newer record under the same key has a later expiry: only delete a record that expired.
-        if let Some(stored) = records::get::<Stored>(tx, record_key)? {
-            if stored.expires_at <= now.millis() {
-                tx.delete(record_key)?;
-            }
+        if let Some(stored) = records::get::<Stored>(tx, record_key)?
+            && stored.expires_at <= now.millis()
+        {
+            tx.delete(record_key)?;
         }
         tx.delete(&k)?;
     }

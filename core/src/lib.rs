@@ -4,8 +4,8 @@
 //! [`Service::access`] asks for, and call [`Service::handle`] with it and an [`env::Env`] (clock and
 //! randomness). Nothing in this crate touches the network, the file system, the clock or the OS RNG.
 
-pub mod accounts;
 pub mod account_details;
+pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod card_holders;
@@ -17,11 +17,11 @@ pub mod http;
 pub mod id;
 pub mod idempotency;
 pub mod keys;
-pub mod lifecycle;
 pub mod ledger;
+pub mod lifecycle;
 mod macros;
-pub mod records;
 pub mod query;
+pub mod records;
 pub mod service;
 #[cfg(test)]
 mod service_tests;

@@ -87,8 +87,14 @@ mod tests {
     #[test]
     fn cards_follow_the_interface_table() {
         use CardTrigger::*;
-        assert_eq!(card_move(CardStatus::Active, Pause), Ok(CardStatus::Inactive));
-        assert_eq!(card_move(CardStatus::Inactive, Resume), Ok(CardStatus::Active));
+        assert_eq!(
+            card_move(CardStatus::Active, Pause),
+            Ok(CardStatus::Inactive)
+        );
+        assert_eq!(
+            card_move(CardStatus::Inactive, Resume),
+            Ok(CardStatus::Active)
+        );
         for from in [CardStatus::Active, CardStatus::Inactive] {
             assert_eq!(card_move(from, Cancel), Ok(CardStatus::Canceled));
             assert_eq!(card_move(from, Terminate), Ok(CardStatus::Canceled));

@@ -46,10 +46,18 @@ impl App {
         (resp.status, body, resp)
     }
 
-    fn call_as(&mut self, key: &str, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+    fn call_as(
+        &mut self,
+        key: &str,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
         let mut req = Request::new(method, path).header("x-api-key", key);
         if let Some(b) = body {
-            req = req.header("content-type", "application/json").body(serde_json::to_vec(&b).unwrap());
+            req = req
+                .header("content-type", "application/json")
+                .body(serde_json::to_vec(&b).unwrap());
         }
         let (s, v, _) = self.send(req);
         (s, v)
@@ -71,7 +79,10 @@ impl App {
     fn holder(&mut self) -> String {
         let id = self.service.ids.next(&self.env);
         self.store
-            .put(&keys::key(keys::CARD_HOLDER, &["alice", &id]), br#"{"_id":"x"}"#)
+            .put(
+                &keys::key(keys::CARD_HOLDER, &["alice", &id]),
+                br#"{"_id":"x"}"#,
+            )
             .unwrap();
         id
     }
@@ -120,10 +131,18 @@ fn a_failed_request_writes_nothing() {
     let mut app = App::new();
     let acct = app.account("10", "USD");
     let holder = app.holder();
-    let before: Vec<_> = app.store.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let before: Vec<_> = app
+        .store
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let (s, v) = app.issue(&acct, &holder, Some("10.01"));
     assert_eq!((s, v["error"].as_str()), (422, Some("insufficient_funds")));
-    let after: Vec<_> = app.store.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let after: Vec<_> = app
+        .store
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     assert_eq!(before, after);
 }
 
@@ -135,7 +154,11 @@ fn issuing_checks_the_debit_account() {
     let (s, v) = app.issue(&ngn, &holder, None);
     assert_eq!((s, v["error"].as_str()), (422, Some("currency_mismatch")));
     let usd = app.account("100", "USD");
-    app.call(Method::Put, &format!("/accounts/{usd}"), Some(json!({"status": "suspended"})));
+    app.call(
+        Method::Put,
+        &format!("/accounts/{usd}"),
+        Some(json!({"status": "suspended"})),
+    );
     let (s, v) = app.issue(&usd, &holder, None);
     assert_eq!((s, v["error"].as_str()), (422, Some("account_unavailable")));
     let (s, _) = app.issue("0123456789abcdef01234567", &holder, None);
@@ -152,26 +175,49 @@ fn cancel_refunds_and_a_canceled_card_refuses_everything() {
     let holder = app.holder();
     let (_, card) = app.issue(&acct, &holder, Some("40"));
     let id = card["data"]["_id"].as_str().unwrap().to_string();
-    let (s, v) = app.call(Method::Put, &format!("/cards/{id}"), Some(json!({"status": "canceled"})));
+    let (s, v) = app.call(
+        Method::Put,
+        &format!("/cards/{id}"),
+        Some(json!({"status": "canceled"})),
+    );
     assert_eq!(s, 400, "{v}");
     assert_eq!(v["errors"][0]["field"], "cancellationReason");
-    let (s, v) = app.call(Method::Put, &format!("/cards/{id}"),
-        Some(json!({"status": "canceled", "cancellationReason": "lost", "creditAccountId": other})));
+    let (s, v) = app.call(
+        Method::Put,
+        &format!("/cards/{id}"),
+        Some(json!({"status": "canceled", "cancellationReason": "lost", "creditAccountId": other})),
+    );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["data"]["status"], "canceled");
     assert_eq!(money(&v["data"]["balance"]).unwrap(), Decimal::ZERO);
     assert_eq!(app.balance_of(&format!("/accounts/{other}")), dec("40"));
     assert_eq!(app.balance_of(&format!("/accounts/{acct}")), dec("60"));
     for (method, path, body) in [
-        (Method::Put, format!("/cards/{id}"), Some(json!({"status": "active"}))),
-        (Method::Put, format!("/cards/{id}"), Some(json!({"metadata": {"a": 1}}))),
+        (
+            Method::Put,
+            format!("/cards/{id}"),
+            Some(json!({"status": "active"})),
+        ),
+        (
+            Method::Put,
+            format!("/cards/{id}"),
+            Some(json!({"metadata": {"a": 1}})),
+        ),
         (Method::Delete, format!("/cards/{id}"), None),
-        (Method::Post, format!("/cards/{id}/fund"), Some(json!({"debitAccountId": acct, "amount": 1}))),
+        (
+            Method::Post,
+            format!("/cards/{id}/fund"),
+            Some(json!({"debitAccountId": acct, "amount": 1})),
+        ),
         (Method::Post, format!("/cards/{id}/token"), None),
         (Method::Get, format!("/cards/{id}/reveal?token=x"), None),
     ] {
         let (s, v) = app.call(method, &path, body);
-        assert_eq!((s, v["error"].as_str()), (409, Some("invalid_state")), "{method} {path}");
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (409, Some("invalid_state")),
+            "{method} {path}"
+        );
     }
     // Its sealed PAN and CVV are gone.
     let vault_key = keys::key(keys::VAULT, &["alice", &id]);
@@ -187,11 +233,13 @@ fn idempotent_funding_moves_money_once() {
     let id = card["data"]["_id"].as_str().unwrap().to_string();
     let fund = |app: &mut App, key: &str, amount: &str, api_key: &str| {
         let body = format!(r#"{{"debitAccountId":"{acct}","amount":{amount}}}"#);
-        app.send(Request::new(Method::Post, &format!("/cards/{id}/fund"))
-            .header("x-api-key", api_key)
-            .header("content-type", "application/json")
-            .header("Idempotency-Key", key)
-            .body(body))
+        app.send(
+            Request::new(Method::Post, &format!("/cards/{id}/fund"))
+                .header("x-api-key", api_key)
+                .header("content-type", "application/json")
+                .header("Idempotency-Key", key)
+                .body(body),
+        )
     };
     let (s1, b1, r1) = fund(&mut app, "k1", "10", KEY_A);
     let (s2, b2, r2) = fund(&mut app, "k1", "10", KEY_A);
@@ -201,7 +249,10 @@ fn idempotent_funding_moves_money_once() {
     assert_eq!(r2.header_value("idempotent-replayed"), Some("true"));
     assert_eq!(app.balance_of(&format!("/accounts/{acct}")), dec("90"));
     let (s3, b3, _) = fund(&mut app, "k1", "11", KEY_A);
-    assert_eq!((s3, b3["error"].as_str()), (409, Some("idempotency_conflict")));
+    assert_eq!(
+        (s3, b3["error"].as_str()),
+        (409, Some("idempotency_conflict"))
+    );
     // Keys are scoped per client: bob's "k1" is his own (and his request is a 404 on alice's card).
     let (s4, _, r4) = fund(&mut app, "k1", "10", KEY_B);
     assert_eq!(s4, 404);
@@ -222,7 +273,11 @@ fn token_then_reveal_with_the_injected_clock() {
     let (s, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
     assert_eq!(s, 201);
     let token = t["data"]["token"].as_str().unwrap().to_string();
-    let (s, v) = app.call(Method::Get, &format!("/cards/{id}/reveal?token={token}"), None);
+    let (s, v) = app.call(
+        Method::Get,
+        &format!("/cards/{id}/reveal?token={token}"),
+        None,
+    );
     assert_eq!(s, 200, "{v}");
     let pan = v["pan"].as_str().unwrap().to_string();
     assert!(crate::vault::luhn_valid(&pan) && pan.starts_with('4'));
@@ -230,30 +285,60 @@ fn token_then_reveal_with_the_injected_clock() {
     assert_eq!(v["expiryYear"], "2029");
     assert_eq!(card["data"]["last4"].as_str().unwrap(), &pan[12..]);
     // Single use.
-    let (s, v) = app.call(Method::Get, &format!("/cards/{id}/reveal?token={token}"), None);
+    let (s, v) = app.call(
+        Method::Get,
+        &format!("/cards/{id}/reveal?token={token}"),
+        None,
+    );
     assert_eq!((s, v["error"].as_str()), (403, Some("invalid_token")));
     // Expiry follows the injected clock.
     let (_, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
     let token = t["data"]["token"].as_str().unwrap().to_string();
     app.env.advance_millis(120_000);
-    let (s, _) = app.call(Method::Get, &format!("/cards/{id}/reveal?token={token}"), None);
+    let (s, _) = app.call(
+        Method::Get,
+        &format!("/cards/{id}/reveal?token={token}"),
+        None,
+    );
     assert_eq!(s, 403);
     // Nothing in the store holds the PAN in clear.
-    assert!(app.store.iter().all(|(_, v)| !v.windows(16).any(|w| w == pan.as_bytes())));
+    assert!(
+        app.store
+            .iter()
+            .all(|(_, v)| !v.windows(16).any(|w| w == pan.as_bytes()))
+    );
 }
 
 #[derive(Debug, Clone)]
 enum Op {
-    Issue { account: usize, amount: Option<u32> },
-    Fund { card: usize, account: usize, cents: u32 },
-    Cancel { card: usize, to_other: bool },
-    Adjust { account: usize, cents: u32 },
+    Issue {
+        account: usize,
+        amount: Option<u32>,
+    },
+    Fund {
+        card: usize,
+        account: usize,
+        cents: u32,
+    },
+    Cancel {
+        card: usize,
+        to_other: bool,
+    },
+    Adjust {
+        account: usize,
+        cents: u32,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        (0usize..3, proptest::option::of(1u32..80)).prop_map(|(account, amount)| Op::Issue { account, amount }),
-        (0usize..8, 0usize..3, 1u32..5000).prop_map(|(card, account, cents)| Op::Fund { card, account, cents }),
+        (0usize..3, proptest::option::of(1u32..80))
+            .prop_map(|(account, amount)| Op::Issue { account, amount }),
+        (0usize..8, 0usize..3, 1u32..5000).prop_map(|(card, account, cents)| Op::Fund {
+            card,
+            account,
+            cents
+        }),
         (0usize..8, any::<bool>()).prop_map(|(card, to_other)| Op::Cancel { card, to_other }),
         (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
     ]

@@ -107,10 +107,9 @@ impl Tx for MemStore {
         if start >= end {
             return Ok(Vec::new());
         }
-        let range = self.map.range::<[u8], _>((
-            Bound::Included(start),
-            Bound::Excluded(end),
-        ));
+        let range = self
+            .map
+            .range::<[u8], _>((Bound::Included(start), Bound::Excluded(end)));
         let clone = |(k, v): (&Vec<u8>, &Vec<u8>)| (k.clone(), v.clone());
         Ok(match dir {
             Direction::Forward => range.take(limit).map(clone).collect(),

@@ -227,7 +227,11 @@ pub fn create_token(
         hash: hash.clone(),
         expires_at: expires.millis(),
     };
-    records::put(tx, &keys::key(keys::REVEAL_TOKEN, &[client, card_id, &hash]), &record)?;
+    records::put(
+        tx,
+        &keys::key(keys::REVEAL_TOKEN, &[client, card_id, &hash]),
+        &record,
+    )?;
     Ok((token, expires))
 }
 
@@ -255,7 +259,11 @@ pub fn consume_token(
             tx.delete(&key)?;
         }
     }
-    if found { Ok(()) } else { Err(ApiError::InvalidToken) }
+    if found {
+        Ok(())
+    } else {
+        Err(ApiError::InvalidToken)
+    }
 }
 
 #[cfg(test)]
@@ -283,7 +291,9 @@ mod tests {
     #[test]
     fn mastercard_prefixes_cover_51_to_55() {
         let env = DeterministicEnv::default();
-        let mut seen: Vec<String> = (0..500).map(|_| generate_pan(&env, false)[..2].to_string()).collect();
+        let mut seen: Vec<String> = (0..500)
+            .map(|_| generate_pan(&env, false)[..2].to_string())
+            .collect();
         seen.sort();
         seen.dedup();
         assert_eq!(seen, ["51", "52", "53", "54", "55"]);
@@ -293,11 +303,17 @@ mod tests {
     fn sealing_round_trips_and_detects_tampering() {
         let env = DeterministicEnv::default();
         let vault = Vault::new(&[7u8; 32]);
-        let secrets = CardSecrets { pan: "4111111111111111".into(), cvv: "123".into() };
+        let secrets = CardSecrets {
+            pan: "4111111111111111".into(),
+            cvv: "123".into(),
+        };
         let sealed = vault.seal(&env, "card-a", &secrets).unwrap();
         assert!(!String::from_utf8_lossy(&sealed).contains("4111111111111111"));
         let opened = vault.open("card-a", &sealed).unwrap();
-        assert_eq!((opened.pan.as_str(), opened.cvv.as_str()), ("4111111111111111", "123"));
+        assert_eq!(
+            (opened.pan.as_str(), opened.cvv.as_str()),
+            ("4111111111111111", "123")
+        );
         // Another card id as associated data fails.
         assert!(vault.open("card-b", &sealed).is_err());
         // A flipped ciphertext bit fails.
@@ -305,7 +321,11 @@ mod tests {
         let mut ct = hex::decode(&s.ciphertext).unwrap();
         ct[0] ^= 1;
         s.ciphertext = hex::encode(ct);
-        assert!(vault.open("card-a", &serde_json::to_vec(&s).unwrap()).is_err());
+        assert!(
+            vault
+                .open("card-a", &serde_json::to_vec(&s).unwrap())
+                .is_err()
+        );
         // Another key fails.
         assert!(Vault::new(&[8u8; 32]).open("card-a", &sealed).is_err());
         // Two seals of the same secrets use fresh nonces.
@@ -318,19 +338,44 @@ mod tests {
         let mut tx = MemStore::new();
         let (t, exp) = create_token(&mut tx, &env, "c", "card1", 120).unwrap();
         assert_eq!(exp, env.now().plus_seconds(120));
-        assert!(!tx.iter().any(|(k, v)| k.windows(t.len()).any(|w| w == t.as_bytes()) || v.windows(t.len()).any(|w| w == t.as_bytes())));
+        assert!(
+            !tx.iter()
+                .any(|(k, v)| k.windows(t.len()).any(|w| w == t.as_bytes())
+                    || v.windows(t.len()).any(|w| w == t.as_bytes()))
+        );
         let now = env.now();
-        assert_eq!(consume_token(&mut tx, now, "c", "card2", Some(&t)), Err(ApiError::InvalidToken));
-        assert_eq!(consume_token(&mut tx, now, "other", "card1", Some(&t)), Err(ApiError::InvalidToken));
-        assert_eq!(consume_token(&mut tx, now, "c", "card1", None), Err(ApiError::InvalidToken));
-        assert_eq!(consume_token(&mut tx, now, "c", "card1", Some("rvl_nope")), Err(ApiError::InvalidToken));
+        assert_eq!(
+            consume_token(&mut tx, now, "c", "card2", Some(&t)),
+            Err(ApiError::InvalidToken)
+        );
+        assert_eq!(
+            consume_token(&mut tx, now, "other", "card1", Some(&t)),
+            Err(ApiError::InvalidToken)
+        );
+        assert_eq!(
+            consume_token(&mut tx, now, "c", "card1", None),
+            Err(ApiError::InvalidToken)
+        );
+        assert_eq!(
+            consume_token(&mut tx, now, "c", "card1", Some("rvl_nope")),
+            Err(ApiError::InvalidToken)
+        );
         assert_eq!(consume_token(&mut tx, now, "c", "card1", Some(&t)), Ok(()));
-        assert_eq!(consume_token(&mut tx, now, "c", "card1", Some(&t)), Err(ApiError::InvalidToken));
+        assert_eq!(
+            consume_token(&mut tx, now, "c", "card1", Some(&t)),
+            Err(ApiError::InvalidToken)
+        );
         let (t2, _) = create_token(&mut tx, &env, "c", "card1", 120).unwrap();
         let late = now.plus_seconds(120);
-        assert_eq!(consume_token(&mut tx, late, "c", "card1", Some(&t2)), Err(ApiError::InvalidToken));
+        assert_eq!(
+            consume_token(&mut tx, late, "c", "card1", Some(&t2)),
+            Err(ApiError::InvalidToken)
+        );
         let just_in_time = Timestamp(late.millis() - 1);
         let (t3, _) = create_token(&mut tx, &env, "c", "card1", 120).unwrap();
-        assert_eq!(consume_token(&mut tx, just_in_time, "c", "card1", Some(&t3)), Ok(()));
+        assert_eq!(
+            consume_token(&mut tx, just_in_time, "c", "card1", Some(&t3)),
+            Ok(())
+        );
     }
 }

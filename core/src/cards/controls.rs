@@ -55,7 +55,8 @@ pub struct SpendingControls {
 /// Merchant category names or 4-digit MCCs: 1 to 64 of `a-z`, `0-9`, `_`.
 pub fn is_category(s: &str) -> bool {
     (1..=64).contains(&s.len())
-        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 fn categories(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<String>> {
@@ -102,7 +103,9 @@ fn limits(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<SpendingL
         if amount.is_some_and(|a| a <= Decimal::ZERO) {
             f.error("amount", "must be greater than 0");
         }
-        let interval = f.enumeration("interval", Interval::ALL).and_then(|s| Interval::parse(&s));
+        let interval = f
+            .enumeration("interval", Interval::ALL)
+            .and_then(|s| Interval::parse(&s));
         let cats = match f.take("categories") {
             Some(v) => {
                 let path = f.path("categories");
@@ -112,13 +115,12 @@ fn limits(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<SpendingL
         };
         f.finish();
         match (amount, interval, cats) {
-            (Some(amount), Some(interval), Some(categories)) if errors.0.len() == before => {
-                out.push(SpendingLimit {
+            (Some(amount), Some(interval), Some(categories)) if errors.0.len() == before => out
+                .push(SpendingLimit {
                     amount,
                     interval,
                     categories,
-                })
-            }
+                }),
             _ => ok = false,
         }
     }

@@ -36,11 +36,19 @@ pub struct Funding {
 }
 
 fn id_field(f: &mut Fields, key: &str, required: bool) -> Option<String> {
-    if required { f.text(key, 64) } else { f.opt_text(key, 64) }
+    if required {
+        f.text(key, 64)
+    } else {
+        f.opt_text(key, 64)
+    }
 }
 
 fn min_amount(f: &mut Fields, key: &str, min: Decimal, required: bool) -> Option<Decimal> {
-    let amount = if required { f.money(key) } else { f.opt_money(key) }?;
+    let amount = if required {
+        f.money(key)
+    } else {
+        f.opt_money(key)
+    }?;
     if amount < min {
         f.error(key, format!("must be at least {min}"));
         return None;
@@ -53,7 +61,9 @@ pub fn validate_create(body: Map<String, Value>) -> ApiResult<NewCard> {
     let mut f = Fields::new(body, "", &mut errors);
     let debit_account_id = id_field(&mut f, "debitAccountId", true);
     let card_holder_id = id_field(&mut f, "cardHolderId", true);
-    let kind = f.enumeration("type", CardType::ALL).and_then(|s| CardType::parse(&s));
+    let kind = f
+        .enumeration("type", CardType::ALL)
+        .and_then(|s| CardType::parse(&s));
     let brand = match f.str("brand") {
         Some(s) => {
             let b = Brand::parse_loose(&s);
@@ -130,7 +140,10 @@ pub fn validate_update(body: Map<String, Value>) -> ApiResult<CardUpdate> {
     }
     if status_ok && !canceling {
         if reason_given {
-            errors.push("cancellationReason", "is only accepted with status canceled");
+            errors.push(
+                "cancellationReason",
+                "is only accepted with status canceled",
+            );
         }
         if credit_given {
             errors.push("creditAccountId", "is only accepted with status canceled");

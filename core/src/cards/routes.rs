@@ -88,10 +88,22 @@ pub fn create(ctx: &mut Ctx) -> ApiResult<Response> {
     let debit_id = card.debit_account_id.clone();
     let mut account = debit_account(ctx, &card, &debit_id)?;
     if let Some(amount) = new.amount {
-        ledger::post(ctx, &mut account, EntryType::CardIssueFunding, -amount, Some(&card.id))?;
+        ledger::post(
+            ctx,
+            &mut account,
+            EntryType::CardIssueFunding,
+            -amount,
+            Some(&card.id),
+        )?;
         card.balance = amount;
     }
-    let secrets = vault(ctx)?.issue(ctx.tx, ctx.env, &ctx.client, &card.id, card.brand == Brand::Visa)?;
+    let secrets = vault(ctx)?.issue(
+        ctx.tx,
+        ctx.env,
+        &ctx.client,
+        &card.id,
+        card.brand == Brand::Visa,
+    )?;
     card.masked_pan = Some(vault::mask(&secrets.pan));
     card.last4 = Some(secrets.pan[secrets.pan.len() - 4..].to_string());
     save(ctx, &card)?;
@@ -112,11 +124,20 @@ pub fn list(ctx: &mut Ctx) -> ApiResult<Response> {
         for p in &q.populate {
             let related = match p.name.as_str() {
                 "cardHolder" => {
-                    let id = item["cardHolderId"].as_str().unwrap_or_default().to_string();
-                    records::get::<Value>(ctx.tx, &keys::key(keys::CARD_HOLDER, &[&ctx.client, &id]))?
+                    let id = item["cardHolderId"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string();
+                    records::get::<Value>(
+                        ctx.tx,
+                        &keys::key(keys::CARD_HOLDER, &[&ctx.client, &id]),
+                    )?
                 }
                 "debitAccount" => {
-                    let id = item["debitAccountId"].as_str().unwrap_or_default().to_string();
+                    let id = item["debitAccountId"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string();
                     accounts::load(ctx, &id).ok().map(|a| a.to_json())
                 }
                 _ => None,
@@ -147,7 +168,13 @@ fn cancel(
     if card.balance > Decimal::ZERO {
         account.check_creditable()?;
         check_currency(card, &account)?;
-        ledger::post(ctx, &mut account, EntryType::CardRefund, card.balance, Some(&card.id))?;
+        ledger::post(
+            ctx,
+            &mut account,
+            EntryType::CardRefund,
+            card.balance,
+            Some(&card.id),
+        )?;
         card.balance = Decimal::ZERO;
     }
     vault::destroy(ctx.tx, &ctx.client, &card.id)?;
@@ -164,7 +191,12 @@ pub fn update(ctx: &mut Ctx) -> ApiResult<Response> {
     card.check_not_canceled()?;
     if let Some(given) = update.spending_controls {
         let mut errors = Errors::default();
-        let merged = controls::merge(&card.spending_controls, given, "spendingControls", &mut errors);
+        let merged = controls::merge(
+            &card.spending_controls,
+            given,
+            "spendingControls",
+            &mut errors,
+        );
         errors.finish(())?;
         card.spending_controls = merged;
     }
@@ -206,7 +238,13 @@ pub fn fund(ctx: &mut Ctx) -> ApiResult<Response> {
     let mut card = load(ctx, &id)?;
     card.check_not_canceled()?;
     let mut account = debit_account(ctx, &card, &funding.debit_account_id)?;
-    ledger::post(ctx, &mut account, EntryType::CardFunding, -funding.amount, Some(&card.id))?;
+    ledger::post(
+        ctx,
+        &mut account,
+        EntryType::CardFunding,
+        -funding.amount,
+        Some(&card.id),
+    )?;
     card.balance = (card.balance + funding.amount).normalize();
     card.updated_at = ctx.now_string();
     save(ctx, &card)?;
@@ -229,7 +267,9 @@ pub fn reveal(ctx: &mut Ctx) -> ApiResult<Response> {
     let id = ctx.id.clone();
     let card = load(ctx, &id)?;
     if card.status == CardStatus::Canceled {
-        return Err(ApiError::InvalidState("Card is canceled and cannot be revealed".into()));
+        return Err(ApiError::InvalidState(
+            "Card is canceled and cannot be revealed".into(),
+        ));
     }
     let token = form_urlencoded::parse(ctx.req.query.as_bytes())
         .find(|(k, _)| k == "token")
