@@ -6,7 +6,9 @@
 //! - `native` (default): the `cards` binary (`cargo build -p host-native`), started as
 //!   `cards serve --listen ADDR --data DIR/cards.redb`.
 //! - `spin`: the Spin component inside the wasmtime test host, started as
-//!   `spin-test-host --component FILE --listen ADDR` (`CARDS_SPIN_COMPONENT` names the `.wasm` file).
+//!   `spin-test-host --component FILE --listen ADDR --sqlite DIR/cards.sqlite` (`SPIN_TEST_HOST_BIN` or
+//!   `<target>/{debug,release}/spin-test-host`; `CARDS_SPIN_COMPONENT` or
+//!   `<target>/wasm32-wasip2/release/host_wasm.wasm`).
 //!
 //! Both get the same environment: `CARDS_API_KEYS` with [`KEY_COUNT`] random keys, and `CARDS_VAULT_KEY`.
 //! To add a host: add a variant to [`HostKind`] and say in [`HostKind::command`] how to start it.
@@ -65,21 +67,49 @@ impl HostKind {
                 let bin = find_binary(
                     "SPIN_TEST_HOST_BIN",
                     "spin-test-host",
-                    "cargo build -p spin-test-host",
+                    "cargo build -p spin-test-host --release",
                 );
-                let component = std::env::var_os("CARDS_SPIN_COMPONENT").unwrap_or_else(|| {
-                    panic!("CARDS_TEST_HOST=spin needs CARDS_SPIN_COMPONENT=<path to the component .wasm>")
-                });
+                let component = spin_component();
                 let mut cmd = Command::new(bin);
                 cmd.current_dir(dir)
                     .arg("--component")
                     .arg(component)
                     .arg("--listen")
-                    .arg(addr.to_string());
+                    .arg(addr.to_string())
+                    .arg("--sqlite")
+                    .arg(dir.join("cards.sqlite"));
                 cmd
             }
         }
     }
+}
+
+/// The test executable runs as `<target>/<profile>/deps/xxx`: returns `<target>/<profile>` and `<target>`.
+fn build_dirs() -> (PathBuf, PathBuf) {
+    let exe = std::env::current_exe().expect("the test executable's path");
+    let profile = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test executable lives in <target>/<profile>/deps")
+        .to_path_buf();
+    let target = profile.parent().unwrap_or(&profile).to_path_buf();
+    (profile, target)
+}
+
+/// `CARDS_SPIN_COMPONENT`, else `<target>/wasm32-wasip2/release/host_wasm.wasm`.
+fn spin_component() -> PathBuf {
+    if let Some(path) = std::env::var_os("CARDS_SPIN_COMPONENT") {
+        return PathBuf::from(path);
+    }
+    let (_, target) = build_dirs();
+    let path = target.join("wasm32-wasip2/release/host_wasm.wasm");
+    assert!(
+        path.is_file(),
+        "no Spin component at {} (or set CARDS_SPIN_COMPONENT); build it first: \
+         cargo build -p host-wasm --target wasm32-wasip2 --release",
+        path.display()
+    );
+    path
 }
 
 /// `$ENV_VAR` if set, else `name` next to the test executable's profile directory
@@ -94,13 +124,13 @@ fn find_binary(env_var: &str, name: &str, build: &str) -> PathBuf {
         );
         return path;
     }
-    let exe = std::env::current_exe().expect("the test executable's path");
-    let candidates: Vec<PathBuf> = exe
-        .ancestors()
-        .skip(1)
-        .take(3)
-        .map(|dir| dir.join(name))
-        .collect();
+    // The test's own profile first (debug tests start the debug server), then either profile.
+    let (profile, target) = build_dirs();
+    let candidates = [
+        profile.join(name),
+        target.join("release").join(name),
+        target.join("debug").join(name),
+    ];
     candidates
         .iter()
         .find(|p| p.is_file())
