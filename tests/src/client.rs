@@ -49,7 +49,10 @@ pub fn tenant() -> Tenant {
 pub struct Resp {
     pub status: u16,
     pub headers: HeaderMap,
+    /// The body as text (lossy for binary bodies; see `bytes`).
     pub text: String,
+    /// The body exactly as received.
+    pub bytes: Vec<u8>,
     pub body: Value,
     /// `METHOD path` of the request, for assertion messages.
     pub request: String,
@@ -145,12 +148,14 @@ pub fn try_send_to(
     let resp = req.send()?;
     let status = resp.status().as_u16();
     let headers = resp.headers().clone();
-    let text = resp.text()?;
-    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let bytes = resp.bytes()?.to_vec();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     Ok(Resp {
         status,
         headers,
         text,
+        bytes,
         body,
         request: format!("{method} {path_and_query}"),
     })

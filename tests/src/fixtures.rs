@@ -68,3 +68,92 @@ pub fn create_detail(t: &Tenant, account_id: &str, overrides: Value) -> Value {
 pub fn id(resource: &Value) -> String {
     crate::assert::object_id(&resource["_id"]).to_string()
 }
+
+/// A `multipart/form-data` body built by hand, so tests control every byte (and its size).
+pub struct Multipart {
+    boundary: String,
+    body: Vec<u8>,
+}
+
+impl Default for Multipart {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Multipart {
+    pub fn new() -> Multipart {
+        Multipart {
+            boundary: "----acceptance-boundary-7MA4YWxkTrZu0gW".to_string(),
+            body: Vec::new(),
+        }
+    }
+
+    /// A text part.
+    pub fn text(mut self, name: &str, value: &str) -> Multipart {
+        self.body.extend_from_slice(
+            format!(
+                "--{}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n",
+                self.boundary
+            )
+            .as_bytes(),
+        );
+        self
+    }
+
+    /// A file part with a file name and a declared content type.
+    pub fn file(
+        mut self,
+        name: &str,
+        file_name: &str,
+        content_type: &str,
+        bytes: &[u8],
+    ) -> Multipart {
+        self.body.extend_from_slice(
+            format!(
+                "--{}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: {content_type}\r\n\r\n",
+                self.boundary
+            )
+            .as_bytes(),
+        );
+        self.body.extend_from_slice(bytes);
+        self.body.extend_from_slice(b"\r\n");
+        self
+    }
+
+    /// `(Content-Type header, body)`.
+    pub fn finish(mut self) -> (String, Vec<u8>) {
+        self.body
+            .extend_from_slice(format!("--{}--\r\n", self.boundary).as_bytes());
+        (
+            format!("multipart/form-data; boundary={}", self.boundary),
+            self.body,
+        )
+    }
+}
+
+impl Tenant {
+    /// POST (or PUT) a multipart form.
+    #[track_caller]
+    pub fn multipart(&self, method: &str, path: &str, form: Multipart) -> crate::client::Resp {
+        let (content_type, body) = form.finish();
+        self.send(method, path, &[("content-type", &content_type)], Some(body))
+    }
+}
+
+/// Minimal files that carry the right magic bytes.
+pub mod files {
+    pub fn png() -> Vec<u8> {
+        let mut v = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
+        v.extend_from_slice(b"\0\0\0\rIHDR fake png body");
+        v
+    }
+    pub fn jpeg() -> Vec<u8> {
+        let mut v = vec![0xFF, 0xD8, 0xFF, 0xE0];
+        v.extend_from_slice(b"\0\x10JFIF fake jpeg body \xff\xd9");
+        v
+    }
+    pub fn pdf() -> Vec<u8> {
+        b"%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n".to_vec()
+    }
+}
