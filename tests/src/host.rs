@@ -464,3 +464,56 @@ fn register_cleanup() {
         libc::atexit(cleanup);
     }
 }
+
+/// The `cards` binary (native host), for tests of its command line.
+pub fn cards_bin() -> PathBuf {
+    find_binary("CARDS_BIN", "cards", "cargo build -p host-native")
+}
+
+/// A server process started by a test itself (for command-line and configuration tests): waits for
+/// `GET /health`, is killed on drop. Its stdout and stderr go to `log`.
+pub struct Process {
+    pid: u32,
+    pub base_url: String,
+    pub log: PathBuf,
+}
+
+impl Process {
+    /// Runs `cmd`, which must listen on `addr`; stdout and stderr are captured in `log`.
+    pub fn spawn(mut cmd: Command, addr: SocketAddr, log: &Path) -> Result<Process, String> {
+        let file = File::create(log).map_err(|e| e.to_string())?;
+        cmd.stdin(Stdio::null())
+            .stdout(file.try_clone().map_err(|e| e.to_string())?)
+            .stderr(file);
+        let child = spawn_tied_to_this_process(cmd);
+        let pid = child.id();
+        let base_url = format!("http://{addr}");
+        match wait_healthy(child, &base_url) {
+            Ok(()) => Ok(Process {
+                pid,
+                base_url,
+                log: log.to_path_buf(),
+            }),
+            Err(e) => {
+                kill(pid);
+                Err(format!("{e}\n--- log ---\n{}", read_tail(log)))
+            }
+        }
+    }
+
+    /// What the process printed so far.
+    pub fn output(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        kill(self.pid);
+    }
+}
+
+/// A free 127.0.0.1 address for a server the test starts itself.
+pub fn free_addr() -> SocketAddr {
+    free_port()
+}

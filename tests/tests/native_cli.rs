@@ -1,0 +1,140 @@
+//! The native host's command line: stored keys (`cards keys create|revoke`), hashed at rest, and the first
+//! start without any key. Native host only; skipped for other hosts.
+
+use std::path::Path;
+use std::process::Command;
+
+use acceptance::fixtures::{account_body, id};
+use acceptance::host::{HostKind, Process, cards_bin, free_addr};
+use acceptance::*;
+use serde_json::json;
+
+fn native() -> bool {
+    HostKind::from_env() == HostKind::Native
+}
+
+/// `cards` with a clean configuration environment (nothing inherited from the caller's shell).
+fn cards() -> Command {
+    let mut cmd = Command::new(cards_bin());
+    for var in [
+        "CARDS_API_KEYS",
+        "CARDS_DATA",
+        "CARDS_LISTEN",
+        "CARDS_VAULT_KEY",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn serve(data: &Path, log_name: &str) -> Process {
+    let addr = free_addr();
+    let mut cmd = cards();
+    cmd.arg("serve")
+        .arg("--listen")
+        .arg(addr.to_string())
+        .arg("--data")
+        .arg(data);
+    let log = data.with_file_name(log_name);
+    Process::spawn(cmd, addr, &log).unwrap_or_else(|e| panic!("cards serve: {e}"))
+}
+
+fn keys(args: &[&str], data: &Path) -> (bool, String) {
+    let out = cards()
+        .arg("keys")
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .output()
+        .expect("run cards keys");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).trim().to_string(),
+    )
+}
+
+#[test]
+fn stored_keys_work_are_hashed_and_can_be_revoked() {
+    if !native() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let (ok, key) = keys(&["create", "--client", "acme"], &data);
+    assert!(ok, "cards keys create failed: {key}");
+    assert!(
+        key.len() >= 16 && !key.contains(char::is_whitespace),
+        "printed key {key:?}"
+    );
+
+    let server = serve(&data, "serve-1.log");
+    let t = Tenant::at(&server.base_url, &key, "acme");
+    let account = t
+        .post("/accounts", &account_body(json!({})))
+        .data(201)
+        .clone();
+    assert_eq!(account["client"], json!("acme"));
+    raw_to(&server, &key, "x-api-key").expect(200);
+    drop(server);
+
+    // Only a hash is stored: the key's text is nowhere in the data directory.
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "log") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(
+            !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+            "{} holds the API key in clear",
+            path.display()
+        );
+    }
+
+    let (ok, out) = keys(&["revoke", "--key", &key], &data);
+    assert!(ok, "cards keys revoke failed: {out}");
+    let server = serve(&data, "serve-2.log");
+    raw_to(&server, &key, "x-api-key").expect_error(401, "unauthorized");
+    drop(server);
+    // The data is still there for another key of the same client.
+    let (ok, key2) = keys(&["create", "--client", "acme"], &data);
+    assert!(ok, "cards keys create failed: {key2}");
+    let server = serve(&data, "serve-3.log");
+    let t2 = Tenant::at(&server.base_url, &key2, "acme");
+    t2.get(&format!("/accounts/{}", id(&account))).expect(200);
+    let (ok, _) = keys(&["revoke", "--key", "no-such-key-0000000000"], &data);
+    assert!(!ok, "revoking an unknown key fails");
+}
+
+fn raw_to(server: &Process, key: &str, header: &str) -> Resp {
+    try_send_to(&server.base_url, "GET", "/accounts", &[(header, key)], None).expect("request")
+}
+
+#[test]
+fn a_fresh_start_without_keys_says_how_to_make_one() {
+    if !native() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let server = serve(&data, "serve.log");
+    // Give the process a moment to flush what it printed at start.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let out = server.output();
+    assert!(
+        out.contains("cards keys create"),
+        "startup output does not say how to make a key:\n{out}"
+    );
+    // Configured keys from the environment are accepted alongside stored ones.
+    drop(server);
+    let addr = free_addr();
+    let mut cmd = cards();
+    cmd.env("CARDS_API_KEYS", "dev_key_0123456789abcdef=dev")
+        .arg("serve")
+        .arg("--listen")
+        .arg(addr.to_string())
+        .arg("--data")
+        .arg(&data);
+    let server = Process::spawn(cmd, addr, &dir.path().join("serve-env.log")).unwrap();
+    raw_to(&server, "dev_key_0123456789abcdef", "x-api-key").expect(200);
+}
