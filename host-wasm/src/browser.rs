@@ -1,0 +1,219 @@
+//! The browser face (`wasm32-unknown-unknown`): the core's request validators as JavaScript functions,
+//! so a page reports exactly the field errors the server would, before sending anything.
+//!
+//! No validation logic lives here: every function hands the body to `card_core::forms`, the same code
+//! the server runs.
+//!
+//! Inputs cross as JSON text: a JS value is turned into text by the page's own `JSON.stringify` and
+//! parsed by `serde_json`, exactly as the server parses the body `fetch` sends. So numbers keep the
+//! digits JavaScript writes for them (`10.1` stays `10.1`, no `f64` round trip in Rust), `undefined`
+//! properties vanish as they do on the wire, and `Date`s become the strings the server would see.
+
+use card_core::error::FieldError;
+use card_core::forms;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** One validation problem, as in the server's 400 body: `errors: FieldError[]`. */
+export interface FieldError {
+  /** Dot path of the offending field, e.g. "amount" or "spendingControls.spendingLimits[0].interval". */
+  field: string;
+  message: string;
+}
+
+/** JSON data as the server reads it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * A request body being validated. Inputs are untrusted by nature (that is what validation is for),
+ * so any JSON is accepted at run time; the named fields document what the server expects.
+ */
+export type Draft<T> = Partial<T> & { [key: string]: unknown };
+
+export type OwnerType = "user" | "business" | "system" | "provider";
+export type AccountType = "savings" | "treasury" | "checking" | "credit";
+export type AccountCategory = "fiat" | "crypto";
+export type AccountStatus = "active" | "inactive" | "suspended" | "closed";
+
+/** POST /accounts */
+export interface CreateAccountBody {
+  ownerType: OwnerType;
+  name: string;
+  type: AccountType;
+  category: AccountCategory;
+  /** 3 to 10 characters A-Z/0-9 (upper-cased on input). */
+  currency: string;
+  /** Must equal the caller's client; the browser cannot know it, so it is not compared here. */
+  client?: string;
+  ownerId?: string | null;
+  status?: AccountStatus;
+  network?: string | null;
+  /** At most 2 decimal places, never negative. */
+  balance?: number;
+  canDebit?: boolean;
+  canCredit?: boolean;
+}
+
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** Optional "+", then 7 to 15 digits. */
+  phoneNumber: string;
+  /** YYYY-MM-DD, not in the future. */
+  dateOfBirth?: string;
+  nationality?: string;
+  gender?: "m" | "f" | "o";
+}
+
+export interface Address {
+  line1?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  countryCode?: string;
+}
+
+/** POST /card-holders, JSON form. */
+export interface CreateCardHolderBody {
+  name?: string;
+  person: Person;
+  address?: Address;
+  identification?: { document?: { [key: string]: Json }; proofOfAddress?: { [key: string]: Json } };
+  meta?: { fundingSource?: string; monthlyTransactionValue?: string };
+}
+
+export type SpendingInterval =
+  "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+
+export interface SpendingControls {
+  channels?: { atm?: boolean; pos?: boolean; web?: boolean; mobile?: boolean };
+  allowedCategories?: string[];
+  blockedCategories?: string[];
+  spendingLimits?: { amount: number; interval: SpendingInterval; categories?: string[] }[];
+}
+
+/** POST /cards */
+export interface CreateCardBody {
+  debitAccountId: string;
+  cardHolderId: string;
+  type: "virtual" | "physical";
+  brand: "Visa" | "MasterCard";
+  status: "active" | "inactive";
+  currency?: "NGN" | "USD";
+  metadata?: { [key: string]: Json };
+  spendingControls?: SpendingControls;
+  enable2FA?: boolean;
+  /** At least 1, at most 2 decimal places. */
+  amount?: number;
+  disposable?: boolean;
+}
+
+/** PUT /cards/{id} */
+export interface UpdateCardBody {
+  status?: "active" | "inactive" | "canceled";
+  cancellationReason?: "lost" | "stolen";
+  metadata?: { [key: string]: Json };
+  spendingControls?: SpendingControls;
+  creditAccountId?: string;
+}
+
+/** POST /cards/{id}/fund */
+export interface FundCardBody {
+  debitAccountId: string;
+  /** At least 0.01, at most 2 decimal places. */
+  amount: number;
+}
+
+/** The path segment of a list endpoint. */
+export type ListResource = "accounts" | "account-details" | "transactions" | "cards" | "card-holders";
+
+/** The normalized plan of a list query (page, limit, sort, fields, filter, search, populate). */
+export interface ListPlan {
+  page: number;
+  limit: number;
+  [key: string]: Json;
+}
+
+export type ParsedListQuery = { ok: true; plan: ListPlan } | { ok: false; errors: FieldError[] };
+"#;
+
+/// The body as the server would parse it: `JSON.stringify` then `serde_json`. A value JSON cannot
+/// carry (a cycle, a BigInt, a bare `undefined` or function) is no JSON object either.
+fn json_of(value: &JsValue) -> Result<Value, Vec<FieldError>> {
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .ok_or_else(|| vec![FieldError::new("body", "must be a JSON object")])
+}
+
+/// Field errors as a JS array of plain `{field, message}` objects.
+fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> JsValue {
+    // Plain objects, not `Map`s, so pages can read `e.field` and compare with the server's JSON.
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&serializer).unwrap_or(JsValue::NULL)
+}
+
+fn validate(body: &JsValue, check: fn(&Value) -> Vec<FieldError>) -> JsValue {
+    let errors = match json_of(body) {
+        Ok(v) => check(&v),
+        Err(e) => e,
+    };
+    to_js(&errors)
+}
+
+/// Checks a POST /accounts body; an empty array means the server's validation would pass.
+#[wasm_bindgen(js_name = validateCreateAccount, unchecked_return_type = "FieldError[]")]
+pub fn validate_create_account(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateAccountBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::create_account)
+}
+
+/// Checks a POST /cards body (the checks that need no stored record: existence, ownership,
+/// currency and funds are the server's).
+#[wasm_bindgen(js_name = validateCreateCard, unchecked_return_type = "FieldError[]")]
+pub fn validate_create_card(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateCardBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::create_card)
+}
+
+/// Checks a PUT /cards/{id} body.
+#[wasm_bindgen(js_name = validateUpdateCard, unchecked_return_type = "FieldError[]")]
+pub fn validate_update_card(
+    #[wasm_bindgen(unchecked_param_type = "Draft<UpdateCardBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::update_card)
+}
+
+/// Checks a POST /cards/{id}/fund body.
+#[wasm_bindgen(js_name = validateFundCard, unchecked_return_type = "FieldError[]")]
+pub fn validate_fund_card(
+    #[wasm_bindgen(unchecked_param_type = "Draft<FundCardBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::fund_card)
+}
+
+/// Parses a list query string (no leading `?`) for a list endpoint into its normalized plan, or the
+/// field errors the server would answer with.
+#[wasm_bindgen(js_name = parseListQuery, unchecked_return_type = "ParsedListQuery")]
+pub fn parse_list_query(
+    #[wasm_bindgen(unchecked_param_type = "ListResource")] resource: &str,
+    query: &str,
+) -> JsValue {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let result = match forms::parse_list_query(resource, query) {
+        Ok(plan) => serde_json::json!({ "ok": true, "plan": plan }),
+        Err(errors) => serde_json::json!({ "ok": false, "errors": errors }),
+    };
+    // Through JSON text: serde_json's exact numbers (arbitrary_precision) are not plain numbers to
+    // serde-wasm-bindgen, while JSON.parse reads them as the page would read the server's JSON.
+    serde_json::to_string(&result)
+        .ok()
+        .and_then(|text| js_sys::JSON::parse(&text).ok())
+        .unwrap_or(JsValue::NULL)
+}
