@@ -1,0 +1,110 @@
+//! The card service as WebAssembly, one crate with a face per target:
+//! - `wasm32-wasip2` (any `target_os = "wasi"`): a Spin HTTP component ([`spin`]), storage on Spin SQLite;
+//! - `wasm32-unknown-unknown`: the browser face (added separately).
+//!
+//! On the host target the crate builds as an empty library, so `cargo build --workspace` and
+//! `cargo clippy --workspace` keep working without a wasm toolchain.
+
+#[cfg(target_os = "wasi")]
+pub mod spin;
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub mod browser;
+
+/// The SQLite statements of the Spin storage adapter: plain text, kept target-independent so their
+/// shape is unit-tested on the host too.
+pub mod sql {
+    /// One table for the core's ordered key-value port. `WITHOUT ROWID` stores rows in key order,
+    /// so range scans walk the primary-key b-tree directly. SQLite compares BLOBs with memcmp and then
+    /// by length: exactly the byte order the core's key layout assumes.
+    pub const CREATE: &str = "CREATE TABLE IF NOT EXISTS kv (k BLOB PRIMARY KEY NOT NULL, v BLOB NOT NULL) WITHOUT ROWID";
+    pub const GET: &str = "SELECT v FROM kv WHERE k = ?";
+    pub const PUT: &str =
+        "INSERT INTO kv (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v";
+    pub const DELETE: &str = "DELETE FROM kv WHERE k = ?";
+    pub const SCAN_FORWARD: &str =
+        "SELECT k, v FROM kv WHERE k >= ? AND k < ? ORDER BY k ASC LIMIT ?";
+    pub const SCAN_REVERSE: &str =
+        "SELECT k, v FROM kv WHERE k >= ? AND k < ? ORDER BY k DESC LIMIT ?";
+    /// Takes the write lock up front, so a write request never fails half-way on a lock upgrade.
+    pub const BEGIN_WRITE: &str = "BEGIN IMMEDIATE";
+    /// A deferred transaction: every read of one request sees one snapshot.
+    pub const BEGIN_READ: &str = "BEGIN";
+    pub const COMMIT: &str = "COMMIT";
+    pub const ROLLBACK: &str = "ROLLBACK";
+
+    /// The `LIMIT` value for a scan: SQLite takes an i64, and a negative one means "no limit".
+    pub fn limit(limit: usize) -> i64 {
+        i64::try_from(limit).unwrap_or(-1)
+    }
+}
+
+/// Parsing of the Spin variables (`vault_key`, `token_ttl`; `api_keys` is parsed by the core).
+pub mod settings {
+
+    /// Parses the `vault_key` variable: 64 hex characters (32 bytes); empty means not configured.
+    pub fn parse_vault_key(value: &str) -> Result<Option<[u8; 32]>, String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(None);
+        }
+        let mut key = [0u8; 32];
+        hex_decode(value, &mut key)
+            .map(|()| Some(key))
+            .ok_or_else(|| "vault_key must be 64 hex characters (32 bytes)".to_string())
+    }
+
+    /// Parses the `token_ttl` variable (seconds); empty means the core's default.
+    pub fn parse_token_ttl(value: &str) -> Result<Option<i64>, String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(None);
+        }
+        match value.parse::<i64>() {
+            Ok(secs) if secs > 0 => Ok(Some(secs)),
+            _ => Err("token_ttl must be a positive number of seconds".to_string()),
+        }
+    }
+
+    fn hex_decode(s: &str, out: &mut [u8; 32]) -> Option<()> {
+        let bytes = s.as_bytes();
+        if bytes.len() != 64 {
+            return None;
+        }
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            let hi = (pair[0] as char).to_digit(16)?;
+            let lo = (pair[1] as char).to_digit(16)?;
+            out[i] = (hi * 16 + lo) as u8;
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settings::*;
+    use super::sql::limit;
+
+    #[test]
+    fn limit_maps_unbounded_to_negative() {
+        assert_eq!(limit(10), 10);
+        assert_eq!(limit(usize::MAX), -1);
+    }
+
+    #[test]
+    fn vault_key_parsing() {
+        assert_eq!(parse_vault_key("").unwrap(), None);
+        let key = parse_vault_key(&"0f".repeat(32)).unwrap().unwrap();
+        assert_eq!(key, [0x0f; 32]);
+        assert!(parse_vault_key(&"0f".repeat(31)).is_err());
+        assert!(parse_vault_key(&"zz".repeat(32)).is_err());
+    }
+
+    #[test]
+    fn token_ttl_parsing() {
+        assert_eq!(parse_token_ttl("").unwrap(), None);
+        assert_eq!(parse_token_ttl(" 300 ").unwrap(), Some(300));
+        assert!(parse_token_ttl("0").is_err());
+        assert!(parse_token_ttl("abc").is_err());
+    }
+}

@@ -1,0 +1,282 @@
+//! The Spin face: an HTTP component (spin-sdk 5.2, `wasi:http/incoming-handler@0.2.0`) that runs the
+//! core on Spin SQLite (`fermyon:spin/sqlite@2.0.0`).
+//!
+//! Spin makes a fresh instance per request, so everything (configuration, service, connection) is
+//! built per request; nothing is cached between requests.
+
+use std::cell::Cell;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use card_core::auth::ConfiguredKeys;
+use card_core::store::KvPair;
+use card_core::{
+    Access, Config, Direction, Env, Method, Request, Response, Service, StoreError, Timestamp, Tx,
+};
+use futures::StreamExt as _;
+use spin_sdk::http::{IncomingRequest, Method as SpinMethod};
+use spin_sdk::http_component;
+use spin_sdk::sqlite::{Connection, Value};
+
+use crate::{settings, sql};
+
+/// The Spin database label; runtime config can point it at libSQL/Turso.
+const DATABASE: &str = "default";
+
+#[http_component]
+async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
+    let resp = match read_request(req).await {
+        Ok(req) => serve(&req),
+        Err(resp) => resp,
+    };
+    to_spin(resp)
+}
+
+/// The core's request from wasi:http, reading at most [`Service::MAX_BODY_BYTES`] of body.
+async fn read_request(req: IncomingRequest) -> Result<Request, Response> {
+    let method = match req.method() {
+        SpinMethod::Get => Method::Get,
+        SpinMethod::Head => Method::Head,
+        SpinMethod::Post => Method::Post,
+        SpinMethod::Put => Method::Put,
+        SpinMethod::Patch => Method::Patch,
+        SpinMethod::Delete => Method::Delete,
+        SpinMethod::Options => Method::Options,
+        _ => Method::Other,
+    };
+    let target = req.path_with_query().unwrap_or_else(|| "/".to_string());
+    let mut request = Request::new(method, &target);
+    request.headers = req
+        .headers()
+        .entries()
+        .into_iter()
+        .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
+        .collect();
+
+    // Refuse a declared oversize body before reading any of it.
+    let declared = request
+        .header_value("content-length")
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|len| len > Service::MAX_BODY_BYTES as u64) {
+        return Err(Service::payload_too_large());
+    }
+    let mut body = Vec::new();
+    let mut stream = req.into_body_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|_| Service::internal_error())?;
+        if body.len() + chunk.len() > Service::MAX_BODY_BYTES {
+            return Err(Service::payload_too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    request.body = body;
+    Ok(request)
+}
+
+fn to_spin(resp: Response) -> spin_sdk::http::Response {
+    let mut builder = spin_sdk::http::Response::builder();
+    builder.status(resp.status);
+    for (name, value) in resp.headers {
+        builder.header(name, value);
+    }
+    builder.body(resp.body);
+    builder.build()
+}
+
+/// One request: configuration, a transaction of the kind the core asks for, the core, commit.
+fn serve(req: &Request) -> Response {
+    let config = match config_from_variables() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("host-wasm: bad configuration: {e}");
+            return Service::internal_error();
+        }
+    };
+    let env = WasiEnv::default();
+    let service = Service::new(config, &env);
+
+    let conn = match Connection::open(DATABASE) {
+        Ok(conn) => conn,
+        Err(e) => {
+            eprintln!("host-wasm: cannot open the {DATABASE:?} database: {e}");
+            return Service::internal_error();
+        }
+    };
+    let mut tx = SqliteTx::new(&conn);
+    if let Err(e) = tx.exec(sql::CREATE, &[]) {
+        eprintln!("host-wasm: cannot create the kv table: {e}");
+        return Service::internal_error();
+    }
+    let begin = match Service::access(req) {
+        Access::Write => sql::BEGIN_WRITE,
+        Access::Read => sql::BEGIN_READ,
+    };
+    if let Err(e) = tx.exec(begin, &[]) {
+        eprintln!("host-wasm: cannot begin a transaction: {e}");
+        return Service::internal_error();
+    }
+
+    // The core keeps a failed request's writes out of `tx` itself (except records the contract keeps),
+    // so whatever reached `tx` is committed, unless storage or randomness failed underneath it.
+    let resp = service.handle(req, &mut tx, &env);
+    if let Some(e) = tx.failed.take() {
+        eprintln!("host-wasm: storage failed during the request: {e}");
+        rollback(&tx);
+        return Service::internal_error();
+    }
+    if env.random_failed.get() {
+        eprintln!("host-wasm: the WASI random source failed");
+        rollback(&tx);
+        return Service::internal_error();
+    }
+    if let Err(e) = tx.exec(sql::COMMIT, &[]) {
+        eprintln!("host-wasm: commit failed: {e}");
+        rollback(&tx);
+        return Service::internal_error();
+    }
+    resp
+}
+
+fn rollback(tx: &SqliteTx<'_>) {
+    if let Err(e) = tx.exec(sql::ROLLBACK, &[]) {
+        // The connection closes with the instance, which rolls back anyway.
+        eprintln!("host-wasm: rollback failed: {e}");
+    }
+}
+
+/// A Spin variable, with a missing or empty one read as "".
+fn variable(name: &str) -> Result<String, String> {
+    match spin_sdk::variables::get(name) {
+        Ok(value) => Ok(value),
+        Err(spin_sdk::variables::Error::Undefined(_)) => Ok(String::new()),
+        Err(e) => Err(format!("variable {name}: {e}")),
+    }
+}
+
+fn config_from_variables() -> Result<Config, String> {
+    let mut config = Config {
+        api_keys: ConfiguredKeys::parse_list(&variable("api_keys")?)
+            .map_err(|e| format!("api_keys: {e}"))?,
+        vault_key: settings::parse_vault_key(&variable("vault_key")?)?,
+        ..Config::default()
+    };
+    if let Some(ttl) = settings::parse_token_ttl(&variable("token_ttl")?)? {
+        config.token_ttl_secs = ttl;
+    }
+    Ok(config)
+}
+
+/// Clock and randomness from WASI (`wasi:clocks/wall-clock`, `wasi:random/random`).
+#[derive(Default)]
+struct WasiEnv {
+    /// The port cannot return an error, so a failure is remembered and the request answered 500.
+    random_failed: Cell<bool>,
+}
+
+impl Env for WasiEnv {
+    fn now(&self) -> Timestamp {
+        let millis = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+            .unwrap_or(0);
+        Timestamp(millis)
+    }
+
+    fn fill_random(&self, buf: &mut [u8]) {
+        if getrandom::fill(buf).is_err() {
+            self.random_failed.set(true);
+        }
+    }
+}
+
+/// The core's storage port over one Spin SQLite connection, inside the request's transaction.
+struct SqliteTx<'a> {
+    conn: &'a Connection,
+    /// The first storage error; the core may turn it into a response, but the host must not commit.
+    failed: Option<String>,
+}
+
+impl<'a> SqliteTx<'a> {
+    fn new(conn: &'a Connection) -> SqliteTx<'a> {
+        SqliteTx { conn, failed: None }
+    }
+
+    fn exec(&self, statement: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, String> {
+        self.conn
+            .execute(statement, params)
+            .map(|result| result.rows.into_iter().map(|row| row.values).collect())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Runs a statement for the core, remembering a failure so the request is rolled back.
+    fn run(&mut self, statement: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, StoreError> {
+        self.exec(statement, params).map_err(|e| {
+            self.failed.get_or_insert_with(|| e.clone());
+            StoreError(e)
+        })
+    }
+}
+
+fn blob(value: Value) -> Result<Vec<u8>, StoreError> {
+    match value {
+        Value::Blob(bytes) => Ok(bytes),
+        _ => Err(StoreError("kv holds a value that is not a BLOB".into())),
+    }
+}
+
+impl Tx for SqliteTx<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let rows = self.run(sql::GET, &[Value::Blob(key.to_vec())])?;
+        match rows
+            .into_iter()
+            .next()
+            .and_then(|row| row.into_iter().next())
+        {
+            Some(value) => blob(value).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.run(
+            sql::PUT,
+            &[Value::Blob(key.to_vec()), Value::Blob(value.to_vec())],
+        )?;
+        Ok(())
+    }
+
+    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
+        self.run(sql::DELETE, &[Value::Blob(key.to_vec())])?;
+        Ok(())
+    }
+
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError> {
+        if start >= end || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let statement = match dir {
+            Direction::Forward => sql::SCAN_FORWARD,
+            Direction::Reverse => sql::SCAN_REVERSE,
+        };
+        let params = [
+            Value::Blob(start.to_vec()),
+            Value::Blob(end.to_vec()),
+            Value::Integer(sql::limit(limit)),
+        ];
+        self.run(statement, &params)?
+            .into_iter()
+            .map(|row| {
+                let mut values = row.into_iter();
+                match (values.next(), values.next()) {
+                    (Some(k), Some(v)) => Ok((blob(k)?, blob(v)?)),
+                    _ => Err(StoreError("kv scan returned a short row".into())),
+                }
+            })
+            .collect()
+    }
+}

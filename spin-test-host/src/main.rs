@@ -1,0 +1,410 @@
+//! A test-only server that runs the card service's Spin component the way Spin does: the component is
+//! compiled and pre-instantiated once, and every HTTP request gets a fresh `Store` and instance.
+//!
+//! `wasmtime serve` cannot run the component because nothing there provides `fermyon:spin/*`; this host
+//! adds the two Spin interfaces the component imports:
+//! - `fermyon:spin/sqlite@2.0.0` over rusqlite, with the database named `default` in `--sqlite FILE`;
+//! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl` from the environment
+//!   (`CARDS_API_KEYS`, `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`); unset ones are `undefined`, as in Spin
+//!   when a variable has no value, and the component falls back to its defaults.
+//!
+//! It is not a Spin replacement: no manifest, no routing, no outbound HTTP policy.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, anyhow};
+use bytes::Bytes;
+use clap::Parser;
+use http_body_util::{BodyExt, Full};
+use hyper::server::conn::http1;
+use tokio::net::TcpListener;
+use tokio::sync::Mutex;
+use wasmtime::component::{Component, HasSelf, Linker, Resource, ResourceTable};
+use wasmtime::{Engine, Store};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+use wasmtime_wasi_http::io::TokioIo;
+use wasmtime_wasi_http::p2::bindings::ProxyPre;
+use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
+use wasmtime_wasi_http::p2::body::HyperOutgoingBody;
+use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
+
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "wit",
+        world: "spin-imports",
+        // Host functions are synchronous (rusqlite blocks); they still work inside an async store.
+        imports: { default: trappable },
+        with: { "fermyon:spin/sqlite.connection": super::SqliteConnection },
+    });
+}
+
+use bindings::fermyon::spin::{sqlite, variables};
+
+/// Guest fuel is not used; a runaway guest is stopped by epoch interruption after this long.
+const GUEST_TIMEOUT: Duration = Duration::from_secs(30);
+const EPOCH_TICK: Duration = Duration::from_millis(100);
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "spin-test-host",
+    about = "Serve the card service's Spin component over HTTP (for tests)"
+)]
+struct Args {
+    /// The component: target/wasm32-wasip2/release/host_wasm.wasm (under $CARGO_TARGET_DIR if set).
+    #[arg(long)]
+    component: PathBuf,
+    /// Address to listen on; port 0 picks a free port (the chosen address is printed on stdout).
+    #[arg(long, default_value = "127.0.0.1:3000")]
+    listen: SocketAddr,
+    /// The SQLite file behind the component's `default` database (created if missing; a relative
+    /// path is taken from the working directory, which is how the acceptance harness uses it).
+    #[arg(long, default_value = "cards.sqlite")]
+    sqlite: PathBuf,
+}
+
+/// The Spin variables, read once from the environment at start.
+fn variables_from_env() -> HashMap<String, String> {
+    [
+        ("api_keys", "CARDS_API_KEYS"),
+        ("vault_key", "CARDS_VAULT_KEY"),
+        ("token_ttl", "CARDS_TOKEN_TTL"),
+    ]
+    .into_iter()
+    .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))
+    .collect()
+}
+
+/// What every request's store shares.
+struct Shared {
+    db_path: PathBuf,
+    variables: HashMap<String, String>,
+}
+
+/// Per-request store data.
+struct State {
+    table: ResourceTable,
+    wasi: WasiCtx,
+    http: WasiHttpCtx,
+    shared: Arc<Shared>,
+}
+
+impl WasiView for State {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl WasiHttpView for State {
+    fn http(&mut self) -> WasiHttpCtxView<'_> {
+        WasiHttpCtxView {
+            ctx: &mut self.http,
+            table: &mut self.table,
+            hooks: Default::default(),
+        }
+    }
+}
+
+/// The host side of a `fermyon:spin/sqlite` connection. Dropping it (with its store) closes the
+/// SQLite connection, which rolls back any transaction a trapped guest left open.
+pub struct SqliteConnection {
+    conn: rusqlite::Connection,
+}
+
+fn open_db(path: &std::path::Path) -> rusqlite::Result<rusqlite::Connection> {
+    let conn = rusqlite::Connection::open(path)?;
+    // Requests are serialized, but a second host process or a test peeking at the file may not be.
+    conn.busy_timeout(Duration::from_secs(5))?;
+    Ok(conn)
+}
+
+impl sqlite::Host for State {}
+
+impl sqlite::HostConnection for State {
+    fn open(
+        &mut self,
+        database: String,
+    ) -> wasmtime::Result<Result<Resource<SqliteConnection>, sqlite::Error>> {
+        // Spin gives a component the `default` database unless runtime config labels others.
+        if database != "default" {
+            return Ok(Err(sqlite::Error::NoSuchDatabase));
+        }
+        let conn = match open_db(&self.shared.db_path) {
+            Ok(conn) => conn,
+            Err(e) => return Ok(Err(sqlite::Error::Io(e.to_string()))),
+        };
+        Ok(Ok(self.table.push(SqliteConnection { conn })?))
+    }
+
+    fn execute(
+        &mut self,
+        conn: Resource<SqliteConnection>,
+        statement: String,
+        parameters: Vec<sqlite::Value>,
+    ) -> wasmtime::Result<Result<sqlite::QueryResult, sqlite::Error>> {
+        let conn = self.table.get(&conn)?;
+        Ok(execute(&conn.conn, &statement, parameters)
+            .map_err(|e| sqlite::Error::Io(e.to_string())))
+    }
+
+    fn drop(&mut self, conn: Resource<SqliteConnection>) -> wasmtime::Result<()> {
+        self.table.delete(conn)?;
+        Ok(())
+    }
+}
+
+fn execute(
+    conn: &rusqlite::Connection,
+    statement: &str,
+    parameters: Vec<sqlite::Value>,
+) -> rusqlite::Result<sqlite::QueryResult> {
+    use rusqlite::types::{Value as SqlValue, ValueRef};
+    let mut stmt = conn.prepare_cached(statement)?;
+    let columns: Vec<String> = stmt.column_names().map(String::from).collect();
+    let params = parameters.into_iter().map(|v| match v {
+        sqlite::Value::Integer(i) => SqlValue::Integer(i),
+        sqlite::Value::Real(r) => SqlValue::Real(r),
+        sqlite::Value::Text(t) => SqlValue::Text(t),
+        sqlite::Value::Blob(b) => SqlValue::Blob(b),
+        sqlite::Value::Null => SqlValue::Null,
+    });
+    let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let mut values = Vec::with_capacity(columns.len());
+        for i in 0..columns.len() {
+            values.push(match row.get_ref(i)? {
+                ValueRef::Null => sqlite::Value::Null,
+                ValueRef::Integer(i) => sqlite::Value::Integer(i),
+                ValueRef::Real(r) => sqlite::Value::Real(r),
+                ValueRef::Text(t) => sqlite::Value::Text(String::from_utf8_lossy(t).into_owned()),
+                ValueRef::Blob(b) => sqlite::Value::Blob(b.to_vec()),
+            });
+        }
+        out.push(sqlite::RowResult { values });
+    }
+    Ok(sqlite::QueryResult { columns, rows: out })
+}
+
+impl variables::Host for State {
+    fn get(&mut self, name: String) -> wasmtime::Result<Result<String, variables::Error>> {
+        Ok(match self.shared.variables.get(&name) {
+            Some(value) => Ok(value.clone()),
+            None => Err(variables::Error::Undefined(format!(
+                "no variable for the given key: {name}"
+            ))),
+        })
+    }
+}
+
+struct Server {
+    pre: ProxyPre<State>,
+    shared: Arc<Shared>,
+    /// One guest call at a time: SQLite write transactions never collide, like a single Spin
+    /// instance on a local database file.
+    guest_lock: Arc<Mutex<()>>,
+}
+
+/// The contract's 500 body, for when the guest traps or never answers.
+fn internal_error() -> hyper::Response<HyperOutgoingBody> {
+    let body = r#"{"statusCode":500,"message":"Internal server error","error":"internal_error"}"#;
+    let mut resp = hyper::Response::new(
+        Full::new(Bytes::from_static(body.as_bytes()))
+            .map_err(|never| match never {})
+            .boxed_unsync(),
+    );
+    *resp.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
+    resp.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    resp
+}
+
+impl Server {
+    async fn handle(
+        self: Arc<Self>,
+        mut req: hyper::Request<hyper::body::Incoming>,
+    ) -> hyper::Response<HyperOutgoingBody> {
+        // wasi:http needs an authority; HTTP/1.0 clients may send no Host.
+        if req.uri().authority().is_none() && !req.headers().contains_key(hyper::header::HOST) {
+            req.headers_mut().insert(
+                hyper::header::HOST,
+                hyper::header::HeaderValue::from_static("localhost"),
+            );
+        }
+        match self.call_guest(req).await {
+            Ok(resp) => resp,
+            Err(e) => {
+                eprintln!("spin-test-host: request failed: {e:#}");
+                internal_error()
+            }
+        }
+    }
+
+    async fn call_guest(
+        &self,
+        req: hyper::Request<hyper::body::Incoming>,
+    ) -> anyhow::Result<hyper::Response<HyperOutgoingBody>> {
+        let mut store = Store::new(
+            self.pre.engine(),
+            State {
+                table: ResourceTable::new(),
+                wasi: WasiCtx::builder().inherit_stdout().inherit_stderr().build(),
+                http: WasiHttpCtx::new(),
+                shared: self.shared.clone(),
+            },
+        );
+        store.set_epoch_deadline(GUEST_TIMEOUT.as_millis() as u64 / EPOCH_TICK.as_millis() as u64);
+        store.epoch_deadline_trap();
+
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let incoming = store
+            .data_mut()
+            .http()
+            .new_incoming_request(Scheme::Http, req)
+            .map_err(anyhow::Error::from)?;
+        let out = store
+            .data_mut()
+            .http()
+            .new_response_outparam(sender)
+            .map_err(anyhow::Error::from)?;
+        let pre = self.pre.clone();
+        let lock = self.guest_lock.clone();
+
+        // The guest keeps running after it sets the response head (it still writes the body), so it
+        // runs in its own task, holding the lock until it returns.
+        let task = tokio::task::spawn(async move {
+            let _guard = lock.lock_owned().await;
+            let proxy = pre.instantiate_async(&mut store).await?;
+            proxy
+                .wasi_http_incoming_handler()
+                .call_handle(&mut store, incoming, out)
+                .await
+        });
+
+        match receiver.await {
+            Ok(Ok(resp)) => Ok(resp),
+            Ok(Err(code)) => Err(anyhow!("guest answered with an error code: {code:?}")),
+            // The sender was dropped with the store: the guest trapped or returned without answering.
+            Err(_) => match task.await {
+                Ok(Ok(())) => Err(anyhow!("guest never set a response")),
+                Ok(Err(e)) => Err(anyhow::Error::from(e).context("guest trapped")),
+                Err(e) => Err(anyhow::Error::from(e).context("guest task failed")),
+            },
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+
+    let mut config = wasmtime::Config::new();
+    config.epoch_interruption(true);
+    let engine = Engine::new(&config).map_err(anyhow::Error::from)?;
+    let component = Component::from_file(&engine, &args.component)
+        .map_err(anyhow::Error::from)
+        .with_context(|| format!("loading component {}", args.component.display()))?;
+
+    let mut linker = Linker::<State>::new(&engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(anyhow::Error::from)?;
+    wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker)
+        .map_err(anyhow::Error::from)?;
+    bindings::SpinImports::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)
+        .map_err(anyhow::Error::from)?;
+    let pre = linker
+        .instantiate_pre(&component)
+        .and_then(ProxyPre::new)
+        .map_err(anyhow::Error::from)
+        .context("the component does not fit this host (imports or exports)")?;
+
+    // Create the file up front so a bad path fails at start, and use WAL so a reader (a test
+    // inspecting the file) never blocks the guest.
+    let db = open_db(&args.sqlite).with_context(|| format!("opening {}", args.sqlite.display()))?;
+    db.pragma_update(None, "journal_mode", "WAL")?;
+    drop(db);
+
+    let engine_for_ticks = engine.clone();
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(EPOCH_TICK);
+            engine_for_ticks.increment_epoch();
+        }
+    });
+
+    let server = Arc::new(Server {
+        pre,
+        shared: Arc::new(Shared {
+            db_path: args.sqlite.clone(),
+            variables: variables_from_env(),
+        }),
+        guest_lock: Arc::new(Mutex::new(())),
+    });
+
+    let listener = TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("binding {}", args.listen))?;
+    // The harness reads this line to learn the port when --listen ends in :0.
+    println!("listening on http://{}", listener.local_addr()?);
+
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(conn) => conn,
+                Err(e) => {
+                    eprintln!("spin-test-host: accept failed: {e}");
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        let server = server.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let server = server.clone();
+                async move { Ok::<_, Infallible>(server.handle(req).await) }
+            });
+            if let Err(e) = http1::Builder::new()
+                .keep_alive(true)
+                .serve_connection(TokioIo::new(stream), service)
+                .await
+            {
+                eprintln!("spin-test-host: connection error: {e}");
+            }
+        });
+    }
+    Ok(())
+}
