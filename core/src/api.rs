@@ -7,6 +7,7 @@ use crate::auth::{self, Client};
 use crate::env::{Env, Timestamp};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{Method, Request, Response};
+use crate::id::IdGen;
 use crate::idempotency;
 use crate::query::{self, ListQuery, Schema};
 use crate::service::Service;
@@ -109,6 +110,7 @@ pub fn route_writes_on_read(path: &str) -> bool {
 /// What a handler gets: the caller, its transaction (the request's overlay), the clock and ids.
 pub struct Ctx<'a> {
     pub service: &'a Service,
+    ids: &'a IdGen,
     pub req: &'a Request,
     pub tx: &'a mut dyn Tx,
     pub env: &'a dyn Env,
@@ -121,7 +123,7 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     pub fn new_id(&self) -> String {
-        self.service.ids.next(self.env)
+        self.ids.next(self.env)
     }
 
     pub fn now_string(&self) -> String {
@@ -212,9 +214,17 @@ fn handle_inner(
     }
 
     let mut overlay = Overlay::new(tx);
+    let stored_ids = if service.config.stored_ids {
+        Some(IdGen::load(&mut overlay, env)?)
+    } else {
+        None
+    };
+    let ids = stored_ids.as_ref().unwrap_or(&service.ids);
+    let counter_before = ids.counter();
     let result = {
         let mut ctx = Ctx {
             service,
+            ids,
             req,
             tx: &mut overlay,
             env,
@@ -227,6 +237,9 @@ fn handle_inner(
     };
     let response = match result {
         Ok(r) if r.status < 400 => {
+            if stored_ids.is_some() && ids.counter() != counter_before {
+                ids.save(&mut overlay)?;
+            }
             overlay.commit()?;
             r
         }

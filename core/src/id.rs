@@ -2,7 +2,13 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use serde::{Deserialize, Serialize};
+
 use crate::env::Env;
+use crate::error::ApiResult;
+use crate::keys;
+use crate::records;
+use crate::store::Tx;
 
 pub struct IdGen {
     instance: [u8; 5],
@@ -22,6 +28,33 @@ impl IdGen {
         }
     }
 
+    /// The generator whose state is kept in the store, for hosts that run a fresh instance per
+    /// request (Spin): ids stay unique and keep sorting by creation across instances. The caller saves
+    /// it back with [`IdGen::save`] in the same transaction as the records it named.
+    pub fn load(tx: &mut dyn Tx, env: &dyn Env) -> ApiResult<IdGen> {
+        Ok(
+            match records::get::<StoredState>(tx, &keys::key(keys::ID_STATE, &[]))? {
+                Some(s) => IdGen {
+                    instance: s.instance,
+                    counter: AtomicU32::new(s.counter),
+                },
+                None => IdGen::new(env),
+            },
+        )
+    }
+
+    pub fn save(&self, tx: &mut dyn Tx) -> ApiResult<()> {
+        let state = StoredState {
+            instance: self.instance,
+            counter: self.counter.load(Ordering::Relaxed),
+        };
+        records::put(tx, &keys::key(keys::ID_STATE, &[]), &state)
+    }
+
+    pub fn counter(&self) -> u32 {
+        self.counter.load(Ordering::Relaxed)
+    }
+
     pub fn next(&self, env: &dyn Env) -> String {
         let secs = env.now().seconds().clamp(0, u32::MAX as i64) as u32;
         let count = self.counter.fetch_add(1, Ordering::Relaxed) & 0x00ff_ffff;
@@ -31,6 +64,12 @@ impl IdGen {
         bytes[9..].copy_from_slice(&count.to_be_bytes()[1..]);
         hex::encode(bytes)
     }
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredState {
+    instance: [u8; 5],
+    counter: u32,
 }
 
 /// True for a string that can be an id: 24 lowercase hex characters.
@@ -59,6 +98,25 @@ mod tests {
         assert_eq!(&a[..8], &format!("{:08x}", env.now().seconds() - 1));
         assert_eq!(&b[8..18], &c[8..18]);
         assert_ne!(b, c);
+    }
+
+    #[test]
+    fn stored_state_keeps_ids_in_creation_order_across_instances() {
+        let env = DeterministicEnv::default();
+        let mut store = crate::store::MemStore::new();
+        let mut ids = Vec::new();
+        for seed in 0..20 {
+            // A fresh instance per request, each with its own randomness, as on Spin.
+            let instance_env = DeterministicEnv::new(env.now(), seed);
+            let ids_now = IdGen::load(&mut store, &instance_env).unwrap();
+            ids.push(ids_now.next(&env));
+            ids_now.save(&mut store).unwrap();
+        }
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted);
+        sorted.dedup();
+        assert_eq!(sorted.len(), ids.len());
     }
 
     #[test]

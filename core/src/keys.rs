@@ -2,6 +2,7 @@
 //! one kind form a contiguous, prefix-scannable range. Client names cannot contain 0x00.
 
 pub const API_KEY: &str = "apikey";
+pub const ID_STATE: &str = "idstate";
 pub const ACCOUNT: &str = "acct";
 pub const ACCOUNT_DETAIL: &str = "detail";
 pub const LEDGER: &str = "ledger";

@@ -14,6 +14,9 @@ pub struct Config {
     pub token_ttl_secs: i64,
     /// AES-256 key for PAN and CVV (set by the host from configuration).
     pub vault_key: Option<[u8; 32]>,
+    /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
+    /// so ids still sort by creation. Long-lived hosts keep it in memory.
+    pub stored_ids: bool,
 }
 
 impl Default for Config {
@@ -22,6 +25,7 @@ impl Default for Config {
             api_keys: ConfiguredKeys::default(),
             token_ttl_secs: 120,
             vault_key: None,
+            stored_ids: false,
         }
     }
 }
