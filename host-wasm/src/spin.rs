@@ -157,6 +157,8 @@ fn config_from_variables() -> Result<Config, String> {
         api_keys: ConfiguredKeys::parse_list(&variable("api_keys")?)
             .map_err(|e| format!("api_keys: {e}"))?,
         vault_key: settings::parse_vault_key(&variable("vault_key")?)?,
+        // Every request is a fresh instance: keep the id counter in the database so ids sort by creation.
+        stored_ids: true,
         ..Config::default()
     };
     if let Some(ttl) = settings::parse_token_ttl(&variable("token_ttl")?)? {
