@@ -90,6 +90,8 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             api_keys,
             token_ttl_secs: args.token_ttl,
             vault_key: Some(vault_key),
+            // One long-lived instance: the id counter lives in memory.
+            stored_ids: false,
         },
         &*env,
     ));

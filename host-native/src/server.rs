@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use card_core::error::ApiError;
 use card_core::{Access, Method, Request, Response, Service};
-use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::StatusCode;
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
@@ -153,24 +153,59 @@ async fn read(state: &AppState, req: Request) -> Response {
     }
 }
 
+/// Past this many bytes an oversize body is no longer read to the end: the connection is closed.
+const DISCARD_LIMIT: u64 = 64 * 1024 * 1024;
+
+enum BodyError {
+    TooLarge,
+    Unreadable,
+}
+
+/// Reads the body, keeping at most `Service::MAX_BODY_BYTES`. An oversize body is still read to its
+/// end (up to `DISCARD_LIMIT`) so that a client still sending hears the 413 instead of a reset.
+async fn read_body(mut body: Incoming) -> Result<Vec<u8>, BodyError> {
+    let max = Service::MAX_BODY_BYTES as u64;
+    let mut kept = Vec::new();
+    let mut total: u64 = 0;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            debug!(error = %e, "cannot read request body");
+            BodyError::Unreadable
+        })?;
+        if let Ok(data) = frame.into_data() {
+            total += data.len() as u64;
+            if total > DISCARD_LIMIT {
+                return Err(BodyError::TooLarge);
+            }
+            if total <= max {
+                kept.extend_from_slice(&data);
+            }
+        }
+    }
+    if total > max {
+        Err(BodyError::TooLarge)
+    } else {
+        Ok(kept)
+    }
+}
+
 /// The hyper request as the core's plain request; the body is read up to `Service::MAX_BODY_BYTES`.
 async fn to_core(req: hyper::Request<Incoming>) -> Result<Request, Response> {
     let (parts, body) = req.into_parts();
     let too_large = || Service::payload_too_large().with_header("connection", "close");
-    // Refuse an announced oversize body without reading any of it.
+    // A body announced beyond what is worth discarding is refused without reading it.
     let announced = parts
         .headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if announced.is_some_and(|n| n > Service::MAX_BODY_BYTES as u64) {
+    if announced.is_some_and(|n| n > DISCARD_LIMIT) {
         return Err(too_large());
     }
-    let body = match Limited::new(body, Service::MAX_BODY_BYTES).collect().await {
-        Ok(collected) => collected.to_bytes().to_vec(),
-        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => return Err(too_large()),
-        Err(e) => {
-            debug!(error = %e, "cannot read request body");
+    let body = match read_body(body).await {
+        Ok(body) => body,
+        Err(BodyError::TooLarge) => return Err(too_large()),
+        Err(BodyError::Unreadable) => {
             return Err(
                 ApiError::field("body", "the request body could not be read")
                     .to_response()
