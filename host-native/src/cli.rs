@@ -60,6 +60,11 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_MAX_BATCH", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_batch: u32,
+
+    /// Serve the web console from this directory (GET / and its files, e.g. web/ with web/pkg built
+    /// by scripts/build-browser). Off by default.
+    #[arg(long, env = "CARDS_CONSOLE")]
+    pub console: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

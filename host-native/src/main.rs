@@ -2,6 +2,7 @@
 
 mod cli;
 mod server;
+mod static_files;
 mod storage;
 mod system_env;
 mod vault_key;
@@ -116,6 +117,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
         db,
         env,
         writer: writer.handle(),
+        console: args.console.map(static_files::StaticFiles::new),
     });
     info!(listen = %local, data = %data.display(), max_batch = args.max_batch, "cards listening");
     runtime.block_on(server::run(listener, state, server::shutdown_signal()));

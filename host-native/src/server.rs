@@ -23,6 +23,7 @@ use redb::Database;
 use tokio::net::TcpListener;
 use tracing::{debug, error, info, warn};
 
+use crate::static_files::StaticFiles;
 use crate::storage::ReadAdapter;
 use crate::system_env::SystemEnv;
 use crate::writer::WriterHandle;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub db: Arc<Database>,
     pub env: Arc<SystemEnv>,
     pub writer: WriterHandle,
+    /// The web console's files (`--console DIR`), if enabled.
+    pub console: Option<StaticFiles>,
 }
 
 /// Accepts connections until `shutdown` resolves, then stops accepting and waits (at most
@@ -115,13 +118,23 @@ async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Respo
         method = %method,
         path = %path,
         status = response.status,
-        ms = started.elapsed().as_secs_f64() * 1000.0,
+        ms = %format_args!("{:.3}", started.elapsed().as_secs_f64() * 1000.0),
         "request"
     );
     to_hyper(response)
 }
 
 async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
+    if let Some((file, mime)) = state
+        .console
+        .as_ref()
+        .and_then(|c| c.resolve(req.method().as_str(), req.uri().path()))
+    {
+        let head = req.method() == hyper::Method::HEAD;
+        return tokio::task::spawn_blocking(move || StaticFiles::load(&file, mime, head))
+            .await
+            .unwrap_or_else(|_| Service::internal_error());
+    }
     let req = match to_core(req).await {
         Ok(req) => req,
         Err(response) => return response,

@@ -17,8 +17,13 @@ fn store_err(e: impl std::fmt::Display) -> StoreError {
 
 /// Opens (or creates) the data file and makes sure the table exists, so read transactions can open it.
 pub fn open(path: &Path) -> Result<Database, String> {
-    let db = Database::create(path)
-        .map_err(|e| format!("cannot open data file {}: {e}", path.display()))?;
+    let db = Database::create(path).map_err(|e| match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => format!(
+            "data file {} is in use by another process (a running `cards serve`?)",
+            path.display()
+        ),
+        e => format!("cannot open data file {}: {e}", path.display()),
+    })?;
     let init = || -> Result<(), redb::Error> {
         let tx = db.begin_write()?;
         tx.open_table(KV)?;

@@ -400,6 +400,60 @@ mod tests {
         assert_eq!(stored(&db), 20);
     }
 
+    /// The real service through the writer: concurrent account creations, one invalid among them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn real_service_creates_accounts_in_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Arc::new(storage::open(&dir.path().join("s.redb")).unwrap());
+        let env: Arc<DeterministicEnv> = Arc::new(DeterministicEnv::default());
+        let key = "test-key-0123456789";
+        let config = card_core::Config {
+            api_keys: card_core::auth::ConfiguredKeys::parse_list(&format!("{key}=acme")).unwrap(),
+            token_ttl_secs: 120,
+            vault_key: Some([7; 32]),
+        };
+        let service = Arc::new(Service::new(config, &*env));
+        let writer = Writer::start(db.clone(), service.clone(), env.clone(), 256).unwrap();
+        let h = writer.handle();
+        let tasks: Vec<_> = (0..40)
+            .map(|i| {
+                let h = h.clone();
+                let body = if i == 5 {
+                    r#"{"ownerType":"user","name":"Bad","type":"checking","category":"fiat"}"#.to_string()
+                } else {
+                    format!(
+                        r#"{{"ownerType":"user","name":"A{i}","type":"checking","category":"fiat","currency":"USD"}}"#
+                    )
+                };
+                let req = Request::new(Method::Post, "/accounts")
+                    .header("x-api-key", key)
+                    .header("content-type", "application/json")
+                    .body(body);
+                tokio::spawn(async move { h.submit(req).await.status })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for t in tasks {
+            statuses.push(t.await.unwrap());
+        }
+        assert_eq!(statuses[5], 400, "{statuses:?}");
+        assert_eq!(
+            statuses.iter().filter(|s| **s == 201).count(),
+            39,
+            "{statuses:?}"
+        );
+        assert_eq!(writer.stop().requests, 40);
+
+        // A read transaction sees every committed account.
+        let list = Request::new(Method::Get, "/accounts?limit=100").header("x-api-key", key);
+        assert_eq!(Service::access(&list), card_core::Access::Read);
+        let mut r = ReadAdapter::begin(&db).unwrap();
+        let resp = service.handle(&list, &mut r, &*env);
+        assert_eq!(resp.status, 200);
+        let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+        assert_eq!(v["data"].as_array().map(Vec::len), Some(39), "{v}");
+    }
+
     #[test]
     fn summary_line() {
         let mut s = BatchStats::default();
