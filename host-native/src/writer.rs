@@ -411,6 +411,7 @@ mod tests {
             api_keys: card_core::auth::ConfiguredKeys::parse_list(&format!("{key}=acme")).unwrap(),
             token_ttl_secs: 120,
             vault_key: Some([7; 32]),
+            ..card_core::Config::default()
         };
         let service = Arc::new(Service::new(config, &*env));
         let writer = Writer::start(db.clone(), service.clone(), env.clone(), 256).unwrap();
