@@ -95,10 +95,11 @@ impl<'a> Fields<'a> {
         let mut found = None;
         for name in names {
             self.seen.push(name.to_string());
-            if let Some(v) = self.map.get(*name) {
-                if found.is_none() && !v.is_null() {
-                    found = Some((name.to_string(), v.clone()));
-                }
+            if let Some(v) = self.map.get(*name)
+                && found.is_none()
+                && !v.is_null()
+            {
+                found = Some((name.to_string(), v.clone()));
             }
         }
         found
@@ -114,7 +115,7 @@ impl<'a> Fields<'a> {
     }
 
     fn required<T>(&mut self, key: &str, value: Option<T>) -> Option<T> {
-        if value.is_none() && !self.map.get(key).is_some_and(|v| !v.is_null()) {
+        if value.is_none() && self.map.get(key).is_none_or(|v| v.is_null()) {
             self.error(key, "is required");
         }
         value
