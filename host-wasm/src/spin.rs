@@ -22,6 +22,9 @@ use crate::{settings, sql};
 /// The Spin database label; runtime config can point it at libSQL/Turso.
 const DATABASE: &str = "default";
 
+/// The most body bytes read (and thrown away) to answer 413 politely, as the native host does.
+const DISCARD_LIMIT: u64 = 64 * 1024 * 1024;
+
 #[http_component]
 async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
     let resp = match read_request(req).await {
@@ -31,7 +34,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
     to_spin(resp)
 }
 
-/// The core's request from wasi:http, reading at most [`Service::MAX_BODY_BYTES`] of body.
+/// The core's request from wasi:http, keeping at most [`Service::MAX_BODY_BYTES`] of body.
 async fn read_request(req: IncomingRequest) -> Result<Request, Response> {
     let method = match req.method() {
         SpinMethod::Get => Method::Get,
@@ -52,21 +55,31 @@ async fn read_request(req: IncomingRequest) -> Result<Request, Response> {
         .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
         .collect();
 
-    // Refuse a declared oversize body before reading any of it.
+    // A body announced beyond what is worth discarding is refused without reading it.
     let declared = request
         .header_value("content-length")
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|len| len > Service::MAX_BODY_BYTES as u64) {
+    if declared.is_some_and(|len| len > DISCARD_LIMIT) {
         return Err(Service::payload_too_large());
     }
+    // An oversize body is still read to its end (up to DISCARD_LIMIT), keeping none of the excess, so
+    // a client that is still sending hears the 413 instead of a connection reset.
+    let max = Service::MAX_BODY_BYTES as u64;
     let mut body = Vec::new();
+    let mut total: u64 = 0;
     let mut stream = req.into_body_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|_| Service::internal_error())?;
-        if body.len() + chunk.len() > Service::MAX_BODY_BYTES {
+        total += chunk.len() as u64;
+        if total > DISCARD_LIMIT {
             return Err(Service::payload_too_large());
         }
-        body.extend_from_slice(&chunk);
+        if total <= max {
+            body.extend_from_slice(&chunk);
+        }
+    }
+    if total > max {
+        return Err(Service::payload_too_large());
     }
     request.body = body;
     Ok(request)

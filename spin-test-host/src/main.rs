@@ -12,8 +12,9 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::hash::{Hash as _, Hasher as _};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -326,6 +327,45 @@ async fn shutdown_signal() {
     }
 }
 
+/// Compiles the component, reusing machine code compiled earlier for the same bytes and engine.
+///
+/// Compiling the ~2.5 MB component takes seconds, and the acceptance suite starts a host per test
+/// binary, so the compiled form is kept in `$SPIN_TEST_HOST_CACHE` (default: the temp directory).
+fn load_component(engine: &Engine, path: &Path) -> anyhow::Result<Component> {
+    let wasm = std::fs::read(path)?;
+    let mut hasher = std::hash::DefaultHasher::new();
+    wasm.hash(&mut hasher);
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    env!("CARGO_PKG_VERSION").hash(&mut hasher);
+    let dir = std::env::var_os("SPIN_TEST_HOST_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("spin-test-host-cache"));
+    let cached = dir.join(format!("{:016x}.cwasm", hasher.finish()));
+
+    if cached.is_file() {
+        // SAFETY: the file is one this program wrote with `precompile_component` for an engine
+        // with the same compatibility hash; wasmtime still checks its header before using it.
+        match unsafe { Component::deserialize_file(engine, &cached) } {
+            Ok(component) => return Ok(component),
+            Err(e) => eprintln!("spin-test-host: ignoring cached {}: {e}", cached.display()),
+        }
+    }
+    let compiled = engine
+        .precompile_component(&wasm)
+        .map_err(anyhow::Error::from)?;
+    // Written under a unique name and renamed, so hosts starting in parallel never see half a file.
+    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+        let tmp = dir.join(format!("{}.tmp", std::process::id()));
+        std::fs::write(&tmp, &compiled)?;
+        std::fs::rename(&tmp, &cached)
+    });
+    if let Err(e) = written {
+        eprintln!("spin-test-host: cannot cache the compiled component: {e}");
+    }
+    // SAFETY: `compiled` was produced just above by this engine.
+    unsafe { Component::deserialize(engine, &compiled) }.map_err(anyhow::Error::from)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
@@ -333,8 +373,7 @@ async fn main() -> anyhow::Result<()> {
     let mut config = wasmtime::Config::new();
     config.epoch_interruption(true);
     let engine = Engine::new(&config).map_err(anyhow::Error::from)?;
-    let component = Component::from_file(&engine, &args.component)
-        .map_err(anyhow::Error::from)
+    let component = load_component(&engine, &args.component)
         .with_context(|| format!("loading component {}", args.component.display()))?;
 
     let mut linker = Linker::<State>::new(&engine);
