@@ -9,6 +9,7 @@
 //! digits JavaScript writes for them (`10.1` stays `10.1`, no `f64` round trip in Rust), `undefined`
 //! properties vanish as they do on the wire, and `Date`s become the strings the server would see.
 
+use card_core::Timestamp;
 use card_core::error::FieldError;
 use card_core::forms;
 use serde_json::Value;
@@ -171,6 +172,21 @@ pub fn validate_create_account(
     #[wasm_bindgen(unchecked_param_type = "Draft<CreateAccountBody>")] body: JsValue,
 ) -> JsValue {
     validate(&body, forms::create_account)
+}
+
+/// Checks a POST /card-holders body in its JSON form (camelCase or snake_case keys). "Today", for the
+/// date-of-birth check, is the browser's clock, as the server uses its own.
+#[wasm_bindgen(js_name = validateCreateCardHolder, unchecked_return_type = "FieldError[]")]
+pub fn validate_create_card_holder(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateCardHolderBody>")] body: JsValue,
+) -> JsValue {
+    // Date.now() is integral milliseconds, well inside i64.
+    let now = Timestamp(js_sys::Date::now() as i64);
+    let errors = match json_of(&body) {
+        Ok(v) => forms::create_card_holder(&v, now),
+        Err(e) => e,
+    };
+    to_js(&errors)
 }
 
 /// Checks a POST /cards body (the checks that need no stored record: existence, ownership,

@@ -219,3 +219,32 @@ fn list_queries_parse_or_explain() {
         json!({"ok": false, "errors": [{"field": "resource", "message": "is not a listable resource"}]})
     );
 }
+
+#[wasm_bindgen_test]
+fn card_holders_are_checked() {
+    let valid = json!({"name": "Ada Obi", "person": {"firstName": "Ada", "lastName": "Obi",
+                       "email": "ada@example.com", "phoneNumber": "+2348012345678",
+                       "dateOfBirth": "1990-02-28", "gender": "f"},
+                       "address": {"line1": "1 Marina", "countryCode": "ng"}});
+    assert_eq!(errors(validate_create_card_holder(js(valid))), vec![]);
+    let snake = json!({"name": "Ada Obi", "person": {"first_name": "Ada", "last_name": "Obi",
+                       "email": "ada@example.com", "phone_number": "+2348012345678"}});
+    assert_eq!(errors(validate_create_card_holder(js(snake))), vec![]);
+
+    let bad = json!({"name": "X", "person": {"firstName": "A", "lastName": "B", "email": "nope",
+                     "phoneNumber": "12", "dateOfBirth": "2999-01-01", "gender": "x"}});
+    let got = errors(validate_create_card_holder(js(bad)));
+    for field in [
+        "person.email",
+        "person.phoneNumber",
+        "person.dateOfBirth",
+        "person.gender",
+    ] {
+        assert!(got.iter().any(|(f, _)| f == field), "{field} in {got:?}");
+    }
+    let got = errors(validate_create_card_holder(js(json!({}))));
+    assert!(
+        got.iter().any(|(f, m)| f == "person" && m == "is required"),
+        "{got:?}"
+    );
+}
