@@ -131,11 +131,19 @@ export interface FundCardBody {
 /** The path segment of a list endpoint. */
 export type ListResource = "accounts" | "account-details" | "transactions" | "cards" | "card-holders";
 
-/** The normalized plan of a list query (page, limit, sort, fields, filter, search, populate). */
+/** The normalized plan of a list query, as the server will run it. */
 export interface ListPlan {
   page: number;
   limit: number;
-  [key: string]: Json;
+  sort: { field: string; order: "asc" | "desc" }[];
+  /** The projection (`_id` is always kept), or null for every field. */
+  fields: string[] | null;
+  search: string | null;
+  /** The fields searched: those given, or the resource's default text fields. */
+  searchIn: string[];
+  /** The whole filter, normalized: `{status: "active", balance: {gte: 100}}`; `{}` for none. */
+  filter: { [field: string]: Json };
+  populate: { name: string; fields: string[] | null }[];
 }
 
 export type ParsedListQuery = { ok: true; plan: ListPlan } | { ok: false; errors: FieldError[] };
