@@ -5,7 +5,6 @@
 //! built per request; nothing is cached between requests.
 
 use std::cell::Cell;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use card_core::auth::ConfiguredKeys;
 use card_core::store::KvPair;
@@ -180,7 +179,9 @@ fn config_from_variables() -> Result<Config, String> {
     Ok(config)
 }
 
-/// Clock and randomness from WASI (`wasi:clocks/wall-clock`, `wasi:random/random`).
+/// Clock and randomness from WASI (`wasi:clocks/wall-clock`, `wasi:random/random`), through the
+/// same `wasi` 0.2.0 bindings spin-sdk uses. (getrandom 0.3 would pull `wasip2`, which raises every
+/// WASI import of the component to 0.2.12 and narrows the Spin versions that can run it.)
 #[derive(Default)]
 struct WasiEnv {
     /// The port cannot return an error, so a failure is remembered and the request answered 500.
@@ -189,15 +190,19 @@ struct WasiEnv {
 
 impl Env for WasiEnv {
     fn now(&self) -> Timestamp {
-        let millis = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-            .unwrap_or(0);
+        let now = wasi::clocks::wall_clock::now();
+        let millis = i64::try_from(now.seconds)
+            .unwrap_or(i64::MAX)
+            .saturating_mul(1000)
+            .saturating_add(i64::from(now.nanoseconds / 1_000_000));
         Timestamp(millis)
     }
 
     fn fill_random(&self, buf: &mut [u8]) {
-        if getrandom::fill(buf).is_err() {
+        let bytes = wasi::random::random::get_random_bytes(buf.len() as u64);
+        if bytes.len() == buf.len() {
+            buf.copy_from_slice(&bytes);
+        } else {
             self.random_failed.set(true);
         }
     }

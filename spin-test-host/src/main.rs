@@ -389,10 +389,12 @@ async fn main() -> anyhow::Result<()> {
         .context("the component does not fit this host (imports or exports)")?;
 
     // Create the file up front so a bad path fails at start, and use WAL so a reader (a test
-    // inspecting the file) never blocks the guest.
-    let db = open_db(&args.sqlite).with_context(|| format!("opening {}", args.sqlite.display()))?;
-    db.pragma_update(None, "journal_mode", "WAL")?;
-    drop(db);
+    // inspecting the file) never blocks the guest. This connection stays open until exit: SQLite
+    // deletes the -wal/-shm files (after a checkpoint) whenever its last connection closes, and the
+    // guest's connections close after every request; keeping one open keeps those files stable.
+    let keeper =
+        open_db(&args.sqlite).with_context(|| format!("opening {}", args.sqlite.display()))?;
+    keeper.pragma_update(None, "journal_mode", "WAL")?;
 
     let engine_for_ticks = engine.clone();
     std::thread::spawn(move || {
@@ -445,5 +447,6 @@ async fn main() -> anyhow::Result<()> {
             }
         });
     }
+    drop(keeper);
     Ok(())
 }
