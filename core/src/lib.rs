@@ -26,6 +26,8 @@ pub mod service;
 #[cfg(test)]
 mod service_tests;
 pub mod store;
+#[cfg(test)]
+mod test_app;
 pub mod validate;
 pub mod vault;
 

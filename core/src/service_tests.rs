@@ -5,66 +5,15 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use crate::auth::ConfiguredKeys;
-use crate::env::DeterministicEnv;
 use crate::http::{Method, Request};
 use crate::keys;
-use crate::store::{MemStore, Tx};
+use crate::store::Tx;
+use crate::test_app::{KEY_A, KEY_B, TestApp as App};
 use crate::validate::money;
-use crate::{Config, Service};
-
-const KEY_A: &str = "test-key-aaaaaaaaaaaa";
-const KEY_B: &str = "test-key-bbbbbbbbbbbb";
-
-struct App {
-    service: Service,
-    store: MemStore,
-    env: DeterministicEnv,
-}
 
 impl App {
-    fn new() -> App {
-        let env = DeterministicEnv::default();
-        let mut api_keys = ConfiguredKeys::default();
-        api_keys.add(KEY_A, "alice").unwrap();
-        api_keys.add(KEY_B, "bob").unwrap();
-        let config = Config {
-            api_keys,
-            vault_key: Some([42u8; 32]),
-            ..Config::default()
-        };
-        App {
-            service: Service::new(config, &env),
-            store: MemStore::new(),
-            env,
-        }
-    }
-
-    fn send(&mut self, req: Request) -> (u16, Value, crate::http::Response) {
-        let resp = self.service.handle(&req, &mut self.store, &self.env);
-        let body = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
-        (resp.status, body, resp)
-    }
-
-    fn call_as(
-        &mut self,
-        key: &str,
-        method: Method,
-        path: &str,
-        body: Option<Value>,
-    ) -> (u16, Value) {
-        let mut req = Request::new(method, path).header("x-api-key", key);
-        if let Some(b) = body {
-            req = req
-                .header("content-type", "application/json")
-                .body(serde_json::to_vec(&b).unwrap());
-        }
-        let (s, v, _) = self.send(req);
-        (s, v)
-    }
-
     fn call(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
-        self.call_as(KEY_A, method, path, body)
+        self.json_as(KEY_A, method, path, body)
     }
 
     fn account(&mut self, balance: &str, currency: &str) -> String {
