@@ -450,3 +450,98 @@ async fn main() -> anyhow::Result<()> {
     drop(keeper);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlite::HostConnection as _;
+
+    fn state(db_path: PathBuf) -> State {
+        State {
+            table: ResourceTable::new(),
+            wasi: WasiCtx::builder().build(),
+            http: WasiHttpCtx::new(),
+            shared: Arc::new(Shared {
+                db_path,
+                variables: HashMap::from([("api_keys".to_string(), "k=v".to_string())]),
+            }),
+        }
+    }
+
+    fn blob(b: &[u8]) -> sqlite::Value {
+        sqlite::Value::Blob(b.to_vec())
+    }
+
+    #[test]
+    fn only_the_default_database_opens() {
+        let dir = std::env::temp_dir().join(format!("sth-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = state(dir.join("db.sqlite"));
+        assert!(matches!(
+            s.open("other".into()).unwrap(),
+            Err(sqlite::Error::NoSuchDatabase)
+        ));
+        let conn = s.open("default".into()).unwrap().unwrap();
+        let r = s
+            .execute(
+                conn,
+                "SELECT 1 + ?".into(),
+                vec![sqlite::Value::Integer(41)],
+            )
+            .unwrap()
+            .unwrap();
+        assert!(matches!(r.rows[0].values[0], sqlite::Value::Integer(42)));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn variables_come_from_the_environment_map() {
+        let mut s = state(PathBuf::from("unused"));
+        assert!(matches!(
+            variables::Host::get(&mut s, "api_keys".into()).unwrap(),
+            Ok(v) if v == "k=v"
+        ));
+        assert!(matches!(
+            variables::Host::get(&mut s, "vault_key".into()).unwrap(),
+            Err(variables::Error::Undefined(_))
+        ));
+    }
+
+    /// The component's own statements: BLOB keys in byte order, both directions, no-limit, upsert.
+    #[test]
+    fn blob_range_scans_follow_byte_order() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        execute(&conn, host_wasm::sql::CREATE, vec![]).unwrap();
+        for k in [&b"a"[..], b"a\x00", b"a\xff", b"b", b"\x00"] {
+            execute(&conn, host_wasm::sql::PUT, vec![blob(k), blob(b"v")]).unwrap();
+        }
+        let keys = |sql: &str, limit: i64| -> Vec<Vec<u8>> {
+            execute(
+                &conn,
+                sql,
+                vec![blob(b"a"), blob(b"b"), sqlite::Value::Integer(limit)],
+            )
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| match &r.values[0] {
+                sqlite::Value::Blob(b) => b.clone(),
+                _ => panic!("not a blob"),
+            })
+            .collect()
+        };
+        let (fwd, rev) = (host_wasm::sql::SCAN_FORWARD, host_wasm::sql::SCAN_REVERSE);
+        assert_eq!(
+            keys(fwd, host_wasm::sql::limit(usize::MAX)),
+            vec![b"a".to_vec(), b"a\x00".to_vec(), b"a\xff".to_vec()]
+        );
+        assert_eq!(keys(rev, 2), vec![b"a\xff".to_vec(), b"a\x00".to_vec()]);
+
+        execute(&conn, host_wasm::sql::PUT, vec![blob(b"b"), blob(b"v2")]).unwrap();
+        let got = execute(&conn, host_wasm::sql::GET, vec![blob(b"b")]).unwrap();
+        assert!(matches!(&got.rows[0].values[0], sqlite::Value::Blob(v) if v == b"v2"));
+        execute(&conn, host_wasm::sql::DELETE, vec![blob(b"b")]).unwrap();
+        let gone = execute(&conn, host_wasm::sql::GET, vec![blob(b"b")]).unwrap();
+        assert!(gone.rows.is_empty());
+    }
+}
