@@ -1,8 +1,9 @@
 //! The card service as WebAssembly, one crate with a face per target:
 //! - `wasm32-wasip2` (any `target_os = "wasi"`): a Spin HTTP component ([`spin`]), storage on Spin SQLite;
-//! - `wasm32-unknown-unknown`: the browser face (added separately).
+//! - `wasm32-unknown-unknown`: the browser face ([`browser`]), the core's own validators as wasm-bindgen
+//!   functions for the page in `web/`.
 //!
-//! On the host target the crate builds as an empty library, so `cargo build --workspace` and
+//! On the host target the crate builds as a library of the target-independent parts (`sql`, settings), so `cargo build --workspace` and
 //! `cargo clippy --workspace` keep working without a wasm toolchain.
 
 #[cfg(target_os = "wasi")]
