@@ -1,5 +1,8 @@
 //! The card routes. Each handler runs inside the request's overlay: returning an error writes nothing.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use chrono::Datelike;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -120,34 +123,34 @@ pub fn list(ctx: &mut Ctx) -> ApiResult<Response> {
     let q = ctx.list_query(&SCHEMA)?;
     let cards: Vec<Card> = records::list(ctx.tx, &keys::prefix(keys::CARD, &[&ctx.client]))?;
     let (mut items, total) = q.select(cards.iter().map(Card::to_json).collect());
+    // Many cards share a holder or an account: load each related record once per request.
+    let mut loaded: HashMap<(&str, String), Option<Value>> = HashMap::new();
     for item in &mut items {
         for p in &q.populate {
-            let related = match p.name.as_str() {
-                "cardHolder" => {
-                    let id = item["cardHolderId"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string();
-                    records::get::<Value>(
-                        ctx.tx,
-                        &keys::key(keys::CARD_HOLDER, &[&ctx.client, &id]),
-                    )?
-                }
-                "debitAccount" => {
-                    let id = item["debitAccountId"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string();
-                    accounts::load(ctx, &id).ok().map(|a| a.to_json())
-                }
-                _ => None,
+            let (id_field, tag) = match p.name.as_str() {
+                "cardHolder" => ("cardHolderId", keys::CARD_HOLDER),
+                "debitAccount" => ("debitAccountId", keys::ACCOUNT),
+                _ => continue,
             };
-            let related = match (related, &p.fields) {
+            let id = item[id_field].as_str().unwrap_or_default().to_string();
+            let related = match loaded.entry((tag, id)) {
+                Entry::Occupied(e) => e.get().clone(),
+                Entry::Vacant(e) => {
+                    let key = keys::key(tag, &[&ctx.client, &e.key().1]);
+                    let doc = match tag {
+                        keys::ACCOUNT => {
+                            records::get::<Account>(ctx.tx, &key)?.map(|a| a.to_json())
+                        }
+                        _ => records::get::<Value>(ctx.tx, &key)?,
+                    };
+                    e.insert(doc).clone()
+                }
+            };
+            item[p.name.as_str()] = match (related, &p.fields) {
                 (Some(doc), Some(fields)) => query::project_fields(doc, fields),
                 (Some(doc), None) => doc,
                 (None, _) => Value::Null,
             };
-            item[p.name.as_str()] = related;
         }
     }
     api::list("Cards fetched successfully", &q, items, total)
