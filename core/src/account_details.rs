@@ -64,11 +64,14 @@ fn account_id(ctx: &mut Ctx) -> ApiResult<String> {
 }
 
 fn load(ctx: &mut Ctx, account_id: &str) -> ApiResult<AccountDetail> {
-    if !crate::id::is_valid(&ctx.sub) {
-        return Err(ApiError::NotFound("Account detail"));
-    }
-    records::get(ctx.tx, &key(&ctx.client, account_id, &ctx.sub))?
-        .ok_or(ApiError::NotFound("Account detail"))
+    let ids = [account_id, ctx.sub.as_str()];
+    records::find(
+        ctx.tx,
+        keys::ACCOUNT_DETAIL,
+        &ctx.client,
+        &ids,
+        "Account detail",
+    )
 }
 
 /// Clears `isPrimary` on every other detail of the account.

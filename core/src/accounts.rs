@@ -76,18 +76,10 @@ impl Account {
     /// The public representation. Without holds, available and ledger balances equal the balance.
     pub fn to_json(&self) -> Value {
         let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
-        if let Value::Object(m) = &mut v {
-            let b = decimal_json(self.balance);
-            m.insert("balance".into(), b.clone());
-            // Keep the balance fields together, right after `balance`.
-            let tail: Vec<(String, Value)> = ["canDebit", "canCredit", "createdAt", "updatedAt"]
-                .iter()
-                .filter_map(|k| m.shift_remove(*k).map(|v| (k.to_string(), v)))
-                .collect();
-            m.insert("availableBalance".into(), b.clone());
-            m.insert("ledgerBalance".into(), b);
-            m.extend(tail);
-        }
+        let b = decimal_json(self.balance);
+        v["balance"] = b.clone();
+        v["availableBalance"] = b.clone();
+        v["ledgerBalance"] = b;
         v
     }
 
@@ -113,11 +105,7 @@ impl Account {
 
 /// Loads one of the caller's accounts; another client's or an unknown id is 404.
 pub fn load(ctx: &mut Ctx, id: &str) -> ApiResult<Account> {
-    if !crate::id::is_valid(id) {
-        return Err(ApiError::NotFound("Account"));
-    }
-    records::get(ctx.tx, &keys::key(keys::ACCOUNT, &[&ctx.client, id]))?
-        .ok_or(ApiError::NotFound("Account"))
+    records::find(ctx.tx, keys::ACCOUNT, &ctx.client, &[id], "Account")
 }
 
 /// Currency codes: 3 to 10 of A-Z and 0-9, upper-cased.

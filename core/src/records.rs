@@ -21,6 +21,24 @@ pub fn put<T: Serialize>(tx: &mut dyn Tx, key: &[u8], value: &T) -> Result<(), A
     Ok(())
 }
 
+/// One of `client`'s records of kind `tag`, by its id path (`ids`, e.g. `[account, detail]`). An id that
+/// cannot be one, another client's record and an unknown id all answer the same 404 for `what`.
+pub fn find<T: DeserializeOwned>(
+    tx: &mut dyn Tx,
+    tag: &str,
+    client: &str,
+    ids: &[&str],
+    what: &'static str,
+) -> Result<T, ApiError> {
+    if !ids.iter().all(|id| crate::id::is_valid(id)) {
+        return Err(ApiError::NotFound(what));
+    }
+    let mut parts = Vec::with_capacity(ids.len() + 1);
+    parts.push(client);
+    parts.extend_from_slice(ids);
+    get(tx, &crate::keys::key(tag, &parts))?.ok_or(ApiError::NotFound(what))
+}
+
 /// Every record under `prefix`, in key order.
 pub fn list<T: DeserializeOwned>(tx: &mut dyn Tx, prefix: &[u8]) -> Result<Vec<T>, ApiError> {
     scan_prefix(tx, prefix)?

@@ -24,16 +24,12 @@ impl App {
         v["data"]["_id"].as_str().unwrap().to_string()
     }
 
-    /// A card holder record, put straight into the store: cards only need it to exist.
     fn holder(&mut self) -> String {
-        let id = self.service.ids.next(&self.env);
-        self.store
-            .put(
-                &keys::key(keys::CARD_HOLDER, &["alice", &id]),
-                br#"{"_id":"x"}"#,
-            )
-            .unwrap();
-        id
+        let body = json!({"name": "Ada Lovelace", "person": {"firstName": "Ada", "lastName": "Lovelace",
+            "email": "ada@example.com", "phoneNumber": "+2348012345678"}});
+        let (s, v) = self.call(Method::Post, "/card-holders", Some(body));
+        assert_eq!(s, 201, "{v}");
+        v["data"]["_id"].as_str().unwrap().to_string()
     }
 
     fn issue(&mut self, account: &str, holder: &str, amount: Option<&str>) -> (u16, Value) {

@@ -312,11 +312,7 @@ fn validate_create_with(
 
 /// Loads one of the caller's holders; another client's or an unknown id is 404.
 pub fn load(ctx: &mut Ctx, id: &str) -> ApiResult<CardHolder> {
-    if !crate::id::is_valid(id) {
-        return Err(ApiError::NotFound("Card holder"));
-    }
-    records::get(ctx.tx, &keys::key(keys::CARD_HOLDER, &[&ctx.client, id]))?
-        .ok_or(ApiError::NotFound("Card holder"))
+    records::find(ctx.tx, keys::CARD_HOLDER, &ctx.client, &[id], "Card holder")
 }
 
 /// The MIME type of the body, lower-cased, without parameters.

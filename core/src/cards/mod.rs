@@ -128,10 +128,7 @@ impl Card {
 }
 
 pub fn load(ctx: &mut Ctx, id: &str) -> ApiResult<Card> {
-    if !crate::id::is_valid(id) {
-        return Err(ApiError::NotFound("Card"));
-    }
-    records::get(ctx.tx, &Card::key(&ctx.client, id))?.ok_or(ApiError::NotFound("Card"))
+    records::find(ctx.tx, keys::CARD, &ctx.client, &[id], "Card")
 }
 
 pub fn save(ctx: &mut Ctx, card: &Card) -> ApiResult<()> {

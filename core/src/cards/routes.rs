@@ -43,14 +43,6 @@ fn check_currency(card: &Card, account: &Account) -> ApiResult<()> {
     }
 }
 
-fn holder_exists(ctx: &mut Ctx, id: &str) -> ApiResult<bool> {
-    Ok(crate::id::is_valid(id)
-        && ctx
-            .tx
-            .get(&keys::key(keys::CARD_HOLDER, &[&ctx.client, id]))?
-            .is_some())
-}
-
 /// The debit account of a card operation: the caller's, usable, in the card's currency.
 fn debit_account(ctx: &mut Ctx, card: &Card, id: &str) -> ApiResult<Account> {
     let account = accounts::load(ctx, id)?;
@@ -62,9 +54,7 @@ fn debit_account(ctx: &mut Ctx, card: &Card, id: &str) -> ApiResult<Account> {
 pub fn create(ctx: &mut Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let new = validate_create(body)?;
-    if !holder_exists(ctx, &new.card_holder_id)? {
-        return Err(ApiError::NotFound("Card holder"));
-    }
+    crate::card_holders::load(ctx, &new.card_holder_id)?;
     let now = ctx.now.to_datetime();
     let mut card = Card {
         id: ctx.new_id(),
