@@ -1,10 +1,10 @@
-//! One error type for every request path, mapped once to status, code and message (contract.md "Errors").
+//! One error type for every layer, with its status, code and message (the README's error table).
+//! `http::errors` turns it into a response; `Internal` keeps its cause for the host's log and never
+//! sends it to the client.
 
 use serde::Serialize;
-use serde_json::json;
 
-use crate::http::{Method, Response};
-use crate::store::StoreError;
+use crate::storage::StoreError;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
@@ -27,7 +27,8 @@ pub enum ApiError {
     Unauthorized,
     InvalidToken,
     NotFound(&'static str),
-    MethodNotAllowed(Vec<Method>),
+    /// The value of the `Allow` header.
+    MethodNotAllowed(String),
     InvalidState(String),
     IdempotencyConflict,
     PayloadTooLarge,
@@ -35,10 +36,15 @@ pub enum ApiError {
     InsufficientFunds,
     AccountUnavailable(String),
     CurrencyMismatch(String),
-    Internal,
+    /// The cause, for the host's log only.
+    Internal(String),
 }
 
 impl ApiError {
+    pub fn internal(cause: impl Into<String>) -> ApiError {
+        ApiError::Internal(cause.into())
+    }
+
     pub fn field(field: impl Into<String>, message: impl Into<String>) -> ApiError {
         ApiError::Validation(vec![FieldError::new(field, message)])
     }
@@ -56,7 +62,7 @@ impl ApiError {
             ApiError::InsufficientFunds
             | ApiError::AccountUnavailable(_)
             | ApiError::CurrencyMismatch(_) => 422,
-            ApiError::Internal => 500,
+            ApiError::Internal(_) => 500,
         }
     }
 
@@ -74,7 +80,7 @@ impl ApiError {
             ApiError::InsufficientFunds => "insufficient_funds",
             ApiError::AccountUnavailable(_) => "account_unavailable",
             ApiError::CurrencyMismatch(_) => "currency_mismatch",
-            ApiError::Internal => "internal_error",
+            ApiError::Internal(_) => "internal_error",
         }
     }
 
@@ -94,34 +100,14 @@ impl ApiError {
             }
             ApiError::PayloadTooLarge => "Request body is too large".into(),
             ApiError::InsufficientFunds => "Insufficient funds in the debit account".into(),
-            ApiError::Internal => "Internal server error".into(),
-        }
-    }
-
-    pub fn to_response(&self) -> Response {
-        let mut body = json!({
-            "statusCode": self.status(),
-            "message": self.message(),
-            "error": self.code(),
-        });
-        if let ApiError::Validation(errors) = self {
-            body["errors"] = json!(errors);
-        }
-        let response = Response::json(self.status(), &body);
-        match self {
-            ApiError::MethodNotAllowed(allowed) => {
-                let allow: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
-                response.with_header("allow", &allow.join(", "))
-            }
-            ApiError::Unauthorized => response.with_header("www-authenticate", "Bearer"),
-            _ => response,
+            ApiError::Internal(_) => "Internal server error".into(),
         }
     }
 }
 
 impl From<StoreError> for ApiError {
-    fn from(_: StoreError) -> ApiError {
-        ApiError::Internal
+    fn from(e: StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
     }
 }
 

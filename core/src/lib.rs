@@ -1,37 +1,29 @@
-//! card-core: the whole card-issuing service as I/O-free Rust.
+//! card-core: the whole card-issuing service as I/O-free Rust, in layers (see ARCHITECTURE.md):
 //!
-//! Hosts turn their HTTP request into a [`http::Request`], open a storage transaction of the kind
-//! [`Service::access`] asks for, and call [`Service::handle`] with it and an [`env::Env`] (clock and
-//! randomness). Nothing in this crate touches the network, the file system, the clock or the OS RNG.
+//! - [`http`]: requests and responses as plain data, the route table, bodies to typed commands, views;
+//! - [`domain`]: the rules, one module per concept, over a storage transaction;
+//! - [`query`]: the list language;
+//! - [`storage`]: the `Tx` port, the key layout, the record codec and the data format version;
+//! - [`env`]: the clock and randomness port.
+//!
+//! Hosts turn their HTTP request into a [`Request`], open a storage transaction of the kind
+//! [`Service::access`] asks for, and call [`Service::handle`] with it and an [`Env`]. Nothing in
+//! this crate touches the network, the file system, the clock or the OS RNG.
 
-pub mod account_details;
-pub mod accounts;
-pub mod api;
-pub mod auth;
-pub mod card_holders;
-pub mod cards;
+pub mod domain;
 pub mod env;
 pub mod error;
-pub mod forms;
 pub mod http;
-pub mod id;
-pub mod idempotency;
-pub mod keys;
-pub mod ledger;
-pub mod lifecycle;
 mod macros;
 pub mod query;
-pub mod records;
 pub mod service;
 #[cfg(test)]
 mod service_tests;
-pub mod store;
+pub mod storage;
 #[cfg(test)]
 mod test_app;
-pub mod validate;
-pub mod vault;
 
 pub use env::{Env, Timestamp};
 pub use http::{Method, Request, Response};
-pub use service::{Access, Config, Service};
-pub use store::{Direction, MemStore, StoreError, Tx};
+pub use service::{Access, Config, Prechecked, Service};
+pub use storage::{Direction, MemStore, StoreError, Tx};

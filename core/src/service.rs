@@ -1,13 +1,18 @@
-//! The single entry point hosts call.
+//! The single entry point hosts call: configuration, the prepared route, and `handle`.
 
-use crate::api;
-use crate::auth::ConfiguredKeys;
+use std::fmt;
+
+use crate::domain::IdGen;
+use crate::domain::api_keys::ConfiguredKeys;
 use crate::env::Env;
-use crate::http::{Method, Request, Response};
-use crate::id::IdGen;
-use crate::store::Tx;
+use crate::error::ApiError;
+use crate::http::routes::Auth;
+use crate::http::{self, Prepared, Request, Response, auth, errors};
+use crate::storage::{Tx, format};
 
-#[derive(Debug, Clone)]
+pub use crate::http::routes::Access;
+
+#[derive(Clone)]
 pub struct Config {
     pub api_keys: ConfiguredKeys,
     /// Lifetime of a reveal token.
@@ -17,6 +22,21 @@ pub struct Config {
     /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
     /// so ids still sort by creation. Long-lived hosts keep it in memory.
     pub stored_ids: bool,
+}
+
+/// Never prints the vault key.
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("api_keys", &self.api_keys)
+            .field("token_ttl_secs", &self.token_ttl_secs)
+            .field(
+                "vault_key",
+                &self.vault_key.as_ref().map(|_| "<redacted>"),
+            )
+            .field("stored_ids", &self.stored_ids)
+            .finish()
+    }
 }
 
 impl Default for Config {
@@ -30,11 +50,13 @@ impl Default for Config {
     }
 }
 
-/// Which kind of storage transaction a request needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write,
+/// What a host learns from a request's headers before it reads the body.
+#[derive(Debug, Clone)]
+pub struct Prechecked {
+    pub access: Access,
+    /// The authenticated client; None for public routes.
+    pub client: Option<String>,
+    pub prepared: Prepared,
 }
 
 pub struct Service {
@@ -54,31 +76,68 @@ impl Service {
         &self.config
     }
 
-    /// Reads may run on a read-only transaction; everything else needs a write transaction.
+    /// Checks that the store's data format is the one this release reads (stamping an empty store);
+    /// hosts call it once at start, or per request where every request is a fresh instance.
+    pub fn open_store(tx: &mut dyn Tx) -> Result<(), format::FormatError> {
+        format::open(tx)
+    }
+
+    /// Matches the request against the route table, once.
+    pub fn prepare(req: &Request) -> Prepared {
+        Prepared::new(req)
+    }
+
+    /// Which kind of transaction the request needs.
     pub fn access(req: &Request) -> Access {
-        match req.method {
-            Method::Get | Method::Head if !api::route_writes_on_read(&req.path) => Access::Read,
-            Method::Get | Method::Head => Access::Write,
-            _ => Access::Write,
-        }
+        Prepared::new(req).access()
+    }
+
+    /// Route, method and credentials, from the headers alone (the body may be unread): the host
+    /// answers `Err` at once, without reading the body or queueing a write. `tx` may be read-only.
+    pub fn precheck(&self, req: &Request, tx: &mut dyn Tx) -> Result<Prechecked, Response> {
+        let prepared = Prepared::new(req);
+        let route = prepared.route().map_err(|e| errors::to_response(&e))?;
+        let client = match route.auth {
+            Auth::Public => None,
+            Auth::Key => Some(
+                auth::authenticate(req, &self.config.api_keys, tx)
+                    .map_err(|e| errors::to_response(&e))?,
+            ),
+        };
+        Ok(Prechecked {
+            access: prepared.access(),
+            client,
+            prepared,
+        })
     }
 
     /// Handles one request. A request that fails leaves `tx` exactly as it was, except for its
-    /// idempotency record where contract.md keeps one.
+    /// idempotency record where the README's idempotency rules keep one.
     pub fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
-        api::handle(self, req, tx, env)
+        http::handle(self, &Prepared::new(req), req, tx, env)
+    }
+
+    /// [`Service::handle`] for a request already matched by [`Service::prepare`].
+    pub fn handle_prepared(
+        &self,
+        prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        http::handle(self, prepared, req, tx, env)
     }
 
     /// The response for a body the host refused to read because it is over every limit.
     pub fn payload_too_large() -> Response {
-        crate::error::ApiError::PayloadTooLarge.to_response()
+        errors::to_response(&ApiError::PayloadTooLarge)
     }
 
     /// The largest body any route accepts; hosts stop reading past it.
-    pub const MAX_BODY_BYTES: usize = api::MAX_MULTIPART_BYTES;
+    pub const MAX_BODY_BYTES: usize = http::body::MAX_MULTIPART_BYTES;
 
-    /// The response hosts send when the core panicked (it should not).
-    pub fn internal_error() -> Response {
-        crate::error::ApiError::Internal.to_response()
+    /// The response hosts send when the core panicked (it should not), with `cause` for their log.
+    pub fn internal_error(cause: &str) -> Response {
+        errors::to_response(&ApiError::internal(cause))
     }
 }

@@ -5,11 +5,11 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
+use crate::domain::ledger::Entry;
+use crate::http::fields::{decimal_json, money};
 use crate::http::{Method, Request};
-use crate::keys;
-use crate::store::Tx;
+use crate::storage::{Tx, codec, keys};
 use crate::test_app::{KEY_A, KEY_B, TestApp as App};
-use crate::validate::money;
 
 impl App {
     fn call(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
@@ -165,7 +165,7 @@ fn cancel_refunds_and_a_canceled_card_refuses_everything() {
         );
     }
     // Its sealed PAN and CVV are gone.
-    let vault_key = keys::key(keys::VAULT, &["alice", &id]);
+    let vault_key = keys::sealed_card("alice", &id);
     assert_eq!(app.store.get(&vault_key).unwrap(), None);
 }
 
@@ -225,7 +225,7 @@ fn token_then_reveal_with_the_injected_clock() {
     );
     assert_eq!(s, 200, "{v}");
     let pan = v["pan"].as_str().unwrap().to_string();
-    assert!(crate::vault::luhn_valid(&pan) && pan.starts_with('4'));
+    assert!(crate::domain::vault::luhn_valid(&pan) && pan.starts_with('4'));
     assert_eq!(v["cvv"].as_str().unwrap().len(), 3);
     assert_eq!(v["expiryYear"], "2029");
     assert_eq!(card["data"]["last4"].as_str().unwrap(), &pan[12..]);
@@ -310,7 +310,7 @@ proptest! {
                 }
                 Op::Fund { card, account, cents } if card < cards.len() => {
                     let body = json!({"debitAccountId": accounts[account],
-                        "amount": crate::validate::decimal_json(Decimal::new(cents.into(), 2))});
+                        "amount": decimal_json(Decimal::new(cents.into(), 2))});
                     let (s, v) = app.call(Method::Post, &format!("/cards/{}/fund", cards[card]), Some(body));
                     prop_assert!(matches!(s, 200 | 409 | 422), "{v}");
                 }
@@ -324,7 +324,7 @@ proptest! {
                     let before = app.balance_of(&format!("/accounts/{}", accounts[account]));
                     let target = Decimal::new(cents.into(), 2);
                     let (s, _) = app.call(Method::Put, &format!("/accounts/{}", accounts[account]),
-                        Some(json!({"balance": crate::validate::decimal_json(target)})));
+                        Some(json!({"balance": decimal_json(target)})));
                     prop_assert_eq!(s, 200);
                     adjustments += target - before;
                 }
@@ -334,9 +334,8 @@ proptest! {
             for a in &accounts {
                 let b = app.balance_of(&format!("/accounts/{a}"));
                 prop_assert!(b >= Decimal::ZERO);
-                let entries: Vec<Value> = crate::records::list(&mut app.store,
-                    &crate::ledger::prefix("alice", a)).unwrap();
-                let sum: Decimal = entries.iter().map(|e| money(&e["amount"]).unwrap()).sum();
+                let entries: Vec<Entry> = codec::scan(&mut app.store, &keys::ledger("alice", a)).unwrap();
+                let sum: Decimal = entries.iter().map(|e| e.amount).sum();
                 prop_assert_eq!(sum, b);
                 total += b;
             }

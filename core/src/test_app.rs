@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use crate::auth::ConfiguredKeys;
+use crate::domain::api_keys::ConfiguredKeys;
 use crate::env::DeterministicEnv;
 use crate::http::{Method, Request, Response};
-use crate::store::MemStore;
+use crate::storage::MemStore;
 use crate::{Config, Service};
 
 /// Alice's key.

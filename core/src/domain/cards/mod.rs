@@ -1,0 +1,310 @@
+//! Cards: issued against a funding account and a card holder; funded, paused, canceled, terminated.
+//! Every money movement is a ledger entry written in the same transaction as the card change.
+
+mod controls;
+
+use chrono::Datelike;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+pub use controls::{
+    Channels, ControlsPatch, Interval, SpendingControls, SpendingLimit, is_category,
+};
+
+use super::accounts::{self, Account};
+use super::ledger::{self, EntryType};
+use super::lifecycle::{CardTrigger, card_move};
+use super::vault::{self, Vault};
+use super::{Currency, Result, Scope, card_holders};
+use crate::env::Timestamp;
+use crate::error::ApiError;
+use crate::macros::str_enum;
+use crate::storage::codec::{self, JsonText, Record, money};
+use crate::storage::keys::{self, Kind};
+
+str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
+str_enum!(Brand { Visa = "Visa", MasterCard = "MasterCard" });
+str_enum!(CardStatus { Active = "active", Inactive = "inactive", Canceled = "canceled" });
+str_enum!(CancellationReason { Lost = "lost", Stolen = "stolen" });
+
+impl Brand {
+    /// Brand names are matched case-insensitively and returned in their own spelling.
+    pub fn parse_loose(s: &str) -> Option<Brand> {
+        Brand::ALL
+            .iter()
+            .find(|b| b.eq_ignore_ascii_case(s))
+            .and_then(|b| Brand::parse(b))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    pub id: String,
+    pub debit_account_id: String,
+    pub card_holder_id: String,
+    pub kind: CardType,
+    pub brand: Brand,
+    pub currency: Currency,
+    pub status: CardStatus,
+    pub metadata: JsonText,
+    pub spending_controls: SpendingControls,
+    pub enable_2fa: bool,
+    pub disposable: bool,
+    /// What the card can spend: issue funding plus fundings, less refunds.
+    #[serde(with = "money")]
+    pub balance: Decimal,
+    pub masked_pan: String,
+    pub last4: String,
+    pub expiry_month: String,
+    pub expiry_year: String,
+    pub cancellation_reason: Option<CancellationReason>,
+    pub canceled_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl Record for Card {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "card";
+}
+
+impl Card {
+    pub fn check_not_canceled(&self) -> Result<()> {
+        if self.status == CardStatus::Canceled {
+            Err(ApiError::InvalidState(
+                "Card is canceled and cannot be changed".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// POST /cards, validated.
+#[derive(Debug, Clone)]
+pub struct NewCard {
+    pub debit_account_id: String,
+    pub card_holder_id: String,
+    pub kind: CardType,
+    pub brand: Brand,
+    pub status: CardStatus,
+    pub currency: Currency,
+    pub metadata: JsonText,
+    pub spending_controls: ControlsPatch,
+    pub enable_2fa: bool,
+    pub amount: Option<Decimal>,
+    pub disposable: bool,
+}
+
+/// PUT /cards/{id}, validated.
+#[derive(Debug, Clone, Default)]
+pub struct CardUpdate {
+    pub status: Option<CardStatus>,
+    pub cancellation_reason: Option<CancellationReason>,
+    pub metadata: Option<JsonText>,
+    pub spending_controls: Option<ControlsPatch>,
+    pub credit_account_id: Option<String>,
+}
+
+/// POST /cards/{id}/fund, validated.
+#[derive(Debug, Clone)]
+pub struct Funding {
+    pub debit_account_id: String,
+    pub amount: Decimal,
+}
+
+pub fn get(s: &mut Scope, id: &str) -> Result<Card> {
+    super::find(s, Kind::Card, id, "Card")
+}
+
+fn save(s: &mut Scope, card: &Card) -> Result<()> {
+    Ok(codec::put(
+        s.tx,
+        &keys::record(s.client, Kind::Card, &card.id),
+        card,
+    )?)
+}
+
+/// Every card of the caller, oldest first.
+pub fn all(s: &mut Scope) -> Result<Vec<Card>> {
+    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::Card))?)
+}
+
+fn check_currency(card_currency: &Currency, account: &Account) -> Result<()> {
+    if &account.currency == card_currency {
+        Ok(())
+    } else {
+        Err(ApiError::CurrencyMismatch(format!(
+            "Card currency {card_currency} differs from account currency {}",
+            account.currency
+        )))
+    }
+}
+
+/// The debit account of a card operation: the caller's, usable, in the card's currency.
+fn debit_account(s: &mut Scope, currency: &Currency, id: &str) -> Result<Account> {
+    let account = accounts::get(s, id)?;
+    account.check_debitable()?;
+    check_currency(currency, &account)?;
+    Ok(account)
+}
+
+/// Issues a card: its PAN and CVV sealed in the vault, its opening amount debited from the account.
+pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
+    let controls = SpendingControls::default().apply(new.spending_controls)?;
+    card_holders::get(s, &new.card_holder_id)?;
+    let mut account = debit_account(s, &new.currency, &new.debit_account_id)?;
+    let id = s.new_id();
+    let balance = match new.amount {
+        Some(amount) => {
+            ledger::post(
+                s,
+                &mut account,
+                EntryType::CardIssueFunding,
+                -amount,
+                Some(&id),
+            )?;
+            amount
+        }
+        None => Decimal::ZERO,
+    };
+    let secrets = vault.issue(s, &id, new.brand == Brand::Visa)?;
+    let expires = s.now.to_datetime();
+    let card = Card {
+        id,
+        debit_account_id: new.debit_account_id,
+        card_holder_id: new.card_holder_id,
+        kind: new.kind,
+        brand: new.brand,
+        currency: new.currency,
+        status: new.status,
+        metadata: new.metadata,
+        spending_controls: controls,
+        enable_2fa: new.enable_2fa,
+        disposable: new.disposable,
+        balance,
+        masked_pan: vault::mask(&secrets.pan),
+        last4: vault::last4(&secrets.pan).to_string(),
+        expiry_month: format!("{:02}", expires.month()),
+        expiry_year: format!("{:04}", expires.year() + 3),
+        cancellation_reason: None,
+        canceled_at: None,
+        created_at: s.now,
+        updated_at: s.now,
+    };
+    save(s, &card)?;
+    Ok(card)
+}
+
+/// Cancels `card` (PUT canceled or DELETE): refunds its balance to the credit account, or else to
+/// its debit account, as a ledger entry, and destroys its PAN and CVV.
+fn cancel(
+    s: &mut Scope,
+    card: &mut Card,
+    trigger: CardTrigger,
+    reason: Option<CancellationReason>,
+    credit_account_id: Option<String>,
+) -> Result<()> {
+    card.status = card_move(card.status, trigger)?;
+    let refund_to = credit_account_id.unwrap_or_else(|| card.debit_account_id.clone());
+    let mut account = accounts::get(s, &refund_to)?;
+    if card.balance > Decimal::ZERO {
+        account.check_creditable()?;
+        check_currency(&card.currency, &account)?;
+        ledger::post(
+            s,
+            &mut account,
+            EntryType::CardRefund,
+            card.balance,
+            Some(&card.id),
+        )?;
+        card.balance = Decimal::ZERO;
+    }
+    vault::destroy(s, &card.id)?;
+    card.cancellation_reason = reason;
+    card.canceled_at = Some(s.now);
+    Ok(())
+}
+
+pub fn update(s: &mut Scope, id: &str, u: CardUpdate) -> Result<Card> {
+    let mut card = get(s, id)?;
+    card.check_not_canceled()?;
+    if let Some(patch) = u.spending_controls {
+        card.spending_controls = card.spending_controls.apply(patch)?;
+    }
+    if let Some(metadata) = u.metadata {
+        card.metadata = metadata;
+    }
+    match u.status {
+        Some(to) if to == card.status => {}
+        Some(CardStatus::Inactive) => card.status = card_move(card.status, CardTrigger::Pause)?,
+        Some(CardStatus::Active) => card.status = card_move(card.status, CardTrigger::Resume)?,
+        Some(CardStatus::Canceled) => cancel(
+            s,
+            &mut card,
+            CardTrigger::Cancel,
+            u.cancellation_reason,
+            u.credit_account_id,
+        )?,
+        None => {}
+    }
+    card.updated_at = s.now;
+    save(s, &card)?;
+    Ok(card)
+}
+
+/// DELETE: the card is canceled for good, its balance refunded to its debit account.
+pub fn terminate(s: &mut Scope, id: &str) -> Result<Card> {
+    let mut card = get(s, id)?;
+    card.check_not_canceled()?;
+    cancel(s, &mut card, CardTrigger::Terminate, None, None)?;
+    card.updated_at = s.now;
+    save(s, &card)?;
+    Ok(card)
+}
+
+pub fn fund(s: &mut Scope, id: &str, funding: Funding) -> Result<Card> {
+    let mut card = get(s, id)?;
+    card.check_not_canceled()?;
+    let mut account = debit_account(s, &card.currency, &funding.debit_account_id)?;
+    ledger::post(
+        s,
+        &mut account,
+        EntryType::CardFunding,
+        -funding.amount,
+        Some(&card.id),
+    )?;
+    card.balance = card
+        .balance
+        .checked_add(funding.amount)
+        .ok_or_else(|| ApiError::InvalidState("The card balance would be out of range".into()))?
+        .normalize();
+    card.updated_at = s.now;
+    save(s, &card)?;
+    Ok(card)
+}
+
+/// A short-lived single-use reveal token for one of the caller's cards.
+pub fn token(s: &mut Scope, id: &str, ttl_secs: i64) -> Result<(String, Timestamp)> {
+    let card = get(s, id)?;
+    card.check_not_canceled()?;
+    vault::create_token(s, &card.id, ttl_secs)
+}
+
+/// The card's PAN and CVV in clear, for a live token of this card (which it consumes).
+pub fn reveal(
+    s: &mut Scope,
+    vault: &Vault,
+    id: &str,
+    token: Option<&str>,
+) -> Result<(Card, vault::CardSecrets)> {
+    let card = get(s, id)?;
+    if card.status == CardStatus::Canceled {
+        return Err(ApiError::InvalidState(
+            "Card is canceled and cannot be revealed".into(),
+        ));
+    }
+    vault::consume_token(s, &card.id, token)?;
+    let secrets = vault.reveal(s, &card.id)?;
+    Ok((card, secrets))
+}

@@ -1,0 +1,86 @@
+//! The account ledger: every balance change is an entry written in the same transaction as the change.
+//! An account's balance always equals the sum of its entries' amounts.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::accounts::Account;
+use super::{Result, Scope};
+use crate::env::Timestamp;
+use crate::error::ApiError;
+use crate::macros::str_enum;
+use crate::storage::codec::{self, Record, money};
+use crate::storage::keys;
+
+str_enum!(EntryType {
+    Adjustment = "adjustment",
+    CardIssueFunding = "card_issue_funding",
+    CardFunding = "card_funding",
+    CardRefund = "card_refund",
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub id: String,
+    pub account_id: String,
+    pub kind: EntryType,
+    /// Signed: credits are positive, debits negative.
+    #[serde(with = "money")]
+    pub amount: Decimal,
+    #[serde(with = "money")]
+    pub balance_after: Decimal,
+    pub card_id: Option<String>,
+    pub created_at: Timestamp,
+}
+
+impl Record for Entry {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "ledger entry";
+}
+
+/// Moves `amount` (signed) into `account`, writing the entry and the account. A debit that would take
+/// the balance below zero is refused with `insufficient_funds` and writes nothing.
+pub fn post(
+    s: &mut Scope,
+    account: &mut Account,
+    kind: EntryType,
+    amount: Decimal,
+    card_id: Option<&str>,
+) -> Result<Entry> {
+    let after = account
+        .balance
+        .checked_add(amount)
+        .ok_or_else(|| ApiError::InvalidState("The balance would be out of range".into()))?
+        .normalize();
+    if after.is_sign_negative() && !after.is_zero() {
+        return Err(ApiError::InsufficientFunds);
+    }
+    let entry = Entry {
+        id: s.new_id(),
+        account_id: account.id.clone(),
+        kind,
+        amount: amount.normalize(),
+        balance_after: after,
+        card_id: card_id.map(str::to_string),
+        created_at: s.now,
+    };
+    account.balance = after;
+    account.updated_at = s.now;
+    codec::put(
+        s.tx,
+        &keys::ledger_entry(s.client, &account.id, &entry.id),
+        &entry,
+    )?;
+    super::accounts::save(s, account)?;
+    Ok(entry)
+}
+
+/// The entries of one account, oldest first.
+pub fn entries(s: &mut Scope, account_id: &str) -> Result<Vec<Entry>> {
+    Ok(codec::scan(s.tx, &keys::ledger(s.client, account_id))?)
+}
+
+/// Every entry of the client, account by account.
+pub fn all_entries(s: &mut Scope) -> Result<Vec<Entry>> {
+    Ok(codec::scan(s.tx, &keys::client_ledger(s.client))?)
+}

@@ -1,0 +1,61 @@
+//! Authentication: `Authorization: Bearer <key>` or `x-api-key: <key>` on every route but health.
+
+use super::Request;
+use crate::domain::api_keys::{self, ConfiguredKeys};
+use crate::error::ApiError;
+use crate::storage::Tx;
+
+/// The key a request presents, from either header.
+fn presented_key(req: &Request) -> Option<&str> {
+    if let Some(v) = req.header_value("authorization") {
+        let (scheme, rest) = v.trim().split_once(' ')?;
+        return scheme
+            .eq_ignore_ascii_case("bearer")
+            .then(|| rest.trim())
+            .filter(|k| !k.is_empty());
+    }
+    req.header_value("x-api-key")
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+}
+
+/// The client owning the request's key; 401 without a known key.
+pub fn authenticate(
+    req: &Request,
+    configured: &ConfiguredKeys,
+    tx: &mut dyn Tx,
+) -> Result<String, ApiError> {
+    let key = presented_key(req).ok_or(ApiError::Unauthorized)?;
+    api_keys::client_of(key, configured, tx)?.ok_or(ApiError::Unauthorized)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::DeterministicEnv;
+    use crate::http::Method;
+    use crate::storage::MemStore;
+
+    #[test]
+    fn either_header_works() {
+        let env = DeterministicEnv::default();
+        let mut store = MemStore::new();
+        let key = api_keys::create_key(&mut store, &env, "acme").unwrap();
+        let none = ConfiguredKeys::default();
+        let bearer = Request::new(Method::Get, "/accounts")
+            .header("Authorization", &format!("Bearer {key}"));
+        let api_key = Request::new(Method::Get, "/accounts").header("x-api-key", &key);
+        assert_eq!(authenticate(&bearer, &none, &mut store).unwrap(), "acme");
+        assert_eq!(authenticate(&api_key, &none, &mut store).unwrap(), "acme");
+        let basic = Request::new(Method::Get, "/").header("Authorization", &format!("Basic {key}"));
+        assert_eq!(
+            authenticate(&basic, &none, &mut store),
+            Err(ApiError::Unauthorized)
+        );
+        let wrong = Request::new(Method::Get, "/").header("x-api-key", "nope");
+        assert_eq!(
+            authenticate(&wrong, &none, &mut store),
+            Err(ApiError::Unauthorized)
+        );
+    }
+}

@@ -1,0 +1,83 @@
+//! Request-body validation without storage, for clients (the browser module): the same checks and the
+//! same field errors the server answers with, because they are the same functions.
+
+use serde_json::Value;
+
+use super::handlers::card_holders::validate_create_json;
+use super::parse;
+use super::views;
+use crate::error::{ApiError, FieldError};
+use crate::query;
+
+fn object(body: &Value) -> Result<serde_json::Map<String, Value>, Vec<FieldError>> {
+    match body {
+        Value::Object(m) => Ok(m.clone()),
+        _ => Err(vec![FieldError::new("body", "must be a JSON object")]),
+    }
+}
+
+fn errors<T>(result: Result<T, ApiError>) -> Vec<FieldError> {
+    match result {
+        Err(ApiError::Validation(e)) => e,
+        _ => Vec::new(),
+    }
+}
+
+/// POST /accounts. `client` is not known in a browser, so a given `client` is not compared.
+pub fn create_account(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::accounts::create(m, None)),
+        Err(e) => e,
+    }
+}
+
+/// POST /cards (the checks that need no stored record).
+pub fn create_card(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::cards::create(m)),
+        Err(e) => e,
+    }
+}
+
+/// PUT /cards/{id}; spending controls are checked as if merged over a card with default controls.
+pub fn update_card(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::cards::update(m)),
+        Err(e) => e,
+    }
+}
+
+/// POST /cards/{id}/fund.
+pub fn fund_card(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::cards::fund(m)),
+        Err(e) => e,
+    }
+}
+
+/// POST /card-holders in its JSON form. `now` decides what "a date of birth in the future" is.
+pub fn create_card_holder(body: &Value, now: crate::Timestamp) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(validate_create_json(m, now)),
+        Err(e) => e,
+    }
+}
+
+/// The resources with list endpoints, by the path segment that names them.
+pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
+    Some(match resource {
+        "accounts" => &views::ACCOUNT,
+        "account-details" => &views::ACCOUNT_DETAIL,
+        "transactions" => &views::LEDGER_ENTRY,
+        "cards" => &views::CARD,
+        "card-holders" => &views::CARD_HOLDER,
+        _ => return None,
+    })
+}
+
+/// Parses a list query for `resource` into its normalized plan.
+pub fn parse_list_query(resource: &str, query: &str) -> Result<Value, Vec<FieldError>> {
+    let schema = list_schema(resource)
+        .ok_or_else(|| vec![FieldError::new("resource", "is not a listable resource")])?;
+    query::parse(query, schema).map(|q| q.to_json())
+}

@@ -1,0 +1,62 @@
+//! /accounts/{id}/details and /accounts/{id}/details/{detailId}.
+
+use super::{Call, to_value};
+use crate::domain::account_details;
+use crate::error::ApiResult;
+use crate::http::views::{self, DetailView};
+use crate::http::{Response, parse, reply};
+
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let body = c.json_body()?;
+    // The account of the path answers 404 before the body is judged.
+    crate::domain::accounts::get(&mut c.scope, &c.route.id)?;
+    let new = parse::account_details::create(body)?;
+    let detail = account_details::create(&mut c.scope, &c.route.id, new)?;
+    Ok(reply::created(
+        "Account detail created successfully",
+        &DetailView::from(&detail),
+    ))
+}
+
+pub fn list(c: &mut Call) -> ApiResult<Response> {
+    let details = account_details::all(&mut c.scope, &c.route.id)?;
+    let q = c.list_query(&views::ACCOUNT_DETAIL)?;
+    let items = details
+        .iter()
+        .map(|d| to_value(DetailView::from(d)))
+        .collect::<ApiResult<_>>()?;
+    let (items, total) = q.select(items);
+    Ok(reply::list(
+        "Account details fetched successfully",
+        &q,
+        items,
+        total,
+    ))
+}
+
+pub fn get(c: &mut Call) -> ApiResult<Response> {
+    let detail = account_details::get(&mut c.scope, &c.route.id, &c.route.sub)?;
+    Ok(reply::ok(
+        "Account detail fetched successfully",
+        &DetailView::from(&detail),
+    ))
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let body = c.json_body()?;
+    account_details::get(&mut c.scope, &c.route.id, &c.route.sub)?;
+    let u = parse::account_details::update(body)?;
+    let detail = account_details::update(&mut c.scope, &c.route.id, &c.route.sub, u)?;
+    Ok(reply::ok(
+        "Account detail updated successfully",
+        &DetailView::from(&detail),
+    ))
+}
+
+pub fn delete(c: &mut Call) -> ApiResult<Response> {
+    let detail = account_details::delete(&mut c.scope, &c.route.id, &c.route.sub)?;
+    Ok(reply::ok(
+        "Account detail deleted successfully",
+        &DetailView::from(&detail),
+    ))
+}

@@ -1,0 +1,62 @@
+//! /accounts and /accounts/{id}/transactions.
+
+use super::{Call, to_value};
+use crate::domain::{accounts, ledger};
+use crate::error::ApiResult;
+use crate::http::views::{self, AccountView, EntryView};
+use crate::http::{Response, parse, reply};
+
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let new = parse::accounts::create(c.json_body()?, Some(c.scope.client))?;
+    let account = accounts::create(&mut c.scope, new)?;
+    Ok(reply::created(
+        "Account created successfully",
+        &AccountView::from(&account),
+    ))
+}
+
+pub fn get(c: &mut Call) -> ApiResult<Response> {
+    let account = accounts::get(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Account fetched successfully",
+        &AccountView::from(&account),
+    ))
+}
+
+pub fn list(c: &mut Call) -> ApiResult<Response> {
+    let q = c.list_query(&views::ACCOUNT)?;
+    let items = accounts::all(&mut c.scope)?
+        .iter()
+        .map(|a| to_value(AccountView::from(a)))
+        .collect::<ApiResult<_>>()?;
+    let (items, total) = q.select(items);
+    Ok(reply::list("Accounts fetched successfully", &q, items, total))
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let body = c.json_body()?;
+    // An unknown account is 404 before the body's fields are judged.
+    accounts::get(&mut c.scope, &c.route.id)?;
+    let u = parse::accounts::update(body)?;
+    let account = accounts::update(&mut c.scope, &c.route.id, u)?;
+    Ok(reply::ok(
+        "Account updated successfully",
+        &AccountView::from(&account),
+    ))
+}
+
+pub fn transactions(c: &mut Call) -> ApiResult<Response> {
+    let account = accounts::get(&mut c.scope, &c.route.id)?;
+    let q = c.list_query(&views::LEDGER_ENTRY)?;
+    let items = ledger::entries(&mut c.scope, &account.id)?
+        .iter()
+        .map(|e| to_value(EntryView::from(e)))
+        .collect::<ApiResult<_>>()?;
+    let (items, total) = q.select(items);
+    Ok(reply::list(
+        "Transactions fetched successfully",
+        &q,
+        items,
+        total,
+    ))
+}

@@ -1,0 +1,133 @@
+//! /cards: issue, read, list (with populate), update, terminate, fund, token and reveal.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::{Call, to_value};
+use crate::domain::cards;
+use crate::domain::vault::Vault;
+use crate::domain::{accounts, card_holders};
+use crate::error::{ApiError, ApiResult};
+use crate::http::views::{self, AccountView, CardHolderView, CardView};
+use crate::http::{Response, parse, reply};
+use crate::query;
+
+fn vault(c: &Call) -> ApiResult<Vault> {
+    c.config
+        .vault_key
+        .as_ref()
+        .map(Vault::new)
+        .ok_or_else(|| ApiError::internal("no vault key is configured"))
+}
+
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let new = parse::cards::create(c.json_body()?)?;
+    let vault = vault(c)?;
+    let card = cards::create(&mut c.scope, &vault, new)?;
+    Ok(reply::created(
+        "Card created successfully",
+        &CardView::from(&card),
+    ))
+}
+
+pub fn get(c: &mut Call) -> ApiResult<Response> {
+    let card = cards::get(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok("Card fetched successfully", &CardView::from(&card)))
+}
+
+pub fn list(c: &mut Call) -> ApiResult<Response> {
+    let q = c.list_query(&views::CARD)?;
+    let items = cards::all(&mut c.scope)?
+        .iter()
+        .map(|card| to_value(CardView::from(card)))
+        .collect::<ApiResult<_>>()?;
+    let (mut items, total) = q.select(items);
+    // Many cards share a holder or an account: load each related record once per request.
+    let mut loaded: HashMap<(&str, String), Option<Value>> = HashMap::new();
+    for item in &mut items {
+        for p in &q.populate {
+            let id_field = match p.name.as_str() {
+                "cardHolder" => "cardHolderId",
+                "debitAccount" => "debitAccountId",
+                _ => continue,
+            };
+            let id = item[id_field].as_str().unwrap_or_default().to_string();
+            let key = (id_field, id);
+            let related = match loaded.get(&key) {
+                Some(doc) => doc.clone(),
+                None => {
+                    let doc = related(c, id_field, &key.1)?;
+                    loaded.insert(key, doc.clone());
+                    doc
+                }
+            };
+            item[p.name.as_str()] = match (related, &p.fields) {
+                (Some(doc), Some(fields)) => query::project_fields(doc, fields),
+                (Some(doc), None) => doc,
+                (None, _) => Value::Null,
+            };
+        }
+    }
+    Ok(reply::list("Cards fetched successfully", &q, items, total))
+}
+
+/// The holder or account a card points at, as its view; None if it is gone.
+fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
+    let found = match id_field {
+        "cardHolderId" => card_holders::get(&mut c.scope, id)
+            .map(|h| to_value(CardHolderView::from(&h))),
+        _ => accounts::get(&mut c.scope, id).map(|a| to_value(AccountView::from(&a))),
+    };
+    match found {
+        Ok(view) => view.map(Some),
+        Err(ApiError::NotFound(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let u = parse::cards::update(c.json_body()?)?;
+    let card = cards::update(&mut c.scope, &c.route.id, u)?;
+    Ok(reply::ok("Card updated successfully", &CardView::from(&card)))
+}
+
+pub fn terminate(c: &mut Call) -> ApiResult<Response> {
+    let card = cards::terminate(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Card terminated successfully",
+        &CardView::from(&card),
+    ))
+}
+
+pub fn fund(c: &mut Call) -> ApiResult<Response> {
+    let funding = parse::cards::fund(c.json_body()?)?;
+    let card = cards::fund(&mut c.scope, &c.route.id, funding)?;
+    Ok(reply::ok("Card funded successfully", &CardView::from(&card)))
+}
+
+pub fn token(c: &mut Call) -> ApiResult<Response> {
+    let (token, expires) = cards::token(&mut c.scope, &c.route.id, c.config.token_ttl_secs)?;
+    Ok(reply::created(
+        "Card token created successfully",
+        &json!({"token": token, "expiresAt": expires.to_rfc3339()}),
+    ))
+}
+
+pub fn reveal(c: &mut Call) -> ApiResult<Response> {
+    let token = form_urlencoded::parse(c.req.query.as_bytes())
+        .find(|(k, _)| k == "token")
+        .map(|(_, v)| v.into_owned());
+    let vault = vault(c)?;
+    let (card, secrets) = cards::reveal(&mut c.scope, &vault, &c.route.id, token.as_deref())?;
+    Ok(Response::json(
+        200,
+        &json!({
+            "pan": secrets.pan,
+            "cvv": secrets.cvv,
+            "expiryMonth": card.expiry_month,
+            "expiryYear": card.expiry_year,
+        }),
+    )
+    .with_header("cache-control", "no-store"))
+}

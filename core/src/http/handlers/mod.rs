@@ -1,0 +1,55 @@
+//! The handlers of the route table: each turns a request into a typed command, runs the domain
+//! operation in the request's scope and answers the view. Returning `Err` writes nothing.
+
+pub mod account_details;
+pub mod accounts;
+pub mod card_holders;
+pub mod cards;
+
+use serde_json::{Map, Value, json};
+
+use super::routes::Prepared;
+use super::{Request, Response, body, reply};
+use crate::domain::Scope;
+use crate::error::{ApiError, ApiResult};
+use crate::query::{self, ListQuery, Schema};
+use crate::service::Config;
+
+/// What a handler gets: the request, its path parameters, the configuration and the domain scope.
+pub struct Call<'a> {
+    pub req: &'a Request,
+    pub route: &'a Prepared,
+    pub config: &'a Config,
+    pub scope: Scope<'a>,
+}
+
+pub type Handler = fn(&mut Call) -> ApiResult<Response>;
+
+impl Call<'_> {
+    /// The first path parameter (`{id}`).
+    pub fn id(&self) -> &str {
+        &self.route.id
+    }
+
+    /// The second path parameter (`{sub}`).
+    pub fn sub(&self) -> &str {
+        &self.route.sub
+    }
+
+    pub fn json_body(&self) -> ApiResult<Map<String, Value>> {
+        body::json_object(self.req)
+    }
+
+    pub fn list_query(&self, schema: &'static Schema) -> ApiResult<ListQuery> {
+        query::parse(&self.req.query, schema).map_err(ApiError::Validation)
+    }
+}
+
+/// A view as the JSON value the list language works on.
+pub fn to_value(view: impl serde::Serialize) -> ApiResult<Value> {
+    serde_json::to_value(view).map_err(|e| ApiError::internal(format!("cannot serialize a view: {e}")))
+}
+
+pub fn health(_: &mut Call) -> ApiResult<Response> {
+    Ok(reply::ok("Service is healthy", &json!({"status": "ok"})))
+}

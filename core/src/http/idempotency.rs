@@ -1,0 +1,131 @@
+//! `Idempotency-Key` on POST routes (README "Idempotency"): the first outcome for (client, key) is kept
+//! for 24 hours and replayed for the same request; a different request with that key is a conflict.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::env::Timestamp;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{Request, Response};
+use crate::storage::codec::{self, Record};
+use crate::storage::{Direction, Tx, keys};
+
+pub const HEADER: &str = "idempotency-key";
+const RETENTION_SECS: i64 = 24 * 60 * 60;
+/// Expired records removed per write request, so cleanup cost stays flat.
+const SWEEP_BATCH: usize = 8;
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    fingerprint: String,
+    status: u16,
+    content_type: String,
+    body: Vec<u8>,
+    expires_at: i64,
+}
+
+impl Record for Stored {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "idempotency record";
+}
+
+pub enum Claim {
+    /// The same request was answered before: send this again.
+    Replay(Response),
+    /// First use of the key: record the outcome once known.
+    Fresh(Fresh),
+}
+
+pub struct Fresh {
+    key: Vec<u8>,
+    fingerprint: String,
+}
+
+fn fingerprint(req: &Request) -> String {
+    let mut h = Sha256::new();
+    h.update(req.method.as_str().as_bytes());
+    h.update([0]);
+    h.update(req.path.as_bytes());
+    h.update([0]);
+    h.update(&req.body);
+    hex::encode(h.finalize())
+}
+
+impl Claim {
+    pub fn check(
+        req: &Request,
+        client: &str,
+        now: Timestamp,
+        tx: &mut dyn Tx,
+    ) -> ApiResult<Option<Claim>> {
+        let Some(key) = req.header_value(HEADER) else {
+            return Ok(None);
+        };
+        if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return Err(ApiError::field(
+                "Idempotency-Key",
+                "must be 1 to 255 printable ASCII characters",
+            ));
+        }
+        sweep(tx, now)?;
+        let record_key = keys::idempotency(client, key);
+        let fingerprint = fingerprint(req);
+        if let Some(stored) = codec::get::<Stored>(tx, &record_key)?
+            && stored.expires_at > now.millis()
+        {
+            if stored.fingerprint != fingerprint {
+                return Err(ApiError::IdempotencyConflict);
+            }
+            let response = Response::bytes(stored.status, &stored.content_type, stored.body)
+            .with_header("idempotent-replayed", "true");
+            return Ok(Some(Claim::Replay(response)));
+        }
+        Ok(Some(Claim::Fresh(Fresh {
+            key: record_key,
+            fingerprint,
+        })))
+    }
+}
+
+/// Outcomes worth replaying: successes and business-rule refusals. A malformed request (400, 413, 415)
+/// executed nothing, so the caller may fix it and retry with the same key; 5xx may be retried too.
+fn is_kept(status: u16) -> bool {
+    (200..300).contains(&status) || matches!(status, 403 | 404 | 409 | 422)
+}
+
+impl Fresh {
+    pub fn record(self, response: &Response, now: Timestamp, tx: &mut dyn Tx) -> ApiResult<()> {
+        if !is_kept(response.status) {
+            return Ok(());
+        }
+        let expires_at = now.plus_seconds(RETENTION_SECS).millis();
+        let stored = Stored {
+            fingerprint: self.fingerprint,
+            status: response.status,
+            content_type: response
+                .header_value("content-type")
+                .unwrap_or("application/json")
+                .to_string(),
+            body: response.body.clone(),
+            expires_at,
+        };
+        codec::put(tx, &self.key, &stored)?;
+        tx.put(&keys::idempotency_expiry(expires_at, &self.key), &self.key)?;
+        Ok(())
+    }
+}
+
+/// Deletes a few records whose time is up, oldest first.
+fn sweep(tx: &mut dyn Tx, now: Timestamp) -> ApiResult<()> {
+    let (start, end) = keys::idempotency_expired(now.millis());
+    for (queue_key, record_key) in tx.scan(&start, &end, Direction::Forward, SWEEP_BATCH)? {
+        // A newer record under the same key has a later expiry: only delete a record that expired.
+        if let Some(stored) = codec::get::<Stored>(tx, &record_key)?
+            && stored.expires_at <= now.millis()
+        {
+            tx.delete(&record_key)?;
+        }
+        tx.delete(&queue_key)?;
+    }
+    Ok(())
+}

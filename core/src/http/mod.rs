@@ -1,0 +1,162 @@
+//! The HTTP layer: plain request and response data the hosts translate to and from (no hyper or spin
+//! types cross this line), the one route table, body parsing into typed commands, the views, the
+//! envelope and error mapping, and the pipeline that wraps every handler in authentication,
+//! idempotency and the write overlay. Only this layer builds `Response`s.
+
+use std::fmt;
+
+pub mod auth;
+pub mod body;
+pub mod errors;
+pub mod fields;
+pub mod forms;
+pub mod handlers;
+pub mod idempotency;
+pub mod parse;
+mod pipeline;
+pub mod reply;
+pub mod routes;
+pub mod views;
+
+#[cfg(test)]
+mod tests_card_holders;
+
+pub use pipeline::handle;
+pub use routes::Prepared;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    Get,
+    Head,
+    Post,
+    Put,
+    Patch,
+    Delete,
+    Options,
+    Other,
+}
+
+impl Method {
+    pub fn parse(s: &str) -> Method {
+        match s {
+            "GET" => Method::Get,
+            "HEAD" => Method::Head,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "PATCH" => Method::Patch,
+            "DELETE" => Method::Delete,
+            "OPTIONS" => Method::Options,
+            _ => Method::Other,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Other => "OTHER",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One HTTP request as the core sees it. Header names are matched case-insensitively.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: Method,
+    /// The path without the query string, still percent-encoded.
+    pub path: String,
+    /// The raw query string without the leading `?` (empty when absent).
+    pub query: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    pub fn new(method: Method, target: &str) -> Request {
+        let (path, query) = match target.split_once('?') {
+            Some((p, q)) => (p.to_string(), q.to_string()),
+            None => (target.to_string(), String::new()),
+        };
+        Request {
+            method,
+            path,
+            query,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Request {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn body(mut self, body: impl Into<Vec<u8>>) -> Request {
+        self.body = body.into();
+        self
+    }
+
+    /// The first value of a header, by case-insensitive name.
+    pub fn header_value(&self, name: &str) -> Option<&str> {
+        header_value(&self.headers, name)
+    }
+}
+
+/// The first value of header `name` (case-insensitive) in `headers`.
+pub fn header_value<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// Why a request failed inside (a 5xx): for the host's log, never sent to the client.
+    pub cause: Option<String>,
+}
+
+impl Response {
+    /// A JSON body. Serializing a `Value` or a view cannot fail short of a bug; if it does, the
+    /// response is a 500 with the cause, never a success with an empty body.
+    pub fn json(status: u16, value: &impl serde::Serialize) -> Response {
+        match serde_json::to_vec(value) {
+            Ok(body) => Response::bytes(status, "application/json", body),
+            Err(e) => errors::to_response(&crate::error::ApiError::internal(format!(
+                "cannot serialize a response body: {e}"
+            ))),
+        }
+    }
+
+    pub fn bytes(status: u16, content_type: &str, body: Vec<u8>) -> Response {
+        Response {
+            status,
+            headers: vec![("content-type".into(), content_type.into())],
+            body,
+            cause: None,
+        }
+    }
+
+    pub fn with_header(mut self, name: &str, value: &str) -> Response {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn header_value(&self, name: &str) -> Option<&str> {
+        header_value(&self.headers, name)
+    }
+}

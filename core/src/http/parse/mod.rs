@@ -1,0 +1,10 @@
+//! Request bodies to typed domain commands: one field error per problem, with dot paths, and unknown
+//! fields rejected. The browser module runs the same functions (`http::forms`).
+
+pub mod account_details;
+pub mod accounts;
+pub mod card_holder_validation;
+pub mod card_holders;
+pub mod cards;
+pub mod controls;
+pub mod multipart;

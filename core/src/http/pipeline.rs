@@ -1,0 +1,85 @@
+//! The request pipeline every route runs through: route match (done once, by the caller), then
+//! authentication, idempotency, the write overlay, the handler, and a commit only when the handler
+//! returned `Ok`.
+
+use super::handlers::Call;
+use super::routes::{Auth, Prepared};
+use super::{Method, Request, Response, auth, errors, idempotency};
+use crate::domain::{IdGen, Scope};
+use crate::env::Env;
+use crate::error::ApiResult;
+use crate::service::Service;
+use crate::storage::{Overlay, Tx};
+
+pub fn handle(
+    service: &Service,
+    prepared: &Prepared,
+    req: &Request,
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+) -> Response {
+    run(service, prepared, req, tx, env).unwrap_or_else(|e| errors::to_response(&e))
+}
+
+fn run(
+    service: &Service,
+    prepared: &Prepared,
+    req: &Request,
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+) -> ApiResult<Response> {
+    let route = prepared.route()?;
+    let client = match route.auth {
+        Auth::Key => auth::authenticate(req, &service.config.api_keys, tx)?,
+        Auth::Public => String::new(),
+    };
+    let now = env.now();
+    let claim = if req.method == Method::Post {
+        match idempotency::Claim::check(req, &client, now, tx)? {
+            Some(idempotency::Claim::Replay(response)) => return Ok(response),
+            Some(idempotency::Claim::Fresh(fresh)) => Some(fresh),
+            None => None,
+        }
+    } else {
+        None
+    };
+
+    let mut overlay = Overlay::new(tx);
+    let stored_ids = if service.config.stored_ids {
+        Some(IdGen::load(&mut overlay, env)?)
+    } else {
+        None
+    };
+    let ids = stored_ids.as_ref().unwrap_or(&service.ids);
+    let counter_before = ids.counter();
+    let result = {
+        let mut call = Call {
+            req,
+            route: prepared,
+            config: &service.config,
+            scope: Scope {
+                tx: &mut overlay,
+                client: &client,
+                now,
+                ids,
+                env,
+            },
+        };
+        (route.handler)(&mut call)
+    };
+    let response = match result {
+        Ok(response) => {
+            if stored_ids.is_some() && ids.counter() != counter_before {
+                ids.save(&mut overlay)?;
+            }
+            overlay.commit()?;
+            response
+        }
+        // The overlay is dropped: nothing the handler wrote reaches the store.
+        Err(e) => errors::to_response(&e),
+    };
+    if let Some(fresh) = claim {
+        fresh.record(&response, now, tx)?;
+    }
+    Ok(response)
+}

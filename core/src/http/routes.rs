@@ -1,0 +1,189 @@
+//! The route table: every route is one row `(method, path) -> (access, handler)`. A request is matched
+//! once into a [`Prepared`] route, which tells the host what kind of transaction to open and tells the
+//! pipeline which handler to run. A known path with another method answers 405 with `Allow` built from
+//! the same rows; `HEAD` is served wherever `GET` is.
+
+use std::sync::OnceLock;
+
+use super::handlers::{self, Handler};
+use super::{Method, Request};
+use crate::error::ApiError;
+
+/// Which kind of storage transaction a request needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Auth {
+    Public,
+    Key,
+}
+
+pub struct Route {
+    pub method: Method,
+    pub path: &'static str,
+    pub access: Access,
+    pub auth: Auth,
+    pub handler: Handler,
+}
+
+const fn route(method: Method, path: &'static str, access: Access, handler: Handler) -> Route {
+    Route {
+        method,
+        path,
+        access,
+        auth: Auth::Key,
+        handler,
+    }
+}
+
+use Access::{Read, Write};
+use Method::{Delete, Get, Post, Put};
+
+pub static ROUTES: &[Route] = &[
+    Route {
+        method: Get,
+        path: "/health",
+        access: Read,
+        auth: Auth::Public,
+        handler: handlers::health,
+    },
+    route(Get, "/accounts", Read, handlers::accounts::list),
+    route(Post, "/accounts", Write, handlers::accounts::create),
+    route(Get, "/accounts/{id}", Read, handlers::accounts::get),
+    route(Put, "/accounts/{id}", Write, handlers::accounts::update),
+    route(Get, "/accounts/{id}/transactions", Read, handlers::accounts::transactions),
+    route(Get, "/accounts/{id}/details", Read, handlers::account_details::list),
+    route(Post, "/accounts/{id}/details", Write, handlers::account_details::create),
+    route(Get, "/accounts/{id}/details/{sub}", Read, handlers::account_details::get),
+    route(Put, "/accounts/{id}/details/{sub}", Write, handlers::account_details::update),
+    route(Delete, "/accounts/{id}/details/{sub}", Write, handlers::account_details::delete),
+    route(Get, "/card-holders", Read, handlers::card_holders::list),
+    route(Post, "/card-holders", Write, handlers::card_holders::create),
+    route(Get, "/card-holders/{id}", Read, handlers::card_holders::get),
+    route(Put, "/card-holders/{id}", Write, handlers::card_holders::update),
+    route(Get, "/card-holders/{id}/files/{sub}", Read, handlers::card_holders::file),
+    route(Get, "/cards", Read, handlers::cards::list),
+    route(Post, "/cards", Write, handlers::cards::create),
+    route(Get, "/cards/{id}", Read, handlers::cards::get),
+    route(Put, "/cards/{id}", Write, handlers::cards::update),
+    route(Delete, "/cards/{id}", Write, handlers::cards::terminate),
+    route(Post, "/cards/{id}/fund", Write, handlers::cards::fund),
+    route(Post, "/cards/{id}/token", Write, handlers::cards::token),
+    // A reveal consumes its token, so this GET writes.
+    route(Get, "/cards/{id}/reveal", Write, handlers::cards::reveal),
+];
+
+/// The rows of one path, by index into [`ROUTES`].
+fn router() -> &'static matchit::Router<Vec<usize>> {
+    static ROUTER: OnceLock<matchit::Router<Vec<usize>>> = OnceLock::new();
+    ROUTER.get_or_init(|| {
+        let mut paths: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (i, r) in ROUTES.iter().enumerate() {
+            match paths.iter_mut().find(|(p, _)| *p == r.path) {
+                Some((_, rows)) => rows.push(i),
+                None => paths.push((r.path, vec![i])),
+            }
+        }
+        let mut router = matchit::Router::new();
+        for (path, rows) in paths {
+            // The table is static and checked by a test, so an insert cannot fail at run time.
+            let _ = router.insert(path, rows);
+        }
+        router
+    })
+}
+
+/// A request matched against the table: the route (or the error to answer) and its path parameters.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    matched: Result<usize, ApiError>,
+    pub id: String,
+    pub sub: String,
+}
+
+impl Prepared {
+    pub fn new(req: &Request) -> Prepared {
+        let Ok(m) = router().at(&req.path) else {
+            return Prepared::error(ApiError::NotFound("Route"));
+        };
+        // HEAD is GET without the body (the host drops it).
+        let method = match req.method {
+            Method::Head => Method::Get,
+            m => m,
+        };
+        let rows = m.value;
+        let matched = rows
+            .iter()
+            .copied()
+            .find(|&i| ROUTES[i].method == method)
+            .ok_or_else(|| ApiError::MethodNotAllowed(allow(rows)));
+        Prepared {
+            matched,
+            id: m.params.get("id").unwrap_or_default().to_string(),
+            sub: m.params.get("sub").unwrap_or_default().to_string(),
+        }
+    }
+
+    fn error(e: ApiError) -> Prepared {
+        Prepared {
+            matched: Err(e),
+            id: String::new(),
+            sub: String::new(),
+        }
+    }
+
+    /// The matched row, or the 404/405 to answer.
+    pub fn route(&self) -> Result<&'static Route, ApiError> {
+        self.matched.clone().map(|i| &ROUTES[i])
+    }
+
+    /// Reads run on a read-only transaction; writes, and requests answered with an error before
+    /// any handler runs, say so here.
+    pub fn access(&self) -> Access {
+        match &self.matched {
+            Ok(i) => ROUTES[*i].access,
+            Err(_) => Access::Read,
+        }
+    }
+}
+
+fn allow(rows: &[usize]) -> String {
+    let mut methods: Vec<&str> = rows.iter().map(|&i| ROUTES[i].method.as_str()).collect();
+    if methods.contains(&"GET") {
+        methods.push("HEAD");
+    }
+    methods.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_reachable_and_unique() {
+        for (i, r) in ROUTES.iter().enumerate() {
+            let concrete = r.path.replace("{id}", "a").replace("{sub}", "b");
+            let req = Request::new(r.method, &concrete);
+            let p = Prepared::new(&req);
+            assert_eq!(p.matched, Ok(i), "{} {}", r.method, r.path);
+        }
+        assert!(Prepared::new(&Request::new(Method::Get, "/nope")).route().is_err());
+    }
+
+    #[test]
+    fn wrong_method_lists_the_rows_of_the_path() {
+        let p = Prepared::new(&Request::new(Method::Patch, "/cards/x"));
+        assert_eq!(
+            p.route().err(),
+            Some(ApiError::MethodNotAllowed("GET, PUT, DELETE, HEAD".into()))
+        );
+        let head = Prepared::new(&Request::new(Method::Head, "/cards/x"));
+        assert_eq!(head.route().unwrap().method, Method::Get);
+        assert_eq!(head.access(), Access::Read);
+    }
+}

@@ -1,0 +1,398 @@
+//! The wire shapes: what a GET returns for each record, and the fields the list language knows for
+//! each (the schemas). Views borrow from the domain's records; nothing is patched after serialization.
+
+use rust_decimal::Decimal;
+use serde::{Serialize, Serializer};
+
+use crate::domain::account_details::AccountDetail;
+use crate::domain::accounts::Account;
+use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
+use crate::domain::cards::{Card, SpendingControls};
+use crate::domain::ledger::Entry;
+use crate::env::Timestamp;
+use crate::query::{FieldType, Schema};
+use crate::storage::codec::{JsonText, money};
+
+fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.to_rfc3339())
+}
+
+fn opt_rfc3339<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(&t.to_rfc3339()),
+        None => s.serialize_none(),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    owner_type: &'a str,
+    owner_id: &'a Option<String>,
+    client: &'a str,
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    category: &'a str,
+    status: &'a str,
+    currency: &'a str,
+    network: &'a Option<String>,
+    #[serde(with = "money")]
+    balance: Decimal,
+    can_debit: bool,
+    can_credit: bool,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+    /// What can be spent; without holds, the balance.
+    #[serde(with = "money")]
+    available_balance: Decimal,
+    /// Funds on the account, holds included.
+    #[serde(with = "money")]
+    ledger_balance: Decimal,
+}
+
+impl<'a> From<&'a Account> for AccountView<'a> {
+    fn from(a: &'a Account) -> Self {
+        AccountView {
+            id: &a.id,
+            owner_type: a.owner_type.as_str(),
+            owner_id: &a.owner_id,
+            client: &a.client,
+            name: &a.name,
+            kind: a.kind.as_str(),
+            category: a.category.as_str(),
+            status: a.status.as_str(),
+            currency: a.currency.as_str(),
+            network: &a.network,
+            balance: a.balance,
+            can_debit: a.can_debit,
+            can_credit: a.can_credit,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+            available_balance: a.balance,
+            ledger_balance: a.balance,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    account_id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(with = "money")]
+    amount: Decimal,
+    #[serde(with = "money")]
+    balance_after: Decimal,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    card_id: &'a Option<String>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a Entry> for EntryView<'a> {
+    fn from(e: &'a Entry) -> Self {
+        EntryView {
+            id: &e.id,
+            account_id: &e.account_id,
+            kind: e.kind.as_str(),
+            amount: e.amount,
+            balance_after: e.balance_after,
+            card_id: &e.card_id,
+            created_at: e.created_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetailView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    account_id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    details: &'a JsonText,
+    provider: &'a str,
+    is_primary: bool,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> From<&'a AccountDetail> for DetailView<'a> {
+    fn from(d: &'a AccountDetail) -> Self {
+        DetailView {
+            id: &d.id,
+            account_id: &d.account_id,
+            kind: d.kind.as_str(),
+            details: &d.details,
+            provider: &d.provider,
+            is_primary: d.is_primary,
+            created_at: d.created_at,
+            updated_at: d.updated_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardHolderView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    name: &'a str,
+    person: &'a Person,
+    address: &'a Option<Address>,
+    identification: &'a Identification,
+    meta: &'a HolderMeta,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> From<&'a CardHolder> for CardHolderView<'a> {
+    fn from(h: &'a CardHolder) -> Self {
+        CardHolderView {
+            id: &h.id,
+            name: &h.name,
+            person: &h.person,
+            address: &h.address,
+            identification: &h.identification,
+            meta: &h.meta,
+            created_at: h.created_at,
+            updated_at: h.updated_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    debit_account_id: &'a str,
+    card_holder_id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    brand: &'a str,
+    currency: &'a str,
+    status: &'a str,
+    metadata: &'a JsonText,
+    spending_controls: &'a SpendingControls,
+    #[serde(rename = "enable2FA")]
+    enable_2fa: bool,
+    disposable: bool,
+    #[serde(with = "money")]
+    balance: Decimal,
+    masked_pan: &'a str,
+    last4: &'a str,
+    expiry_month: &'a str,
+    expiry_year: &'a str,
+    cancellation_reason: Option<&'a str>,
+    #[serde(serialize_with = "opt_rfc3339")]
+    canceled_at: Option<Timestamp>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> From<&'a Card> for CardView<'a> {
+    fn from(c: &'a Card) -> Self {
+        CardView {
+            id: &c.id,
+            debit_account_id: &c.debit_account_id,
+            card_holder_id: &c.card_holder_id,
+            kind: c.kind.as_str(),
+            brand: c.brand.as_str(),
+            currency: c.currency.as_str(),
+            status: c.status.as_str(),
+            metadata: &c.metadata,
+            spending_controls: &c.spending_controls,
+            enable_2fa: c.enable_2fa,
+            disposable: c.disposable,
+            balance: c.balance,
+            masked_pan: &c.masked_pan,
+            last4: &c.last4,
+            expiry_month: &c.expiry_month,
+            expiry_year: &c.expiry_year,
+            cancellation_reason: c.cancellation_reason.map(|r| r.as_str()),
+            canceled_at: c.canceled_at,
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+        }
+    }
+}
+
+pub static ACCOUNT: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("ownerType", FieldType::Str),
+        ("ownerId", FieldType::Str),
+        ("client", FieldType::Str),
+        ("name", FieldType::Str),
+        ("type", FieldType::Str),
+        ("category", FieldType::Str),
+        ("status", FieldType::Str),
+        ("currency", FieldType::Str),
+        ("network", FieldType::Str),
+        ("balance", FieldType::Number),
+        ("availableBalance", FieldType::Number),
+        ("ledgerBalance", FieldType::Number),
+        ("canDebit", FieldType::Bool),
+        ("canCredit", FieldType::Bool),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &["name"],
+    populate: &[],
+};
+
+pub static ACCOUNT_DETAIL: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("accountId", FieldType::Str),
+        ("type", FieldType::Str),
+        ("details", FieldType::FreeForm),
+        ("provider", FieldType::Str),
+        ("isPrimary", FieldType::Bool),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &["provider"],
+    populate: &[],
+};
+
+pub static LEDGER_ENTRY: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("accountId", FieldType::Str),
+        ("type", FieldType::Str),
+        ("amount", FieldType::Number),
+        ("balanceAfter", FieldType::Number),
+        ("cardId", FieldType::Str),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["type"],
+    populate: &[],
+};
+
+pub static CARD: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("debitAccountId", FieldType::Str),
+        ("cardHolderId", FieldType::Str),
+        ("type", FieldType::Str),
+        ("brand", FieldType::Str),
+        ("currency", FieldType::Str),
+        ("status", FieldType::Str),
+        ("metadata", FieldType::FreeForm),
+        ("spendingControls", FieldType::Object),
+        ("spendingControls.channels", FieldType::Object),
+        ("spendingControls.channels.atm", FieldType::Bool),
+        ("spendingControls.channels.pos", FieldType::Bool),
+        ("spendingControls.channels.web", FieldType::Bool),
+        ("spendingControls.channels.mobile", FieldType::Bool),
+        ("spendingControls.allowedCategories", FieldType::Str),
+        ("spendingControls.blockedCategories", FieldType::Str),
+        ("spendingControls.spendingLimits", FieldType::FreeForm),
+        ("enable2FA", FieldType::Bool),
+        ("disposable", FieldType::Bool),
+        ("balance", FieldType::Number),
+        ("maskedPan", FieldType::Str),
+        ("last4", FieldType::Str),
+        ("expiryMonth", FieldType::Str),
+        ("expiryYear", FieldType::Str),
+        ("cancellationReason", FieldType::Str),
+        ("canceledAt", FieldType::Date),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &["cardHolderId", "debitAccountId", "last4"],
+    populate: &[
+        ("cardHolder", &CARD_HOLDER),
+        ("debitAccount", &ACCOUNT),
+    ],
+};
+
+pub static CARD_HOLDER: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("name", FieldType::Str),
+        ("person", FieldType::Object),
+        ("person.firstName", FieldType::Str),
+        ("person.lastName", FieldType::Str),
+        ("person.dateOfBirth", FieldType::Str),
+        ("person.email", FieldType::Str),
+        ("person.nationality", FieldType::Str),
+        ("person.gender", FieldType::Str),
+        ("person.phoneNumber", FieldType::Str),
+        ("address", FieldType::Object),
+        ("address.line1", FieldType::Str),
+        ("address.city", FieldType::Str),
+        ("address.state", FieldType::Str),
+        ("address.postalCode", FieldType::Str),
+        ("address.countryCode", FieldType::Str),
+        ("identification", FieldType::Object),
+        ("identification.document", FieldType::Object),
+        ("identification.document.type", FieldType::Str),
+        ("identification.document.number", FieldType::Str),
+        ("identification.document.issueDate", FieldType::Str),
+        ("identification.document.expiryDate", FieldType::Str),
+        ("identification.document.issuingCountry", FieldType::Str),
+        ("identification.document.verificationStatus", FieldType::Str),
+        ("identification.document.description", FieldType::Str),
+        ("identification.document.urls", FieldType::Object),
+        ("identification.document.urls.main", FieldType::Str),
+        ("identification.document.urls.back", FieldType::Str),
+        ("identification.document.meta", FieldType::Object),
+        ("identification.document.meta.fileType", FieldType::Str),
+        ("identification.document.meta.contentHash", FieldType::Str),
+        ("identification.document.backMeta", FieldType::Object),
+        ("identification.document.backMeta.fileType", FieldType::Str),
+        (
+            "identification.document.backMeta.contentHash",
+            FieldType::Str,
+        ),
+        ("identification.proofOfAddress", FieldType::Object),
+        ("identification.proofOfAddress.type", FieldType::Str),
+        ("identification.proofOfAddress.documentId", FieldType::Str),
+        (
+            "identification.proofOfAddress.verificationStatus",
+            FieldType::Str,
+        ),
+        ("identification.proofOfAddress.description", FieldType::Str),
+        ("identification.proofOfAddress.url", FieldType::Str),
+        ("identification.proofOfAddress.meta", FieldType::Object),
+        (
+            "identification.proofOfAddress.meta.fileType",
+            FieldType::Str,
+        ),
+        (
+            "identification.proofOfAddress.meta.contentHash",
+            FieldType::Str,
+        ),
+        ("meta", FieldType::Object),
+        ("meta.fundingSource", FieldType::Str),
+        ("meta.monthlyTransactionValue", FieldType::Str),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &[
+        "name",
+        "person.firstName",
+        "person.lastName",
+        "person.email",
+    ],
+    populate: &[],
+};
+

@@ -1,0 +1,92 @@
+//! The data format version, kept in the store itself. A store written by a release with another
+//! format is refused with a message that says so, never misread.
+//!
+//! | version | what changed |
+//! |---|---|
+//! | 1 | (no version key) records as JSON text, keys `tag 0 parts` |
+//! | 2 | records in the postcard codec with a version byte; the key layout of [`super::keys`] |
+
+use super::{Direction, StoreError, Tx, keys};
+
+pub const CURRENT: u32 = 2;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatError {
+    /// Written by another release; the message says which format and what to do.
+    Unsupported(String),
+    Storage(StoreError),
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormatError::Unsupported(m) => f.write_str(m),
+            FormatError::Storage(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl From<StoreError> for FormatError {
+    fn from(e: StoreError) -> Self {
+        FormatError::Storage(e)
+    }
+}
+
+/// The format of the store behind `tx`: `None` for an empty store.
+pub fn read(tx: &mut dyn Tx) -> Result<Option<u32>, StoreError> {
+    if let Some(v) = tx.get(&keys::format_version())? {
+        let raw: [u8; 4] = v
+            .as_slice()
+            .try_into()
+            .map_err(|_| StoreError("the format version is not 4 bytes".into()))?;
+        return Ok(Some(u32::from_be_bytes(raw)));
+    }
+    let any = tx.scan(&[], &[0xff; 8], Direction::Forward, 1)?;
+    Ok(if any.is_empty() { None } else { Some(1) })
+}
+
+/// Checks that the store can be read by this release, and stamps an empty one with [`CURRENT`].
+/// Needs a write transaction when the store is empty.
+pub fn open(tx: &mut dyn Tx) -> Result<(), FormatError> {
+    match read(tx)? {
+        Some(CURRENT) => Ok(()),
+        None => {
+            tx.put(&keys::format_version(), &CURRENT.to_be_bytes())?;
+            Ok(())
+        }
+        Some(1) => Err(FormatError::Unsupported(format!(
+            "the data was written by an earlier release (data format 1, JSON records); this release \
+             reads data format {CURRENT}. Start this release on a new data file (or database), or keep \
+             running the earlier release on this one"
+        ))),
+        Some(v) => Err(FormatError::Unsupported(format!(
+            "the data has format {v}, newer than this release reads ({CURRENT}); run a newer release"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::MemStore;
+
+    #[test]
+    fn stamps_empty_stores_and_refuses_old_ones() {
+        let mut s = MemStore::new();
+        assert_eq!(read(&mut s).unwrap(), None);
+        open(&mut s).unwrap();
+        assert_eq!(read(&mut s).unwrap(), Some(CURRENT));
+        open(&mut s).unwrap();
+
+        let mut old = MemStore::new();
+        old.put(b"acct\0c\0id", b"{}").unwrap();
+        let err = open(&mut old).unwrap_err();
+        assert!(err.to_string().contains("data format 1"), "{err}");
+
+        let mut newer = MemStore::new();
+        newer.put(&keys::format_version(), &9u32.to_be_bytes()).unwrap();
+        assert!(open(&mut newer).unwrap_err().to_string().contains("format 9"));
+    }
+}

@@ -1,0 +1,124 @@
+//! The storage layer: the `Tx` port (an ordered byte key-value transaction) that every host implements,
+//! the in-memory store, the write overlay that keeps a failed request from leaving anything behind, the
+//! one key builder ([`keys`]), the record codec ([`codec`]) and the data format version ([`format`]).
+//!
+//! Nothing here knows about HTTP or about the service's rules: arrows point down, http -> domain -> storage.
+
+use std::fmt;
+
+pub mod codec;
+pub mod format;
+pub mod keys;
+mod mem;
+mod overlay;
+
+pub use codec::{Record, decode, encode};
+pub use mem::MemStore;
+pub use overlay::Overlay;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Reverse,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "storage error: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+pub type KvPair = (Vec<u8>, Vec<u8>);
+
+/// One storage transaction. Hosts implement it over redb, SQLite or a map.
+pub trait Tx {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError>;
+    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError>;
+    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError>;
+    /// Entries with `start <= key < end`, in `dir` order, at most `limit` of them.
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError>;
+}
+
+/// All entries whose key starts with `prefix`, in key order.
+pub fn scan_prefix(tx: &mut dyn Tx, prefix: &[u8]) -> Result<Vec<KvPair>, StoreError> {
+    let end = prefix_end(prefix);
+    tx.scan(prefix, &end, Direction::Forward, usize::MAX)
+}
+
+/// The smallest key greater than every key starting with `prefix`.
+pub fn prefix_end(prefix: &[u8]) -> Vec<u8> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return end;
+        }
+    }
+    // A prefix of only 0xff bytes: no finite upper bound, use a key past any we write.
+    vec![0xff; prefix.len() + 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{MemStore, Overlay};
+    use proptest::prelude::*;
+
+    #[test]
+    fn overlay_hides_writes_until_commit() {
+        let mut base = MemStore::new();
+        base.put(b"a", b"1").unwrap();
+        {
+            let mut o = Overlay::new(&mut base);
+            o.put(b"b", b"2").unwrap();
+            o.delete(b"a").unwrap();
+            assert_eq!(o.get(b"a").unwrap(), None);
+            assert_eq!(o.get(b"b").unwrap(), Some(b"2".to_vec()));
+        }
+        assert_eq!(base.get(b"a").unwrap(), Some(b"1".to_vec()));
+        assert_eq!(base.get(b"b").unwrap(), None);
+        let mut o = Overlay::new(&mut base);
+        o.put(b"b", b"2").unwrap();
+        o.commit().unwrap();
+        assert_eq!(base.get(b"b").unwrap(), Some(b"2".to_vec()));
+    }
+
+    #[test]
+    fn prefix_end_carries() {
+        assert_eq!(prefix_end(b"ab"), b"ac".to_vec());
+        assert_eq!(prefix_end(&[1, 0xff]), vec![2]);
+    }
+
+    proptest! {
+        /// A scan through the overlay equals a scan of the store the overlay would commit to.
+        #[test]
+        fn overlay_scan_matches_committed(
+            base_keys in proptest::collection::vec(0u8..32, 0..24),
+            ops in proptest::collection::vec((0u8..32, any::<bool>()), 0..24),
+            start in 0u8..32, len in 0u8..32, limit in 0usize..40, rev in any::<bool>(),
+        ) {
+            let mut base = MemStore::new();
+            for k in &base_keys { base.put(&[*k], &[*k]).unwrap(); }
+            let mut expected = base.clone();
+            let dir = if rev { Direction::Reverse } else { Direction::Forward };
+            let (s, e) = ([start], [start.saturating_add(len)]);
+            let mut o = Overlay::new(&mut base);
+            for (k, put) in &ops {
+                if *put { o.put(&[*k], &[k + 100]).unwrap(); expected.put(&[*k], &[k + 100]).unwrap(); }
+                else { o.delete(&[*k]).unwrap(); expected.delete(&[*k]).unwrap(); }
+            }
+            prop_assert_eq!(o.scan(&s, &e, dir, limit).unwrap(), expected.scan(&s, &e, dir, limit).unwrap());
+        }
+    }
+}
