@@ -30,10 +30,7 @@ impl fmt::Debug for Config {
         f.debug_struct("Config")
             .field("api_keys", &self.api_keys)
             .field("token_ttl_secs", &self.token_ttl_secs)
-            .field(
-                "vault_key",
-                &self.vault_key.as_ref().map(|_| "<redacted>"),
-            )
+            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("stored_ids", &self.stored_ids)
             .finish()
     }

@@ -88,11 +88,8 @@ pub fn create_key(tx: &mut dyn Tx, env: &dyn Env, client: &str) -> Result<String
     let mut secret = [0u8; 24];
     env.fill_random(&mut secret);
     let key = format!("ck_{}", hex::encode(secret));
-    tx.put(
-        &keys::api_key(&hash_key(&key)),
-        client.as_bytes(),
-    )
-    .map_err(|e| e.to_string())?;
+    tx.put(&keys::api_key(&hash_key(&key)), client.as_bytes())
+        .map_err(|e| e.to_string())?;
     Ok(key)
 }
 

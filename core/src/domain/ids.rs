@@ -29,15 +29,13 @@ impl IdGen {
     /// request (Spin): ids stay unique and keep sorting by creation across instances. The caller saves
     /// it back with [`IdGen::save`] in the same transaction as the records it named.
     pub fn load(tx: &mut dyn Tx, env: &dyn Env) -> Result<IdGen, StoreError> {
-        Ok(
-            match codec::get::<StoredState>(tx, &keys::id_state())? {
-                Some(s) => IdGen {
-                    instance: s.instance,
-                    counter: AtomicU32::new(s.counter),
-                },
-                None => IdGen::new(env),
+        Ok(match codec::get::<StoredState>(tx, &keys::id_state())? {
+            Some(s) => IdGen {
+                instance: s.instance,
+                counter: AtomicU32::new(s.counter),
             },
-        )
+            None => IdGen::new(env),
+        })
     }
 
     pub fn save(&self, tx: &mut dyn Tx) -> Result<(), StoreError> {

@@ -4,9 +4,13 @@
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
-use super::accounts::{self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType};
+use super::accounts::{
+    self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType,
+};
 use super::card_holders::{self, HolderMeta, Identification, NewCardHolder, Person};
-use super::cards::{self, Brand, CancellationReason, CardStatus, CardType, CardUpdate, Funding, NewCard};
+use super::cards::{
+    self, Brand, CancellationReason, CardStatus, CardType, CardUpdate, Funding, NewCard,
+};
 use super::ledger::{self, EntryType};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
@@ -16,21 +20,43 @@ use crate::storage::{MemStore, Overlay};
 
 #[derive(Debug, Clone)]
 enum Op {
-    Issue { account: usize, cents: Option<u32> },
-    Fund { card: usize, account: usize, cents: u32 },
-    Cancel { card: usize, to_other: bool },
-    Terminate { card: usize },
-    Adjust { account: usize, cents: u32 },
-    Pause { card: usize },
-    Block { account: usize },
+    Issue {
+        account: usize,
+        cents: Option<u32>,
+    },
+    Fund {
+        card: usize,
+        account: usize,
+        cents: u32,
+    },
+    Cancel {
+        card: usize,
+        to_other: bool,
+    },
+    Terminate {
+        card: usize,
+    },
+    Adjust {
+        account: usize,
+        cents: u32,
+    },
+    Pause {
+        card: usize,
+    },
+    Block {
+        account: usize,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         (0usize..3, proptest::option::of(100u32..8000))
             .prop_map(|(account, cents)| Op::Issue { account, cents }),
-        (0usize..8, 0usize..3, 1u32..5000)
-            .prop_map(|(card, account, cents)| Op::Fund { card, account, cents }),
+        (0usize..8, 0usize..3, 1u32..5000).prop_map(|(card, account, cents)| Op::Fund {
+            card,
+            account,
+            cents
+        }),
         (0usize..8, any::<bool>()).prop_map(|(card, to_other)| Op::Cancel { card, to_other }),
         (0usize..8).prop_map(|card| Op::Terminate { card }),
         (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
@@ -52,7 +78,10 @@ struct World {
 
 impl World {
     /// Runs `f` in one request-like unit: its writes land only if it returns `Ok`.
-    fn run<T>(&mut self, f: impl FnOnce(&mut Scope, &Vault) -> super::Result<T>) -> super::Result<T> {
+    fn run<T>(
+        &mut self,
+        f: impl FnOnce(&mut Scope, &Vault) -> super::Result<T>,
+    ) -> super::Result<T> {
         let mut overlay = Overlay::new(&mut self.store);
         let result = {
             let mut s = Scope {

@@ -265,8 +265,8 @@ pub fn consume_token(s: &mut Scope, card_id: &str, token: Option<&str>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::DeterministicEnv;
     use crate::domain::IdGen;
+    use crate::env::DeterministicEnv;
     use crate::storage::MemStore;
 
     #[test]
@@ -352,28 +352,53 @@ mod tests {
         let ids = IdGen::new(&env);
         let mut tx = MemStore::new();
         let now = env.now();
-        let (t, exp) = create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
+        let (t, exp) =
+            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
         assert_eq!(exp, now.plus_seconds(120));
         assert!(
             !tx.iter()
                 .any(|(k, v)| k.windows(t.len()).any(|w| w == t.as_bytes())
                     || v.windows(t.len()).any(|w| w == t.as_bytes()))
         );
-        let mut consume = |tx: &mut MemStore, client: &str, card: &str, at: Timestamp, token: Option<&str>| {
-            consume_token(&mut scope(tx, &env, &ids, client, at), card, token)
-        };
-        assert_eq!(consume(&mut tx, "c", "card2", now, Some(&t)), Err(ApiError::InvalidToken));
-        assert_eq!(consume(&mut tx, "other", "card1", now, Some(&t)), Err(ApiError::InvalidToken));
-        assert_eq!(consume(&mut tx, "c", "card1", now, None), Err(ApiError::InvalidToken));
-        assert_eq!(consume(&mut tx, "c", "card1", now, Some("rvl_nope")), Err(ApiError::InvalidToken));
+        let mut consume =
+            |tx: &mut MemStore, client: &str, card: &str, at: Timestamp, token: Option<&str>| {
+                consume_token(&mut scope(tx, &env, &ids, client, at), card, token)
+            };
+        assert_eq!(
+            consume(&mut tx, "c", "card2", now, Some(&t)),
+            Err(ApiError::InvalidToken)
+        );
+        assert_eq!(
+            consume(&mut tx, "other", "card1", now, Some(&t)),
+            Err(ApiError::InvalidToken)
+        );
+        assert_eq!(
+            consume(&mut tx, "c", "card1", now, None),
+            Err(ApiError::InvalidToken)
+        );
+        assert_eq!(
+            consume(&mut tx, "c", "card1", now, Some("rvl_nope")),
+            Err(ApiError::InvalidToken)
+        );
         assert_eq!(consume(&mut tx, "c", "card1", now, Some(&t)), Ok(()));
-        assert_eq!(consume(&mut tx, "c", "card1", now, Some(&t)), Err(ApiError::InvalidToken));
-        let (t2, _) = create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
+        assert_eq!(
+            consume(&mut tx, "c", "card1", now, Some(&t)),
+            Err(ApiError::InvalidToken)
+        );
+        let (t2, _) =
+            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
         let late = now.plus_seconds(120);
-        assert_eq!(consume(&mut tx, "c", "card1", late, Some(&t2)), Err(ApiError::InvalidToken));
+        assert_eq!(
+            consume(&mut tx, "c", "card1", late, Some(&t2)),
+            Err(ApiError::InvalidToken)
+        );
         let just_in_time = Timestamp(late.millis() - 1);
-        let (t3, _) = create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
-        assert_eq!(consume(&mut tx, "c", "card1", just_in_time, Some(&t3)), Ok(()));
+        let (t3, _) =
+            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
+        assert_eq!(
+            consume(&mut tx, "c", "card1", just_in_time, Some(&t3)),
+            Ok(())
+        );
     }
 
     #[test]
@@ -387,7 +412,8 @@ mod tests {
         }
         let later = now.plus_seconds(10);
         create_token(&mut scope(&mut tx, &env, &ids, "c", later), "card1", 120).unwrap();
-        let left = crate::storage::scan_prefix(&mut tx, &keys::reveal_tokens("c", "card1")).unwrap();
+        let left =
+            crate::storage::scan_prefix(&mut tx, &keys::reveal_tokens("c", "card1")).unwrap();
         assert_eq!(left.len(), 1);
     }
 }

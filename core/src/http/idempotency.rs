@@ -77,7 +77,7 @@ impl Claim {
                 return Err(ApiError::IdempotencyConflict);
             }
             let response = Response::bytes(stored.status, &stored.content_type, stored.body)
-            .with_header("idempotent-replayed", "true");
+                .with_header("idempotent-replayed", "true");
             return Ok(Some(Claim::Replay(response)));
         }
         Ok(Some(Claim::Fresh(Fresh {

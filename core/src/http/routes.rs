@@ -56,17 +56,57 @@ pub static ROUTES: &[Route] = &[
     route(Post, "/accounts", Write, handlers::accounts::create),
     route(Get, "/accounts/{id}", Read, handlers::accounts::get),
     route(Put, "/accounts/{id}", Write, handlers::accounts::update),
-    route(Get, "/accounts/{id}/transactions", Read, handlers::accounts::transactions),
-    route(Get, "/accounts/{id}/details", Read, handlers::account_details::list),
-    route(Post, "/accounts/{id}/details", Write, handlers::account_details::create),
-    route(Get, "/accounts/{id}/details/{sub}", Read, handlers::account_details::get),
-    route(Put, "/accounts/{id}/details/{sub}", Write, handlers::account_details::update),
-    route(Delete, "/accounts/{id}/details/{sub}", Write, handlers::account_details::delete),
+    route(
+        Get,
+        "/accounts/{id}/transactions",
+        Read,
+        handlers::accounts::transactions,
+    ),
+    route(
+        Get,
+        "/accounts/{id}/details",
+        Read,
+        handlers::account_details::list,
+    ),
+    route(
+        Post,
+        "/accounts/{id}/details",
+        Write,
+        handlers::account_details::create,
+    ),
+    route(
+        Get,
+        "/accounts/{id}/details/{sub}",
+        Read,
+        handlers::account_details::get,
+    ),
+    route(
+        Put,
+        "/accounts/{id}/details/{sub}",
+        Write,
+        handlers::account_details::update,
+    ),
+    route(
+        Delete,
+        "/accounts/{id}/details/{sub}",
+        Write,
+        handlers::account_details::delete,
+    ),
     route(Get, "/card-holders", Read, handlers::card_holders::list),
     route(Post, "/card-holders", Write, handlers::card_holders::create),
     route(Get, "/card-holders/{id}", Read, handlers::card_holders::get),
-    route(Put, "/card-holders/{id}", Write, handlers::card_holders::update),
-    route(Get, "/card-holders/{id}/files/{sub}", Read, handlers::card_holders::file),
+    route(
+        Put,
+        "/card-holders/{id}",
+        Write,
+        handlers::card_holders::update,
+    ),
+    route(
+        Get,
+        "/card-holders/{id}/files/{sub}",
+        Read,
+        handlers::card_holders::file,
+    ),
     route(Get, "/cards", Read, handlers::cards::list),
     route(Post, "/cards", Write, handlers::cards::create),
     route(Get, "/cards/{id}", Read, handlers::cards::get),
@@ -172,7 +212,11 @@ mod tests {
             let p = Prepared::new(&req);
             assert_eq!(p.matched, Ok(i), "{} {}", r.method, r.path);
         }
-        assert!(Prepared::new(&Request::new(Method::Get, "/nope")).route().is_err());
+        assert!(
+            Prepared::new(&Request::new(Method::Get, "/nope"))
+                .route()
+                .is_err()
+        );
     }
 
     #[test]

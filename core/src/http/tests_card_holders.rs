@@ -621,10 +621,7 @@ fn malformed_multipart_and_other_content_types() {
     );
     let (s, _) = app.raw_form("application/x-www-form-urlencoded", b"name=x".to_vec());
     assert_eq!(s, 415);
-    let (s, _) = app.raw_form(
-        "application/json",
-        vec![b' '; MAX_JSON_BYTES + 1],
-    );
+    let (s, _) = app.raw_form("application/json", vec![b' '; MAX_JSON_BYTES + 1]);
     assert_eq!(s, 413);
     assert!(app.store.is_empty());
 }

@@ -318,10 +318,7 @@ pub static CARD: Schema = Schema {
         ("updatedAt", FieldType::Date),
     ],
     default_search: &["cardHolderId", "debitAccountId", "last4"],
-    populate: &[
-        ("cardHolder", &CARD_HOLDER),
-        ("debitAccount", &ACCOUNT),
-    ],
+    populate: &[("cardHolder", &CARD_HOLDER), ("debitAccount", &ACCOUNT)],
 };
 
 pub static CARD_HOLDER: Schema = Schema {
@@ -395,4 +392,3 @@ pub static CARD_HOLDER: Schema = Schema {
     ],
     populate: &[],
 };
-

@@ -86,7 +86,14 @@ mod tests {
         assert!(err.to_string().contains("data format 1"), "{err}");
 
         let mut newer = MemStore::new();
-        newer.put(&keys::format_version(), &9u32.to_be_bytes()).unwrap();
-        assert!(open(&mut newer).unwrap_err().to_string().contains("format 9"));
+        newer
+            .put(&keys::format_version(), &9u32.to_be_bytes())
+            .unwrap();
+        assert!(
+            open(&mut newer)
+                .unwrap_err()
+                .to_string()
+                .contains("format 9")
+        );
     }
 }

@@ -171,7 +171,11 @@ pub fn pan_index(fingerprint: &str) -> Vec<u8> {
 }
 
 pub fn reveal_token(client: &str, card: &str, token_hash: &str) -> Vec<u8> {
-    Key::new("t").part(client).part(card).part(token_hash).done()
+    Key::new("t")
+        .part(client)
+        .part(card)
+        .part(token_hash)
+        .done()
 }
 
 pub fn reveal_tokens(client: &str, card: &str) -> Vec<u8> {

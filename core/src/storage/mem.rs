@@ -64,4 +64,3 @@ impl Tx for MemStore {
         })
     }
 }
-

@@ -83,4 +83,3 @@ impl Tx for Overlay<'_> {
         Ok(out)
     }
 }
-

@@ -105,12 +105,19 @@ pub fn store(s: &mut Scope, holder_id: &str, upload: &Upload) -> Result<StoredFi
         chunks,
         created_at: s.now,
     };
-    codec::put(s.tx, &keys::record(s.client, Kind::File, &stored.id), &stored)?;
+    codec::put(
+        s.tx,
+        &keys::record(s.client, Kind::File, &stored.id),
+        &stored,
+    )?;
     Ok(stored)
 }
 
 pub fn load(s: &mut Scope, file_id: &str) -> Result<Option<StoredFile>> {
-    Ok(codec::get(s.tx, &keys::record(s.client, Kind::File, file_id))?)
+    Ok(codec::get(
+        s.tx,
+        &keys::record(s.client, Kind::File, file_id),
+    )?)
 }
 
 /// The file's bytes, reassembled; a missing or extra chunk is an internal error, never short data.

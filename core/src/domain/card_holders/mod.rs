@@ -191,7 +191,10 @@ fn save(s: &mut Scope, holder: &CardHolder) -> Result<()> {
 
 /// Every holder of the caller, oldest first.
 pub fn all(s: &mut Scope) -> Result<Vec<CardHolder>> {
-    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::CardHolder))?)
+    Ok(codec::scan(
+        s.tx,
+        &keys::records(s.client, Kind::CardHolder),
+    )?)
 }
 
 /// Creates a holder and stores its uploaded identity files.

@@ -30,7 +30,12 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
         .map(|a| to_value(AccountView::from(a)))
         .collect::<ApiResult<_>>()?;
     let (items, total) = q.select(items);
-    Ok(reply::list("Accounts fetched successfully", &q, items, total))
+    Ok(reply::list(
+        "Accounts fetched successfully",
+        &q,
+        items,
+        total,
+    ))
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {

@@ -33,7 +33,10 @@ pub fn create(c: &mut Call) -> ApiResult<Response> {
 
 pub fn get(c: &mut Call) -> ApiResult<Response> {
     let card = cards::get(&mut c.scope, &c.route.id)?;
-    Ok(reply::ok("Card fetched successfully", &CardView::from(&card)))
+    Ok(reply::ok(
+        "Card fetched successfully",
+        &CardView::from(&card),
+    ))
 }
 
 pub fn list(c: &mut Call) -> ApiResult<Response> {
@@ -75,8 +78,9 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
 /// The holder or account a card points at, as its view; None if it is gone.
 fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
     let found = match id_field {
-        "cardHolderId" => card_holders::get(&mut c.scope, id)
-            .map(|h| to_value(CardHolderView::from(&h))),
+        "cardHolderId" => {
+            card_holders::get(&mut c.scope, id).map(|h| to_value(CardHolderView::from(&h)))
+        }
         _ => accounts::get(&mut c.scope, id).map(|a| to_value(AccountView::from(&a))),
     };
     match found {
@@ -89,7 +93,10 @@ fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
 pub fn update(c: &mut Call) -> ApiResult<Response> {
     let u = parse::cards::update(c.json_body()?)?;
     let card = cards::update(&mut c.scope, &c.route.id, u)?;
-    Ok(reply::ok("Card updated successfully", &CardView::from(&card)))
+    Ok(reply::ok(
+        "Card updated successfully",
+        &CardView::from(&card),
+    ))
 }
 
 pub fn terminate(c: &mut Call) -> ApiResult<Response> {
@@ -103,7 +110,10 @@ pub fn terminate(c: &mut Call) -> ApiResult<Response> {
 pub fn fund(c: &mut Call) -> ApiResult<Response> {
     let funding = parse::cards::fund(c.json_body()?)?;
     let card = cards::fund(&mut c.scope, &c.route.id, funding)?;
-    Ok(reply::ok("Card funded successfully", &CardView::from(&card)))
+    Ok(reply::ok(
+        "Card funded successfully",
+        &CardView::from(&card),
+    ))
 }
 
 pub fn token(c: &mut Call) -> ApiResult<Response> {

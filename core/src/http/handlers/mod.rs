@@ -47,7 +47,8 @@ impl Call<'_> {
 
 /// A view as the JSON value the list language works on.
 pub fn to_value(view: impl serde::Serialize) -> ApiResult<Value> {
-    serde_json::to_value(view).map_err(|e| ApiError::internal(format!("cannot serialize a view: {e}")))
+    serde_json::to_value(view)
+        .map_err(|e| ApiError::internal(format!("cannot serialize a view: {e}")))
 }
 
 pub fn health(_: &mut Call) -> ApiResult<Response> {

@@ -46,7 +46,9 @@ pub fn create(body: Map<String, Value>) -> ApiResult<NewDetail> {
             is_primary: d.is_primary.unwrap_or(false),
         }),
         // `read` reported every missing required field already.
-        _ => Err(ApiError::internal("a required detail field passed validation unset")),
+        _ => Err(ApiError::internal(
+            "a required detail field passed validation unset",
+        )),
     }
 }
 

@@ -11,8 +11,8 @@ use bytes::Bytes;
 use multer::{Constraints, Multipart, SizeLimit};
 
 use crate::domain::card_holders::MAX_FILE_BYTES;
-use crate::http::body::MAX_MULTIPART_BYTES;
 use crate::error::{ApiError, ApiResult};
+use crate::http::body::MAX_MULTIPART_BYTES;
 
 /// One form part as sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +79,11 @@ pub fn parse(content_type: &str, body: &[u8]) -> ApiResult<Vec<Part>> {
         }
         Ok(parts)
     };
-    run_ready(read_all).unwrap_or_else(|| Err(ApiError::internal("the multipart reader did not finish on a complete body")))
+    run_ready(read_all).unwrap_or_else(|| {
+        Err(ApiError::internal(
+            "the multipart reader did not finish on a complete body",
+        ))
+    })
 }
 
 #[cfg(test)]
