@@ -130,6 +130,20 @@ impl Service {
         errors::to_response(&ApiError::PayloadTooLarge)
     }
 
+    /// The 404 of an unknown route, for host-served paths (static files) that turn out missing.
+    pub fn not_found() -> Response {
+        errors::to_response(&ApiError::NotFound("Route"))
+    }
+
+    /// The response for a body the connection failed to deliver; the host closes the connection.
+    pub fn unreadable_body() -> Response {
+        errors::to_response(&ApiError::field(
+            "body",
+            "the request body could not be read",
+        ))
+        .with_header("connection", "close")
+    }
+
     /// The largest body any route accepts; hosts stop reading past it.
     pub const MAX_BODY_BYTES: usize = http::body::MAX_MULTIPART_BYTES;
 

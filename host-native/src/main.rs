@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use card_core::auth::{self, ConfiguredKeys};
+use card_core::domain::api_keys::{self as auth, ConfiguredKeys};
 use card_core::{Config, Env, Service, Tx};
 use clap::Parser;
 use redb::Database;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use card_core::error::ApiError;
+use card_core::http::body::BodyReader;
 use card_core::{Access, Method, Request, Response, Service};
 use http_body_util::{BodyExt, Full};
 use hyper::StatusCode;
@@ -114,6 +114,9 @@ async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Respo
     // The path only: the query can carry a reveal token.
     let path = req.uri().path().to_owned();
     let response = respond(state, req).await;
+    if let Some(cause) = &response.cause {
+        error!(method = %method, path = %path, cause = %cause, "request failed");
+    }
     info!(
         method = %method,
         path = %path,
@@ -133,7 +136,7 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
         let head = req.method() == hyper::Method::HEAD;
         return tokio::task::spawn_blocking(move || StaticFiles::load(&file, mime, head))
             .await
-            .unwrap_or_else(|_| Service::internal_error());
+            .unwrap_or_else(|_| Service::internal_error("the static file task failed"));
     }
     let req = match to_core(req).await {
         Ok(req) => req,
@@ -151,81 +154,35 @@ async fn read(state: &AppState, req: Request) -> Response {
     let task = tokio::task::spawn_blocking(move || {
         catch_unwind(AssertUnwindSafe(|| match ReadAdapter::begin(&db) {
             Ok(mut tx) => service.handle(&req, &mut tx, &*env),
-            Err(e) => {
-                error!(error = %e, "cannot begin read transaction");
-                Service::internal_error()
-            }
+            Err(e) => Service::internal_error(&format!("cannot begin read transaction: {e}")),
         }))
     });
     match task.await {
         Ok(Ok(response)) => response,
-        Ok(Err(_)) | Err(_) => {
-            error!("read request panicked");
-            Service::internal_error()
-        }
-    }
-}
-
-/// Past this many bytes an oversize body is no longer read to the end: the connection is closed.
-const DISCARD_LIMIT: u64 = 64 * 1024 * 1024;
-
-enum BodyError {
-    TooLarge,
-    Unreadable,
-}
-
-/// Reads the body, keeping at most `Service::MAX_BODY_BYTES`. An oversize body is still read to its
-/// end (up to `DISCARD_LIMIT`) so that a client still sending hears the 413 instead of a reset.
-async fn read_body(mut body: Incoming) -> Result<Vec<u8>, BodyError> {
-    let max = Service::MAX_BODY_BYTES as u64;
-    let mut kept = Vec::new();
-    let mut total: u64 = 0;
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| {
-            debug!(error = %e, "cannot read request body");
-            BodyError::Unreadable
-        })?;
-        if let Ok(data) = frame.into_data() {
-            total += data.len() as u64;
-            if total > DISCARD_LIMIT {
-                return Err(BodyError::TooLarge);
-            }
-            if total <= max {
-                kept.extend_from_slice(&data);
-            }
-        }
-    }
-    if total > max {
-        Err(BodyError::TooLarge)
-    } else {
-        Ok(kept)
+        Ok(Err(_)) | Err(_) => Service::internal_error("read request panicked"),
     }
 }
 
 /// The hyper request as the core's plain request; the body is read up to `Service::MAX_BODY_BYTES`.
 async fn to_core(req: hyper::Request<Incoming>) -> Result<Request, Response> {
     let (parts, body) = req.into_parts();
-    let too_large = || Service::payload_too_large().with_header("connection", "close");
-    // A body announced beyond what is worth discarding is refused without reading it.
     let announced = parts
         .headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if announced.is_some_and(|n| n > DISCARD_LIMIT) {
-        return Err(too_large());
-    }
-    let body = match read_body(body).await {
-        Ok(body) => body,
-        Err(BodyError::TooLarge) => return Err(too_large()),
-        Err(BodyError::Unreadable) => {
-            return Err(
-                ApiError::field("body", "the request body could not be read")
-                    .to_response()
-                    .with_header("connection", "close"),
-            );
+    let mut reader = BodyReader::new(Service::MAX_BODY_BYTES, announced)?;
+    let mut body = body;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            debug!(error = %e, "cannot read request body");
+            Service::unreadable_body()
+        })?;
+        if let Ok(data) = frame.into_data() {
+            reader.push(&data)?;
         }
-    };
+    }
+    let body = reader.finish()?;
     let headers = parts
         .headers
         .iter()
@@ -260,7 +217,7 @@ fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
 
 /// Built without any fallible step, for when building the real response failed.
 fn internal_error() -> hyper::Response<Full<Bytes>> {
-    let core = Service::internal_error();
+    let core = Service::internal_error("invalid response head");
     let mut response = hyper::Response::new(Full::new(Bytes::from(core.body)));
     *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
     response

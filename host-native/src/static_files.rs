@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use card_core::Response;
+use card_core::{Response, Service};
 
 #[derive(Debug, Clone)]
 pub struct StaticFiles {
@@ -44,18 +44,15 @@ impl StaticFiles {
     /// Reads the file; a missing one is 404 like any unknown route.
     pub fn load(file: &Path, mime: &str, head: bool) -> Response {
         match std::fs::read(file) {
-            Ok(bytes) => Response {
-                status: 200,
-                headers: vec![
-                    ("content-type".into(), mime.into()),
-                    ("content-length".into(), bytes.len().to_string()),
+            Ok(bytes) => {
+                let length = bytes.len().to_string();
+                Response::bytes(200, mime, if head { Vec::new() } else { bytes })
+                    .with_header("content-length", &length)
                     // The console is rebuilt in place; always revalidate.
-                    ("cache-control".into(), "no-cache".into()),
-                    ("x-content-type-options".into(), "nosniff".into()),
-                ],
-                body: if head { Vec::new() } else { bytes },
-            },
-            Err(_) => card_core::error::ApiError::NotFound("Route").to_response(),
+                    .with_header("cache-control", "no-cache")
+                    .with_header("x-content-type-options", "nosniff")
+            }
+            Err(_) => Service::not_found(),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use card_core::store::KvPair;
+use card_core::storage::KvPair;
 use card_core::{Direction, StoreError, Tx};
 use redb::{
     Database, ReadOnlyTable, ReadableDatabase, ReadableTable, Table, TableDefinition, TableError,
@@ -24,13 +24,17 @@ pub fn open(path: &Path) -> Result<Database, String> {
         ),
         e => format!("cannot open data file {}: {e}", path.display()),
     })?;
-    let init = || -> Result<(), redb::Error> {
-        let tx = db.begin_write()?;
-        tx.open_table(KV)?;
-        tx.commit()?;
-        Ok(())
+    // The data format is checked (and an empty file stamped) before anything else touches the data.
+    let init = || -> Result<(), String> {
+        let tx = db.begin_write().map_err(|e| e.to_string())?;
+        tx.open_table(KV).map_err(|e| e.to_string())?;
+        {
+            let mut adapter = WriteAdapter::open(&tx).map_err(|e| e.to_string())?;
+            card_core::Service::open_store(&mut adapter).map_err(|e| e.to_string())?;
+        }
+        tx.commit().map_err(|e| e.to_string())
     };
-    init().map_err(|e| format!("cannot initialise data file {}: {e}", path.display()))?;
+    init().map_err(|e| format!("cannot open data file {}: {e}", path.display()))?;
     Ok(db)
 }
 

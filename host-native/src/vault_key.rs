@@ -15,14 +15,7 @@ pub fn key_file_for(data: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// 64 hex characters -> 32 bytes.
-pub fn parse_hex(text: &str) -> Result<[u8; 32], String> {
-    let text = text.trim();
-    let bytes = hex::decode(text)
-        .map_err(|_| "the vault key must be 64 hex characters (32 bytes)".to_string())?;
-    <[u8; 32]>::try_from(bytes.as_slice())
-        .map_err(|_| "the vault key must be 64 hex characters (32 bytes)".to_string())
-}
+pub use card_core::domain::vault::parse_key_hex as parse_hex;
 
 /// Where a key came from, so startup can say so.
 #[derive(Debug, Clone, PartialEq, Eq)]

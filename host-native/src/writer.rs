@@ -95,9 +95,11 @@ impl WriterHandle {
     pub async fn submit(&self, req: Request) -> Response {
         let (reply, answer) = oneshot::channel();
         if self.tx.send(Msg::Write(req, reply)).await.is_err() {
-            return Service::internal_error();
+            return Service::internal_error("the writer is gone");
         }
-        answer.await.unwrap_or_else(|_| Service::internal_error())
+        answer
+            .await
+            .unwrap_or_else(|_| Service::internal_error("the writer dropped the request"))
     }
 }
 
@@ -200,7 +202,12 @@ fn commit_batch(
     env: &dyn Env,
     requests: &[Request],
 ) -> Vec<Response> {
-    let all_failed = || requests.iter().map(|_| Service::internal_error()).collect();
+    let all_failed = || {
+        requests
+            .iter()
+            .map(|_| Service::internal_error("storage failure in group commit"))
+            .collect()
+    };
     let txn = match db.begin_write() {
         Ok(t) => t,
         Err(e) => {
@@ -216,10 +223,7 @@ fn commit_batch(
                 // that panics has written nothing and the others in the batch are unaffected.
                 let response =
                     catch_unwind(AssertUnwindSafe(|| handler.handle(req, &mut adapter, env)))
-                        .unwrap_or_else(|_| {
-                            error!(method = %req.method, path = %req.path, "request panicked");
-                            Service::internal_error()
-                        });
+                        .unwrap_or_else(|_| Service::internal_error("request panicked"));
                 responses.push(response);
             }
             adapter.failed()
@@ -253,7 +257,7 @@ mod tests {
     use super::*;
     use crate::storage::{self, ReadAdapter};
     use card_core::env::DeterministicEnv;
-    use card_core::store::{Overlay, scan_prefix};
+    use card_core::storage::{Overlay, scan_prefix};
     use card_core::{Method, StoreError};
 
     /// Stores body -> "1" under "k/", panics on "panic", fails storage on "fail", answers 409 on a
@@ -408,7 +412,10 @@ mod tests {
         let env: Arc<DeterministicEnv> = Arc::new(DeterministicEnv::default());
         let key = "test-key-0123456789";
         let config = card_core::Config {
-            api_keys: card_core::auth::ConfiguredKeys::parse_list(&format!("{key}=acme")).unwrap(),
+            api_keys: card_core::domain::api_keys::ConfiguredKeys::parse_list(&format!(
+                "{key}=acme"
+            ))
+            .unwrap(),
             token_ttl_secs: 120,
             vault_key: Some([7; 32]),
             ..card_core::Config::default()

@@ -11,7 +11,7 @@
 
 use card_core::Timestamp;
 use card_core::error::FieldError;
-use card_core::forms;
+use card_core::http::forms;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 

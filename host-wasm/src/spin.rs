@@ -6,8 +6,9 @@
 
 use std::cell::Cell;
 
-use card_core::auth::ConfiguredKeys;
-use card_core::store::KvPair;
+use card_core::domain::api_keys::ConfiguredKeys;
+use card_core::http::body::BodyReader;
+use card_core::storage::KvPair;
 use card_core::{
     Access, Config, Direction, Env, Method, Request, Response, Service, StoreError, Timestamp, Tx,
 };
@@ -20,9 +21,6 @@ use crate::{settings, sql};
 
 /// The Spin database label; runtime config can point it at libSQL/Turso.
 const DATABASE: &str = "default";
-
-/// The most body bytes read (and thrown away) to answer 413 politely, as the native host does.
-const DISCARD_LIMIT: u64 = 64 * 1024 * 1024;
 
 #[http_component]
 async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
@@ -54,32 +52,16 @@ async fn read_request(req: IncomingRequest) -> Result<Request, Response> {
         .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
         .collect();
 
-    // A body announced beyond what is worth discarding is refused without reading it.
     let declared = request
         .header_value("content-length")
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|len| len > DISCARD_LIMIT) {
-        return Err(Service::payload_too_large());
-    }
-    // An oversize body is still read to its end (up to DISCARD_LIMIT), keeping none of the excess, so
-    // a client that is still sending hears the 413 instead of a connection reset.
-    let max = Service::MAX_BODY_BYTES as u64;
-    let mut body = Vec::new();
-    let mut total: u64 = 0;
+    let mut reader = BodyReader::new(Service::MAX_BODY_BYTES, declared)?;
     let mut stream = req.into_body_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|_| Service::internal_error())?;
-        total += chunk.len() as u64;
-        if total > DISCARD_LIMIT {
-            return Err(Service::payload_too_large());
-        }
-        if total <= max {
-            body.extend_from_slice(&chunk);
-        }
+        let chunk = chunk.map_err(|_| Service::unreadable_body())?;
+        reader.push(&chunk)?;
     }
-    if total > max {
-        return Err(Service::payload_too_large());
-    }
+    let body = reader.finish()?;
     request.body = body;
     Ok(request)
 }
@@ -98,54 +80,60 @@ fn to_spin(resp: Response) -> spin_sdk::http::Response {
 fn serve(req: &Request) -> Response {
     let config = match config_from_variables() {
         Ok(config) => config,
-        Err(e) => {
-            eprintln!("host-wasm: bad configuration: {e}");
-            return Service::internal_error();
-        }
+        Err(e) => return fail(&format!("bad configuration: {e}")),
     };
     let env = WasiEnv::default();
     let service = Service::new(config, &env);
 
     let conn = match Connection::open(DATABASE) {
         Ok(conn) => conn,
-        Err(e) => {
-            eprintln!("host-wasm: cannot open the {DATABASE:?} database: {e}");
-            return Service::internal_error();
-        }
+        Err(e) => return fail(&format!("cannot open the {DATABASE:?} database: {e}")),
     };
     let mut tx = SqliteTx::new(&conn);
     if let Err(e) = tx.exec(sql::CREATE, &[]) {
-        eprintln!("host-wasm: cannot create the kv table: {e}");
-        return Service::internal_error();
+        return fail(&format!("cannot create the kv table: {e}"));
     }
-    let begin = match Service::access(req) {
+    let prepared = Service::prepare(req);
+    let begin = match prepared.access() {
         Access::Write => sql::BEGIN_WRITE,
         Access::Read => sql::BEGIN_READ,
     };
     if let Err(e) = tx.exec(begin, &[]) {
-        eprintln!("host-wasm: cannot begin a transaction: {e}");
-        return Service::internal_error();
+        return fail(&format!("cannot begin a transaction: {e}"));
+    }
+    // Every request is a fresh instance, so the data format is checked (and an empty store stamped)
+    // per request: one point read.
+    if let Err(e) = Service::open_store(&mut tx) {
+        rollback(&tx);
+        return fail(&e.to_string());
     }
 
-    // The core keeps a failed request's writes out of `tx` itself (except records the contract keeps),
-    // so whatever reached `tx` is committed, unless storage or randomness failed underneath it.
-    let resp = service.handle(req, &mut tx, &env);
+    // The core keeps a failed request's writes out of `tx` itself (except records the README's
+    // idempotency rules keep), so whatever reached `tx` is committed, unless storage or randomness
+    // failed underneath it.
+    let resp = service.handle_prepared(&prepared, req, &mut tx, &env);
     if let Some(e) = tx.failed.take() {
-        eprintln!("host-wasm: storage failed during the request: {e}");
         rollback(&tx);
-        return Service::internal_error();
+        return fail(&format!("storage failed during the request: {e}"));
     }
     if env.random_failed.get() {
-        eprintln!("host-wasm: the WASI random source failed");
         rollback(&tx);
-        return Service::internal_error();
+        return fail("the WASI random source failed");
     }
     if let Err(e) = tx.exec(sql::COMMIT, &[]) {
-        eprintln!("host-wasm: commit failed: {e}");
         rollback(&tx);
-        return Service::internal_error();
+        return fail(&format!("commit failed: {e}"));
+    }
+    if let Some(cause) = &resp.cause {
+        eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
     }
     resp
+}
+
+/// Logs the cause and answers 500.
+fn fail(cause: &str) -> Response {
+    eprintln!("host-wasm: {cause}");
+    Service::internal_error(cause)
 }
 
 fn rollback(tx: &SqliteTx<'_>) {

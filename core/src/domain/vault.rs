@@ -360,7 +360,7 @@ mod tests {
                 .any(|(k, v)| k.windows(t.len()).any(|w| w == t.as_bytes())
                     || v.windows(t.len()).any(|w| w == t.as_bytes()))
         );
-        let mut consume =
+        let consume =
             |tx: &mut MemStore, client: &str, card: &str, at: Timestamp, token: Option<&str>| {
                 consume_token(&mut scope(tx, &env, &ids, client, at), card, token)
             };
