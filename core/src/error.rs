@@ -37,6 +37,11 @@ pub enum ApiError {
     AccountUnavailable(String),
     CurrencyMismatch(String),
     /// The cause, for the host's log only.
+    /// The service lacks configuration a route needs (503): `code` names the problem.
+    NotConfigured {
+        code: &'static str,
+        message: String,
+    },
     Internal(String),
 }
 
@@ -62,6 +67,7 @@ impl ApiError {
             ApiError::InsufficientFunds
             | ApiError::AccountUnavailable(_)
             | ApiError::CurrencyMismatch(_) => 422,
+            ApiError::NotConfigured { .. } => 503,
             ApiError::Internal(_) => 500,
         }
     }
@@ -80,6 +86,7 @@ impl ApiError {
             ApiError::InsufficientFunds => "insufficient_funds",
             ApiError::AccountUnavailable(_) => "account_unavailable",
             ApiError::CurrencyMismatch(_) => "currency_mismatch",
+            ApiError::NotConfigured { code, .. } => code,
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -100,6 +107,7 @@ impl ApiError {
             }
             ApiError::PayloadTooLarge => "Request body is too large".into(),
             ApiError::InsufficientFunds => "Insufficient funds in the debit account".into(),
+            ApiError::NotConfigured { message, .. } => message.clone(),
             ApiError::Internal(_) => "Internal server error".into(),
         }
     }

@@ -79,6 +79,17 @@ impl Service {
         format::open(tx)
     }
 
+    /// Checks the configured vault key against the data (stamping its fingerprint on first use):
+    /// hosts call it at start so that a wrong key stops the service with a clear message.
+    pub fn check_vault_key(&self, tx: &mut dyn Tx) -> Result<(), String> {
+        match &self.config.vault_key {
+            Some(key) => crate::domain::vault::Vault::new(key)
+                .check_key(tx)
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+
     /// Matches the request against the route table, once.
     pub fn prepare(req: &Request) -> Prepared {
         Prepared::new(req)

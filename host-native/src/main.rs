@@ -96,6 +96,8 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
         },
         &*env,
     ));
+    with_write(&db, |tx| service.check_vault_key(tx))
+        .map_err(|e| format!("{}: {e}", data.display()))?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

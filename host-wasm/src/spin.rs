@@ -70,6 +70,10 @@ fn to_spin(resp: Response) -> spin_sdk::http::Response {
     let mut builder = spin_sdk::http::Response::builder();
     builder.status(resp.status);
     for (name, value) in resp.headers {
+        // wasi:http forbids hop-by-hop headers; the Spin runtime manages the connection itself.
+        if name.eq_ignore_ascii_case("connection") {
+            continue;
+        }
         builder.header(name, value);
     }
     builder.body(resp.body);

@@ -24,8 +24,9 @@ use std::time::{Duration, Instant};
 /// How many API keys (tenants) one server is started with; each test takes one or more.
 pub const KEY_COUNT: usize = 256;
 
-/// How long a host may take to answer `GET /health` after its start.
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a host may take to answer `GET /health` after its start: the Spin test host compiles a
+/// new component first (cached afterwards), which takes minutes on a loaded two-core machine.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(180);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HostKind {
@@ -155,7 +156,8 @@ struct Launch {
     kind: HostKind,
     keys: Vec<KeyPair>,
     api_keys: String,
-    vault_key: String,
+    /// None: started without one (the native host then keeps a key file beside its data).
+    vault_key: Option<String>,
     dir: PathBuf,
 }
 
@@ -183,13 +185,20 @@ impl Launch {
             kind,
             keys,
             api_keys,
-            vault_key: random_hex(32),
+            vault_key: Some(random_hex(32)),
             dir,
         }
     }
 
     /// Starts the host and waits for `GET /health`; returns its pid and base URL.
     fn run(&self) -> (u32, String) {
+        self.try_run().unwrap_or_else(|e| {
+            panic!("the {} host did not start:\n{e}", self.kind.name())
+        })
+    }
+
+    /// [`Launch::run`], with a host that exits during startup as an error carrying its log.
+    fn try_run(&self) -> Result<(u32, String), String> {
         // A port found free can be taken by someone else before the server binds it: retry a few times.
         let mut last_error = String::new();
         for _ in 0..3 {
@@ -197,27 +206,35 @@ impl Launch {
             let log_path = self.dir.join(format!("server-{}.log", random_hex(4)));
             let log = File::create(&log_path).expect("server log file");
             let mut cmd = self.kind.command(addr, &self.dir);
-            cmd.env("CARDS_API_KEYS", &self.api_keys)
-                .env("CARDS_VAULT_KEY", &self.vault_key)
-                .stdin(Stdio::null())
+            cmd.env("CARDS_API_KEYS", &self.api_keys);
+            match &self.vault_key {
+                Some(key) => cmd.env("CARDS_VAULT_KEY", key),
+                None => cmd.env_remove("CARDS_VAULT_KEY"),
+            };
+            cmd.stdin(Stdio::null())
                 .stdout(log.try_clone().expect("log handle"))
                 .stderr(log);
             let child = spawn_tied_to_this_process(cmd);
             let pid = child.id();
             let base_url = format!("http://{addr}");
             match wait_healthy(child, &base_url) {
-                Ok(()) => return (pid, base_url),
+                Ok(()) => return Ok((pid, base_url)),
                 Err(e) => {
                     kill(pid);
+                    let exited = e.starts_with(EXITED);
                     last_error = format!(
                         "{e}\n--- server log ({}) ---\n{}",
                         log_path.display(),
                         read_tail(&log_path)
                     );
+                    // A host that refused to start will refuse again: only a lost port is retried.
+                    if exited {
+                        break;
+                    }
                 }
             }
         }
-        panic!("the {} host did not start:\n{last_error}", self.kind.name());
+        Err(last_error)
     }
 }
 
@@ -342,10 +359,26 @@ impl Instance {
 
     /// Starts the server again on the same data, keys and vault key.
     pub fn restart(&mut self) {
+        self.try_restart()
+            .unwrap_or_else(|e| panic!("the {} host did not restart:\n{e}", self.kind().name()));
+    }
+
+    /// [`Instance::restart`], with a refusal to start (and the server's log) as the error.
+    pub fn try_restart(&mut self) -> Result<(), String> {
         assert!(self.pid.is_none(), "stop the instance before restarting it");
-        let (pid, base_url) = self.launch.run();
+        let (pid, base_url) = self.launch.try_run()?;
         self.pid = Some(pid);
         self.base_url = base_url;
+        Ok(())
+    }
+
+    /// The vault key the next (re)start is given; None starts it without one.
+    pub fn set_vault_key(&mut self, key: Option<&str>) {
+        self.launch.vault_key = key.map(str::to_owned);
+    }
+
+    pub fn vault_key(&self) -> Option<&str> {
+        self.launch.vault_key.as_deref()
     }
 }
 
@@ -361,6 +394,8 @@ impl Drop for Instance {
 }
 
 /// Polls `GET /health` until 200; fails early when the child exits.
+const EXITED: &str = "the server exited during startup";
+
 fn wait_healthy(mut child: Child, base_url: &str) -> Result<(), String> {
     let client = reqwest::blocking::Client::builder()
         .no_proxy()
@@ -370,7 +405,7 @@ fn wait_healthy(mut child: Child, base_url: &str) -> Result<(), String> {
     let deadline = Instant::now() + STARTUP_TIMEOUT;
     loop {
         if let Ok(Some(status)) = child.try_wait() {
-            return Err(format!("the server exited during startup: {status}"));
+            return Err(format!("{EXITED}: {status}"));
         }
         if let Ok(resp) = client.get(format!("{base_url}/health")).send()
             && resp.status().as_u16() == 200

@@ -11,7 +11,7 @@ use super::{Result, Scope};
 use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
-use crate::storage::{Direction, keys};
+use crate::storage::{Direction, StoreError, Tx, keys};
 
 /// A card's secrets in clear: only ever held in memory while issuing or revealing.
 pub struct CardSecrets {
@@ -113,6 +113,44 @@ fn corrupt(what: &str) -> ApiError {
     ApiError::internal(format!("vault: {what}"))
 }
 
+/// Why a vault key cannot serve the stored data.
+#[derive(Debug)]
+pub enum VaultKeyError {
+    /// The data was sealed with another key.
+    Mismatch,
+    Storage(StoreError),
+}
+
+impl From<StoreError> for VaultKeyError {
+    fn from(e: StoreError) -> VaultKeyError {
+        VaultKeyError::Storage(e)
+    }
+}
+
+impl From<VaultKeyError> for ApiError {
+    fn from(e: VaultKeyError) -> ApiError {
+        match e {
+            VaultKeyError::Mismatch => ApiError::NotConfigured {
+                code: "vault_key_mismatch",
+                message: MISMATCH.into(),
+            },
+            VaultKeyError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for VaultKeyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VaultKeyError::Mismatch => f.write_str(MISMATCH),
+            VaultKeyError::Storage(e) => write!(f, "cannot check the vault key: {e}"),
+        }
+    }
+}
+
+const MISMATCH: &str = "the configured vault key is not the key the stored card data was sealed with; \
+     configure the original key (card numbers cannot be read without it)";
+
 pub struct Vault {
     cipher: Aes256Gcm,
     key: [u8; 32],
@@ -165,6 +203,41 @@ impl Vault {
         })
     }
 
+    /// Identifies the key without revealing it: stored with the data so that a different key is
+    /// caught at once instead of failing every reveal.
+    pub fn fingerprint(&self) -> String {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key)
+            .expect("HMAC takes keys of any length");
+        mac.update(b"cards vault key fingerprint v1");
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
+    /// Checks the key against the fingerprint stored with the data; with none stored yet, against one
+    /// sealed card if there is any (then stores this key's fingerprint). Without card data any key
+    /// will do: the first card issued stores its fingerprint.
+    pub fn check_key(&self, tx: &mut dyn Tx) -> std::result::Result<(), VaultKeyError> {
+        let ours = self.fingerprint();
+        let key = keys::vault_key_fingerprint();
+        if let Some(stored) = tx.get(&key)? {
+            return if stored == ours.as_bytes() {
+                Ok(())
+            } else {
+                Err(VaultKeyError::Mismatch)
+            };
+        }
+        let start = keys::sealed_cards();
+        let end = crate::storage::prefix_end(&start);
+        if let Some((k, v)) = tx.scan(&start, &end, Direction::Forward, 1)?.pop() {
+            let card_id = k.rsplit(|b| *b == 0).next().unwrap_or_default();
+            let card_id = std::str::from_utf8(card_id).map_err(|_| VaultKeyError::Mismatch)?;
+            let sealed: Sealed = codec::decode(&v).map_err(|_| VaultKeyError::Mismatch)?;
+            self.open(card_id, &sealed)
+                .map_err(|_| VaultKeyError::Mismatch)?;
+            tx.put(&key, ours.as_bytes())?;
+        }
+        Ok(())
+    }
+
     /// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
     fn pan_fingerprint(&self, pan: &str) -> String {
         let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key)
@@ -188,6 +261,10 @@ impl Vault {
             };
             let sealed = self.seal(s.env, card_id, &secrets)?;
             codec::put(s.tx, &keys::sealed_card(s.client, card_id), &sealed)?;
+            let fingerprint = keys::vault_key_fingerprint();
+            if s.tx.get(&fingerprint)?.is_none() {
+                s.tx.put(&fingerprint, self.fingerprint().as_bytes())?;
+            }
             return Ok(secrets);
         }
         Err(ApiError::internal("vault: no unused PAN after 32 tries"))
@@ -328,6 +405,30 @@ mod tests {
         assert_eq!(parse_key_hex(&format!(" {hex64}\n")).unwrap(), [0xab; 32]);
         assert!(parse_key_hex("abcd").is_err());
         assert!(parse_key_hex(&"zz".repeat(32)).is_err());
+    }
+
+    #[test]
+    fn a_vault_key_is_checked_against_the_data_it_sealed() {
+        let env = DeterministicEnv::default();
+        let ids = IdGen::new(&env);
+        let (a, b) = (Vault::new(&[1u8; 32]), Vault::new(&[2u8; 32]));
+        let mut tx = MemStore::new();
+        // No card data: any key will do, and nothing is written.
+        assert!(b.check_key(&mut tx).is_ok());
+        assert_eq!(tx.get(&keys::vault_key_fingerprint()).unwrap(), None);
+        a.issue(&mut scope(&mut tx, &env, &ids, "c", env.now()), "card1", true)
+            .unwrap();
+        assert!(a.check_key(&mut tx).is_ok());
+        assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
+        // Data sealed before fingerprints were kept: the key is tried on a sealed card.
+        tx.delete(&keys::vault_key_fingerprint()).unwrap();
+        assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
+        assert!(a.check_key(&mut tx).is_ok());
+        assert_eq!(
+            tx.get(&keys::vault_key_fingerprint()).unwrap(),
+            Some(a.fingerprint().into_bytes())
+        );
+        assert_ne!(a.fingerprint(), b.fingerprint());
     }
 
     fn scope<'a>(

@@ -25,6 +25,11 @@ pub fn to_response(e: &ApiError) -> Response {
             response.cause = Some(cause.clone());
             response
         }
+        // The operator must hear of it, not only the client.
+        ApiError::NotConfigured { message, .. } => {
+            response.cause = Some(message.clone());
+            response
+        }
         _ => response,
     }
 }

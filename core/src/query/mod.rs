@@ -1,4 +1,4 @@
-//! The list-query language shared by every list endpoint (contract.md "List queries"):
+//! The list-query language shared by every list endpoint (README.md, "List queries"):
 //! parse the raw query string into a typed plan ([`parse`] -> [`ListQuery`]), then evaluate it over a
 //! resource's documents ([`ListQuery::select`], [`ListQuery::project`], [`ListQuery::envelope`]).
 

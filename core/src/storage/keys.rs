@@ -7,6 +7,7 @@
 //! | key | holds |
 //! |---|---|
 //! | `m 0 format` | the data format version ([`super::format`]) |
+//! | `m 0 vaultkey` | the fingerprint of the vault key the card data is sealed with |
 //! | `p 0 client 0 kind 0 id` | a record (accounts, cards, card holders, files' metadata) |
 //! | `p 0 client 0 detail 0 account 0 id` | an account detail, under its account |
 //! | `l 0 client 0 account 0 id` | a ledger entry; ids sort by time, so this is the account's ledger in order |
@@ -164,6 +165,16 @@ pub fn file_chunks(client: &str, file: &str) -> Vec<u8> {
 
 pub fn sealed_card(client: &str, card: &str) -> Vec<u8> {
     Key::new("v").part(client).part(card).done()
+}
+
+/// Every card's sealed data, all clients (to test a vault key against stored data).
+pub fn sealed_cards() -> Vec<u8> {
+    Key::new("v").prefix()
+}
+
+/// The fingerprint of the vault key the stored card data was sealed with.
+pub fn vault_key_fingerprint() -> Vec<u8> {
+    Key::new("m").part("vaultkey").done()
 }
 
 pub fn pan_index(fingerprint: &str) -> Vec<u8> {

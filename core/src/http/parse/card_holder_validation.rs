@@ -271,7 +271,7 @@ fn file_meta(map: Map<String, Value>, path: &str, errors: &mut Errors) -> Option
 fn holder_meta(map: Map<String, Value>, errors: &mut Errors) -> HolderMeta {
     let mut f = Fields::new(map, "meta", errors);
     let funding_source = f.opt_text("fundingSource", SHORT);
-    // interface.md types it as a string; a JSON number is kept as its exact text.
+    // The API types it as a string; a JSON number is kept as its exact text.
     let monthly_transaction_value = match f.take("monthlyTransactionValue") {
         None => None,
         Some(Value::Number(n)) => Some(n.to_string()),
