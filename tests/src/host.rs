@@ -192,9 +192,8 @@ impl Launch {
 
     /// Starts the host and waits for `GET /health`; returns its pid and base URL.
     fn run(&self) -> (u32, String) {
-        self.try_run().unwrap_or_else(|e| {
-            panic!("the {} host did not start:\n{e}", self.kind.name())
-        })
+        self.try_run()
+            .unwrap_or_else(|e| panic!("the {} host did not start:\n{e}", self.kind.name()))
     }
 
     /// [`Launch::run`], with a host that exits during startup as an error carrying its log.

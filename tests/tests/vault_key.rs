@@ -41,7 +41,9 @@ fn a_key_that_did_not_seal_the_data_is_refused_and_the_right_one_still_works() {
     match server.kind() {
         // The native host checks the key at start and refuses to serve with the wrong one.
         HostKind::Native => {
-            let err = server.try_restart().expect_err("started with the wrong vault key");
+            let err = server
+                .try_restart()
+                .expect_err("started with the wrong vault key");
             assert!(
                 err.contains("vault key") && err.contains("sealed"),
                 "no explanation in the log:\n{err}"

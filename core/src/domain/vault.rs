@@ -416,8 +416,12 @@ mod tests {
         // No card data: any key will do, and nothing is written.
         assert!(b.check_key(&mut tx).is_ok());
         assert_eq!(tx.get(&keys::vault_key_fingerprint()).unwrap(), None);
-        a.issue(&mut scope(&mut tx, &env, &ids, "c", env.now()), "card1", true)
-            .unwrap();
+        a.issue(
+            &mut scope(&mut tx, &env, &ids, "c", env.now()),
+            "card1",
+            true,
+        )
+        .unwrap();
         assert!(a.check_key(&mut tx).is_ok());
         assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
         // Data sealed before fingerprints were kept: the key is tried on a sealed card.
