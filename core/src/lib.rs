@@ -10,6 +10,7 @@
 //! [`Service::access`] asks for, and call [`Service::handle`] with it and an [`Env`]. Nothing in
 //! this crate touches the network, the file system, the clock or the OS RNG.
 
+pub mod config;
 pub mod domain;
 pub mod env;
 pub mod error;

@@ -1,51 +1,14 @@
 //! The single entry point hosts call: configuration, the prepared route, and `handle`.
 
-use std::fmt;
-
 use crate::domain::IdGen;
-use crate::domain::api_keys::ConfiguredKeys;
 use crate::env::Env;
 use crate::error::ApiError;
 use crate::http::routes::Auth;
 use crate::http::{self, Prepared, Request, Response, auth, errors};
 use crate::storage::{Tx, format};
 
+pub use crate::config::Config;
 pub use crate::http::routes::Access;
-
-#[derive(Clone)]
-pub struct Config {
-    pub api_keys: ConfiguredKeys,
-    /// Lifetime of a reveal token.
-    pub token_ttl_secs: i64,
-    /// AES-256 key for PAN and CVV (set by the host from configuration).
-    pub vault_key: Option<[u8; 32]>,
-    /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
-    /// so ids still sort by creation. Long-lived hosts keep it in memory.
-    pub stored_ids: bool,
-}
-
-/// Never prints the vault key.
-impl fmt::Debug for Config {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Config")
-            .field("api_keys", &self.api_keys)
-            .field("token_ttl_secs", &self.token_ttl_secs)
-            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
-            .field("stored_ids", &self.stored_ids)
-            .finish()
-    }
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            api_keys: ConfiguredKeys::default(),
-            token_ttl_secs: 120,
-            vault_key: None,
-            stored_ids: false,
-        }
-    }
-}
 
 /// What a host learns from a request's headers before it reads the body.
 #[derive(Debug, Clone)]
@@ -122,7 +85,7 @@ impl Service {
     /// Handles one request. A request that fails leaves `tx` exactly as it was, except for its
     /// idempotency record where the README's idempotency rules keep one.
     pub fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
-        http::handle(self, &Prepared::new(req), req, tx, env)
+        http::handle(&self.config, &self.ids, &Prepared::new(req), req, tx, env)
     }
 
     /// [`Service::handle`] for a request already matched by [`Service::prepare`].
@@ -133,7 +96,7 @@ impl Service {
         tx: &mut dyn Tx,
         env: &dyn Env,
     ) -> Response {
-        http::handle(self, prepared, req, tx, env)
+        http::handle(&self.config, &self.ids, prepared, req, tx, env)
     }
 
     /// The response for a body the host refused to read because it is over every limit.

@@ -5,24 +5,26 @@
 use super::handlers::Call;
 use super::routes::{Auth, Prepared};
 use super::{Method, Request, Response, auth, errors, idempotency};
+use crate::config::Config;
 use crate::domain::{IdGen, Scope};
 use crate::env::Env;
 use crate::error::ApiResult;
-use crate::service::Service;
 use crate::storage::{Overlay, Tx};
 
 pub fn handle(
-    service: &Service,
+    config: &Config,
+    ids: &IdGen,
     prepared: &Prepared,
     req: &Request,
     tx: &mut dyn Tx,
     env: &dyn Env,
 ) -> Response {
-    run(service, prepared, req, tx, env).unwrap_or_else(|e| errors::to_response(&e))
+    run(config, ids, prepared, req, tx, env).unwrap_or_else(|e| errors::to_response(&e))
 }
 
 fn run(
-    service: &Service,
+    config: &Config,
+    ids: &IdGen,
     prepared: &Prepared,
     req: &Request,
     tx: &mut dyn Tx,
@@ -30,7 +32,7 @@ fn run(
 ) -> ApiResult<Response> {
     let route = prepared.route()?;
     let client = match route.auth {
-        Auth::Key => auth::authenticate(req, &service.config.api_keys, tx)?,
+        Auth::Key => auth::authenticate(req, &config.api_keys, tx)?,
         Auth::Public => String::new(),
     };
     let now = env.now();
@@ -45,18 +47,18 @@ fn run(
     };
 
     let mut overlay = Overlay::new(tx);
-    let stored_ids = if service.config.stored_ids {
+    let stored_ids = if config.stored_ids {
         Some(IdGen::load(&mut overlay, env)?)
     } else {
         None
     };
-    let ids = stored_ids.as_ref().unwrap_or(&service.ids);
+    let ids = stored_ids.as_ref().unwrap_or(ids);
     let counter_before = ids.counter();
     let result = {
         let mut call = Call {
             req,
             route: prepared,
-            config: &service.config,
+            config,
             scope: Scope {
                 tx: &mut overlay,
                 client: &client,

@@ -10,10 +10,10 @@ use serde_json::{Map, Value, json};
 
 use super::routes::Prepared;
 use super::{Request, Response, body, reply};
+use crate::config::Config;
 use crate::domain::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::query::{self, ListQuery, Schema};
-use crate::service::Config;
 
 /// What a handler gets: the request, its path parameters, the configuration and the domain scope.
 pub struct Call<'a> {

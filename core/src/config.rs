@@ -1,0 +1,40 @@
+//! The service's configuration, set by the host (flags, environment, Spin variables).
+
+use std::fmt;
+
+use crate::domain::api_keys::ConfiguredKeys;
+
+#[derive(Clone)]
+pub struct Config {
+    pub api_keys: ConfiguredKeys,
+    /// Lifetime of a reveal token.
+    pub token_ttl_secs: i64,
+    /// AES-256 key for PAN and CVV (set by the host from configuration).
+    pub vault_key: Option<[u8; 32]>,
+    /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
+    /// so ids still sort by creation. Long-lived hosts keep it in memory.
+    pub stored_ids: bool,
+}
+
+/// Never prints the vault key.
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("api_keys", &self.api_keys)
+            .field("token_ttl_secs", &self.token_ttl_secs)
+            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
+            .field("stored_ids", &self.stored_ids)
+            .finish()
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            api_keys: ConfiguredKeys::default(),
+            token_ttl_secs: 120,
+            vault_key: None,
+            stored_ids: false,
+        }
+    }
+}
