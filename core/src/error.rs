@@ -36,6 +36,8 @@ pub enum ApiError {
     InsufficientFunds,
     AccountUnavailable(String),
     CurrencyMismatch(String),
+    /// The store kept conflicting with other writers; the client may retry (503 with Retry-After).
+    Busy,
     /// The cause, for the host's log only.
     Internal(String),
 }
@@ -63,6 +65,7 @@ impl ApiError {
             | ApiError::AccountUnavailable(_)
             | ApiError::CurrencyMismatch(_) => 422,
             ApiError::Internal(_) => 500,
+            ApiError::Busy => 503,
         }
     }
 
@@ -81,6 +84,7 @@ impl ApiError {
             ApiError::AccountUnavailable(_) => "account_unavailable",
             ApiError::CurrencyMismatch(_) => "currency_mismatch",
             ApiError::Internal(_) => "internal_error",
+            ApiError::Busy => "busy",
         }
     }
 
@@ -101,6 +105,7 @@ impl ApiError {
             ApiError::PayloadTooLarge => "Request body is too large".into(),
             ApiError::InsufficientFunds => "Insufficient funds in the debit account".into(),
             ApiError::Internal(_) => "Internal server error".into(),
+            ApiError::Busy => "The service is busy; retry the request shortly".into(),
         }
     }
 }

@@ -21,6 +21,7 @@ pub fn to_response(e: &ApiError) -> Response {
     match e {
         ApiError::MethodNotAllowed(allow) => response.with_header("allow", allow),
         ApiError::Unauthorized => response.with_header("www-authenticate", "Bearer"),
+        ApiError::Busy => response.with_header("retry-after", "1"),
         ApiError::Internal(cause) => {
             response.cause = Some(cause.clone());
             response
