@@ -20,7 +20,7 @@ use card_core::{Direction, Env, Request, Response, Service, StoreError, Tx};
 use postgres::error::SqlState;
 use postgres::{Client, IsolationLevel, Statement, Transaction};
 use tokio_postgres_rustls::MakeRustlsConnect;
-use tracing::{error, warn};
+use tracing::{error, info, warn};
 
 use crate::writer::{BatchStore, Handler};
 
@@ -268,8 +268,9 @@ impl PgStore {
                     .map(|_| Service::internal_error("storage failure in group commit"))
                     .collect()
             }
-            Err((Failure::Conflict, _)) => {
+            Err((Failure::Conflict, cause)) => {
                 self.retries.fetch_add(1, Ordering::Relaxed);
+                info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
                 if requests.len() > 1 {
                     let (a, b) = requests.split_at(requests.len() / 2);
                     let mut out = self.run(handler, env, a, 1);
