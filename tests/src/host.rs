@@ -257,6 +257,16 @@ impl Server {
     pub fn state_dir(&self) -> &Path {
         &self.dir
     }
+
+    /// Every directory holding the server's data: the state directory, and the PostgreSQL cluster's
+    /// files (tables and WAL) under `CARDS_TEST_STORE=postgres`.
+    pub fn data_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.dir.clone()];
+        if on_postgres() {
+            dirs.push(crate::pg_cluster::shared().data_dir());
+        }
+        dirs
+    }
 }
 
 static SERVER: OnceLock<Server> = OnceLock::new();

@@ -193,6 +193,11 @@ impl PgCluster {
         self.url(&name)
     }
 
+    /// The cluster's files: tables, indexes and WAL.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
     pub fn url(&self, database: &str) -> String {
         format!("postgres://cards@127.0.0.1:{}/{database}", self.port)
     }
