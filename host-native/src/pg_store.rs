@@ -456,3 +456,137 @@ impl Tx for PgTx<'_> {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use acceptance::pg_cluster::PgCluster;
+    use card_core::Method;
+    use card_core::env::DeterministicEnv;
+    use std::sync::atomic::AtomicU32;
+
+    /// Body `skew`: reads `b`, then (while `interfere` lasts) lets another SERIALIZABLE transaction read
+    /// `a`, write `b` and commit, then writes `a`: a write skew PostgreSQL must refuse. Any other body
+    /// is stored as a key.
+    struct Skew {
+        url: String,
+        interfere: AtomicU32,
+    }
+
+    impl Handler for Skew {
+        fn handle(&self, req: &Request, tx: &mut dyn Tx, _env: &dyn Env) -> Response {
+            let status = |r: Result<(), StoreError>| {
+                Response::bytes(if r.is_ok() { 201 } else { 500 }, "text/plain", Vec::new())
+            };
+            if req.body != b"skew" {
+                return status(tx.put(&req.body, b"1"));
+            }
+            if let Err(e) = tx.get(b"b") {
+                return status(Err(e));
+            }
+            if self.interfere.load(Ordering::SeqCst) > 0 {
+                self.interfere.fetch_sub(1, Ordering::SeqCst);
+                let mut other = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
+                let mut t = begin_serializable(&mut other).unwrap();
+                t.query("SELECT v FROM cards_kv WHERE k = 'a'", &[])
+                    .unwrap();
+                t.execute("UPDATE cards_kv SET v = 'x' WHERE k = 'b'", &[])
+                    .unwrap();
+                t.commit().unwrap();
+            }
+            status(tx.put(b"a", b"2"))
+        }
+    }
+
+    fn setup(interfere: u32) -> (PgCluster, PgStore, Skew) {
+        let cluster = PgCluster::start(&["fsync=off"]);
+        let url = cluster.create_database();
+        let store = PgStore::open(&url).unwrap();
+        store
+            .write(|tx| {
+                tx.put(b"a", b"0").map_err(|e| e.0)?;
+                tx.put(b"b", b"0").map_err(|e| e.0)
+            })
+            .unwrap();
+        let handler = Skew {
+            url,
+            interfere: AtomicU32::new(interfere),
+        };
+        (cluster, store, handler)
+    }
+
+    fn batch() -> Vec<Request> {
+        ["x1", "skew", "x2"]
+            .iter()
+            .map(|b| Request::new(Method::Post, "/").body(b.as_bytes().to_vec()))
+            .collect()
+    }
+
+    fn statuses(rs: &[Response]) -> Vec<u16> {
+        rs.iter().map(|r| r.status).collect()
+    }
+
+    #[test]
+    fn a_conflicting_batch_is_split_and_re_run() {
+        let (_cluster, store, handler) = setup(1);
+        let env = DeterministicEnv::default();
+        let rs = store.commit_batch(&handler, &env, &batch());
+        assert_eq!(statuses(&rs), [201, 201, 201]);
+        assert_eq!(store.retries.load(Ordering::SeqCst), 1);
+        let got = store
+            .read(|tx| ["x1", "x2", "a"].map(|k| tx.get(k.as_bytes()).unwrap()))
+            .unwrap();
+        assert_eq!(
+            got,
+            [
+                Some(b"1".to_vec()),
+                Some(b"1".to_vec()),
+                Some(b"2".to_vec())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_request_that_keeps_conflicting_is_busy_and_fails_no_other() {
+        let (_cluster, store, handler) = setup(u32::MAX);
+        let env = DeterministicEnv::default();
+        let rs = store.commit_batch(&handler, &env, &batch());
+        assert_eq!(statuses(&rs), [201, 503, 201]);
+        assert_eq!(
+            card_core::http::header_value(&rs[1].headers, "retry-after"),
+            Some("1")
+        );
+        assert_eq!(store.busy.load(Ordering::SeqCst), 1);
+        let a = store.read(|tx| tx.get(b"a").unwrap()).unwrap();
+        assert_eq!(a, Some(b"0".to_vec()), "the busy request wrote nothing");
+    }
+
+    #[test]
+    fn reads_are_read_only_and_scans_are_ordered() {
+        let (_cluster, store, _) = setup(0);
+        store
+            .write(|tx| {
+                for k in [&b"k\x01"[..], b"k\x02", b"k\xff", b"l"] {
+                    tx.put(k, k).map_err(|e| e.0)?;
+                }
+                tx.delete(b"l").map_err(|e| e.0)
+            })
+            .unwrap();
+        let (fwd, rev, write) = store
+            .read(|tx| {
+                (
+                    tx.scan(b"k", b"l", Direction::Forward, 10).unwrap(),
+                    tx.scan(b"k", b"m", Direction::Reverse, 2).unwrap(),
+                    tx.put(b"z", b"z"),
+                )
+            })
+            .unwrap();
+        let keys = |v: &[KvPair]| v.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            keys(&fwd),
+            [b"k\x01".to_vec(), b"k\x02".to_vec(), b"k\xff".to_vec()]
+        );
+        assert_eq!(keys(&rev), [b"k\xff".to_vec(), b"k\x02".to_vec()]);
+        assert!(write.is_err());
+    }
+}
