@@ -150,6 +150,9 @@ impl PgStore {
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
+            // No extra round trip per checkout: a broken connection is dropped when it comes back
+            // (`has_broken`), and the request that hit it fails with a storage error.
+            .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(30))
             .build(Manager { config, tls })
             .map_err(|e| fail(e.to_string()))?;
