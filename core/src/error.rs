@@ -36,6 +36,8 @@ pub enum ApiError {
     InsufficientFunds,
     AccountUnavailable(String),
     CurrencyMismatch(String),
+    /// The store kept conflicting with other writers; the client may retry (503 with Retry-After).
+    Busy,
     /// The cause, for the host's log only.
     /// The service lacks configuration a route needs (503): `code` names the problem.
     NotConfigured {
@@ -69,6 +71,7 @@ impl ApiError {
             | ApiError::CurrencyMismatch(_) => 422,
             ApiError::NotConfigured { .. } => 503,
             ApiError::Internal(_) => 500,
+            ApiError::Busy => 503,
         }
     }
 
@@ -88,6 +91,7 @@ impl ApiError {
             ApiError::CurrencyMismatch(_) => "currency_mismatch",
             ApiError::NotConfigured { code, .. } => code,
             ApiError::Internal(_) => "internal_error",
+            ApiError::Busy => "busy",
         }
     }
 
@@ -109,6 +113,7 @@ impl ApiError {
             ApiError::InsufficientFunds => "Insufficient funds in the debit account".into(),
             ApiError::NotConfigured { message, .. } => message.clone(),
             ApiError::Internal(_) => "Internal server error".into(),
+            ApiError::Busy => "The service is busy; retry the request shortly".into(),
         }
     }
 }

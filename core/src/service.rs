@@ -121,6 +121,12 @@ impl Service {
     /// The largest body any route accepts; hosts stop reading past it.
     pub const MAX_BODY_BYTES: usize = http::body::MAX_MULTIPART_BYTES;
 
+    /// 503 `busy` with Retry-After: for a write the store kept refusing on conflicts with other
+    /// instances.
+    pub fn busy() -> Response {
+        errors::to_response(&ApiError::Busy)
+    }
+
     /// The response hosts send when the core panicked (it should not), with `cause` for their log.
     pub fn internal_error(cause: &str) -> Response {
         errors::to_response(&ApiError::internal(cause))

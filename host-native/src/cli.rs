@@ -24,9 +24,15 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct DataArg {
-    /// The redb data file.
+    /// The redb data file (when no --store is given).
     #[arg(long, env = "CARDS_DATA", default_value = "./cards.redb")]
     pub data: PathBuf,
+
+    /// A PostgreSQL database shared by any number of instances, as
+    /// postgres://USER:PASSWORD@HOST:PORT/DB (add ?sslmode=require for TLS). Replaces --data; needs
+    /// the vault key configured (--vault-key / CARDS_VAULT_KEY).
+    #[arg(long, env = "CARDS_STORE", hide_env_values = true)]
+    pub store: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +127,21 @@ mod tests {
         assert_eq!(s.data.data, PathBuf::from("/tmp/d.redb"));
         assert_eq!(s.api_keys.len(), 2);
         assert_eq!((s.token_ttl, s.max_batch), (30, 1));
+        assert_eq!(s.data.store, None);
+        let cli = Cli::try_parse_from([
+            "cards",
+            "keys",
+            "create",
+            "--client",
+            "a",
+            "--store",
+            "postgres://u@h/db",
+        ])
+        .unwrap();
+        let Command::Keys(KeysCommand::Create { data, .. }) = cli.command else {
+            panic!("not keys create")
+        };
+        assert_eq!(data.store.as_deref(), Some("postgres://u@h/db"));
         assert!(Cli::try_parse_from(["cards", "serve", "--max-batch", "0"]).is_err());
         assert!(Cli::try_parse_from(["cards", "serve", "--listen", "nope"]).is_err());
     }

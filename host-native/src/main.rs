@@ -1,6 +1,7 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
 mod cli;
+mod pg_store;
 mod server;
 mod static_files;
 mod storage;
@@ -13,14 +14,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use card_core::domain::api_keys::{self as auth, ConfiguredKeys};
-use card_core::{Config, Env, Service, Tx};
+use card_core::{Config, Env, Service};
 use clap::Parser;
-use redb::Database;
 use tracing::{error, info, warn};
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Cli, Command, KeysCommand, ServeArgs};
-use crate::storage::{ReadAdapter, WriteAdapter};
+use crate::storage::Store;
 use crate::system_env::SystemEnv;
 use crate::writer::Writer;
 
@@ -66,11 +66,20 @@ fn install_panic_hook() {
 
 fn serve(args: ServeArgs) -> Result<ExitCode, String> {
     let data = args.data.data;
+    let store_url = args.data.store;
     let mut api_keys = ConfiguredKeys::default();
     for pair in &args.api_keys {
         api_keys
             .add_pair(pair)
             .map_err(|e| format!("--api-key / CARDS_API_KEYS: {e}"))?;
+    }
+    if store_url.is_some() && args.vault_key.is_none() {
+        // No key file beside a shared database: every instance must be given the same key.
+        return Err(
+            "--store needs the vault key configured: pass --vault-key or set CARDS_VAULT_KEY \
+             (64 hex characters, the same for every instance on this database)"
+                .into(),
+        );
     }
     let (vault_key, source) = vault_key::resolve(args.vault_key.as_deref(), &data)?;
     match source {
@@ -81,23 +90,25 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             "created a new vault key file; keep it with the data file, card numbers cannot be read without it"
         ),
     }
-    let db = Arc::new(storage::open(&data)?);
+    let store = Store::open(store_url.as_deref(), &data)?;
     let env = Arc::new(SystemEnv);
     if api_keys.is_empty() {
-        ensure_a_stored_key(&db, &*env)?;
+        ensure_a_stored_key(&store, &*env)?;
     }
     let service = Arc::new(Service::new(
         Config {
             api_keys,
             token_ttl_secs: args.token_ttl,
             vault_key: Some(vault_key),
-            // One long-lived instance: the id counter lives in memory.
+            // Long-lived instances: the id counter lives in memory. Ids stay unique across instances
+            // on one database through their 5 random instance bytes.
             stored_ids: false,
         },
         &*env,
     ));
-    with_write(&db, |tx| service.check_vault_key(tx))
-        .map_err(|e| format!("{}: {e}", data.display()))?;
+    store
+        .write(|tx| service.check_vault_key(tx))
+        .map_err(|e| format!("{}: {e}", store.describe(&data)))?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -107,38 +118,48 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
         .block_on(tokio::net::TcpListener::bind(args.listen))
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
-    let writer = Writer::start(
-        db.clone(),
-        service.clone(),
-        env.clone(),
-        args.max_batch as usize,
-    )
+    let max_batch = args.max_batch as usize;
+    let writer = match &store {
+        Store::Redb(db) => Writer::start(db.clone(), service.clone(), env.clone(), max_batch),
+        Store::Postgres(pg) => Writer::start(pg.clone(), service.clone(), env.clone(), max_batch),
+    }
     .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    let where_ = store.describe(&data);
     let state = Arc::new(server::AppState {
         service,
-        db,
+        store: store.clone(),
         env,
         writer: writer.handle(),
         console: args.console.map(static_files::StaticFiles::new),
     });
-    info!(listen = %local, data = %data.display(), max_batch = args.max_batch, "cards listening");
+    info!(listen = %local, data = %where_, max_batch = args.max_batch, "cards listening");
     runtime.block_on(server::run(listener, state, server::shutdown_signal()));
     // Connections are done (or given up on): commit what is queued, then stop the writer.
     let stats = writer.stop();
     runtime.shutdown_timeout(Duration::from_secs(1));
     info!("stopped");
     println!("{}", stats.summary());
+    if let Store::Postgres(pg) = &store {
+        println!(
+            "postgres conflicts: {} transactions re-run, {} requests answered busy",
+            pg.retries.load(std::sync::atomic::Ordering::Relaxed),
+            pg.busy.load(std::sync::atomic::Ordering::Relaxed)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// A fresh install with no configured and no stored key gets one for client `default`, printed once,
 /// so a plain `cards serve` can be used right away.
-fn ensure_a_stored_key(db: &Database, env: &dyn Env) -> Result<(), String> {
-    let mut read = ReadAdapter::begin(db).map_err(|e| e.to_string())?;
-    if auth::has_stored_keys(&mut read).map_err(|e| e.to_string())? {
+fn ensure_a_stored_key(store: &Store, env: &dyn Env) -> Result<(), String> {
+    let has = store
+        .read(auth::has_stored_keys)
+        .and_then(|r| r)
+        .map_err(|e| e.to_string())?;
+    if has {
         return Ok(());
     }
-    let key = with_write(db, |tx| auth::create_key(tx, env, "default"))?;
+    let key = store.write(|tx| auth::create_key(tx, env, "default"))?;
     println!("API key for client \"default\": {key}");
     println!("(shown once; make more with `cards keys create --client NAME`)");
     Ok(())
@@ -147,16 +168,15 @@ fn ensure_a_stored_key(db: &Database, env: &dyn Env) -> Result<(), String> {
 fn keys(cmd: KeysCommand) -> Result<ExitCode, String> {
     match cmd {
         KeysCommand::Create { client, data } => {
-            let db = storage::open(&data.data)?;
-            let key = with_write(&db, |tx| auth::create_key(tx, &SystemEnv, &client))?;
+            let store = Store::open(data.store.as_deref(), &data.data)?;
+            let key = store.write(|tx| auth::create_key(tx, &SystemEnv, &client))?;
             println!("{key}");
             Ok(ExitCode::SUCCESS)
         }
         KeysCommand::Revoke { key, data } => {
-            let db = storage::open(&data.data)?;
-            let existed = with_write(&db, |tx| {
-                auth::revoke_key(tx, &key).map_err(|e| e.to_string())
-            })?;
+            let store = Store::open(data.store.as_deref(), &data.data)?;
+            let existed =
+                store.write(|tx| auth::revoke_key(tx, &key).map_err(|e| e.to_string()))?;
             if existed {
                 println!("revoked");
                 Ok(ExitCode::SUCCESS)
@@ -166,18 +186,4 @@ fn keys(cmd: KeysCommand) -> Result<ExitCode, String> {
             }
         }
     }
-}
-
-/// Runs `f` in one committed write transaction.
-fn with_write<T>(
-    db: &Database,
-    f: impl FnOnce(&mut dyn Tx) -> Result<T, String>,
-) -> Result<T, String> {
-    let txn = db.begin_write().map_err(|e| e.to_string())?;
-    let out = {
-        let mut adapter = WriteAdapter::open(&txn).map_err(|e| e.to_string())?;
-        f(&mut adapter)?
-    };
-    txn.commit().map_err(|e| e.to_string())?;
-    Ok(out)
 }

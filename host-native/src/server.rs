@@ -19,12 +19,11 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use redb::Database;
 use tokio::net::TcpListener;
 use tracing::{debug, error, info, warn};
 
 use crate::static_files::StaticFiles;
-use crate::storage::ReadAdapter;
+use crate::storage::Store;
 use crate::system_env::SystemEnv;
 use crate::writer::WriterHandle;
 
@@ -33,7 +32,7 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 pub struct AppState {
     pub service: Arc<Service>,
-    pub db: Arc<Database>,
+    pub store: Store,
     pub env: Arc<SystemEnv>,
     pub writer: WriterHandle,
     /// The web console's files (`--console DIR`), if enabled.
@@ -148,13 +147,19 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
     }
 }
 
-/// Reads run on a fresh read transaction (a snapshot) on the blocking pool: redb reads may touch disk.
+/// Reads run on a fresh read transaction (a snapshot) on the blocking pool: the store may touch disk
+/// or the network.
 async fn read(state: &AppState, req: Request) -> Response {
-    let (service, db, env) = (state.service.clone(), state.db.clone(), state.env.clone());
+    let (service, store, env) = (
+        state.service.clone(),
+        state.store.clone(),
+        state.env.clone(),
+    );
     let task = tokio::task::spawn_blocking(move || {
-        catch_unwind(AssertUnwindSafe(|| match ReadAdapter::begin(&db) {
-            Ok(mut tx) => service.handle(&req, &mut tx, &*env),
-            Err(e) => Service::internal_error(&format!("cannot begin read transaction: {e}")),
+        catch_unwind(AssertUnwindSafe(|| {
+            store
+                .read(|tx| service.handle(&req, tx, &*env))
+                .unwrap_or_else(|e| Service::internal_error(&format!("read transaction: {e}")))
         }))
     });
     match task.await {

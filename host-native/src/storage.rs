@@ -1,6 +1,8 @@
+//! The store a server runs on ([`Store`]: the redb file by default, or PostgreSQL with `--store`), and
 //! redb behind the core's `Tx` port: one table `kv` of byte keys to byte values.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use card_core::storage::KvPair;
 use card_core::{Direction, StoreError, Tx};
@@ -8,6 +10,65 @@ use redb::{
     Database, ReadOnlyTable, ReadableDatabase, ReadableTable, Table, TableDefinition, TableError,
     WriteTransaction,
 };
+
+use crate::pg_store::{self, PgStore};
+
+/// Where the data lives: one redb file owned by this process, or a PostgreSQL database shared by
+/// any number of instances.
+#[derive(Clone)]
+pub enum Store {
+    Redb(Arc<Database>),
+    Postgres(Arc<PgStore>),
+}
+
+impl Store {
+    /// `--store URL` if given (PostgreSQL), else the redb file `data`.
+    pub fn open(store: Option<&str>, data: &Path) -> Result<Store, String> {
+        match store {
+            Some(url) if pg_store::is_url(url) => Ok(Store::Postgres(Arc::new(PgStore::open(url)?))),
+            Some(_) => Err(
+                "--store / CARDS_STORE must be a postgres:// or postgresql:// URL (or leave it unset for the --data file)"
+                    .into(),
+            ),
+            None => Ok(Store::Redb(Arc::new(open(data)?))),
+        }
+    }
+
+    /// Where the data is, for logs (never a password).
+    pub fn describe(&self, data: &Path) -> String {
+        match self {
+            Store::Redb(_) => data.display().to_string(),
+            Store::Postgres(pg) => format!("postgres {}", pg.label()),
+        }
+    }
+
+    /// Runs `f` in a read-only snapshot.
+    pub fn read<R>(&self, f: impl FnOnce(&mut dyn Tx) -> R) -> Result<R, StoreError> {
+        match self {
+            Store::Redb(db) => Ok(f(&mut ReadAdapter::begin(db)?)),
+            Store::Postgres(pg) => pg.read(f),
+        }
+    }
+
+    /// Runs `f` in one committed write transaction (re-run on PostgreSQL conflicts).
+    pub fn write<R>(
+        &self,
+        mut f: impl FnMut(&mut dyn Tx) -> Result<R, String>,
+    ) -> Result<R, String> {
+        match self {
+            Store::Redb(db) => {
+                let txn = db.begin_write().map_err(|e| e.to_string())?;
+                let out = {
+                    let mut adapter = WriteAdapter::open(&txn).map_err(|e| e.to_string())?;
+                    f(&mut adapter)?
+                };
+                txn.commit().map_err(|e| e.to_string())?;
+                Ok(out)
+            }
+            Store::Postgres(pg) => pg.write(f),
+        }
+    }
+}
 
 pub const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
 

@@ -1,6 +1,7 @@
 //! Group commit: one thread owns every write. It takes the first waiting write request, drains the
-//! others that are waiting (up to the batch limit), runs them in order inside ONE redb write
-//! transaction, commits once (durably), and only then answers them all.
+//! others that are waiting (up to the batch limit), runs them in order inside ONE write transaction of
+//! the store (redb here, PostgreSQL in `pg_store`), commits once (durably), and only then answers them
+//! all.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -21,6 +22,29 @@ pub trait Handler: Send + Sync + 'static {
 impl Handler for Service {
     fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
         Service::handle(self, req, tx, env)
+    }
+}
+
+/// A store the writer commits batches to.
+pub trait BatchStore: Send + Sync + 'static {
+    /// Runs `requests` in order, each seeing the writes of the ones before it, commits, and returns
+    /// one response per request, only once the writes they report are committed.
+    fn commit_batch(
+        &self,
+        handler: &dyn Handler,
+        env: &dyn Env,
+        requests: &[Request],
+    ) -> Vec<Response>;
+}
+
+impl BatchStore for Database {
+    fn commit_batch(
+        &self,
+        handler: &dyn Handler,
+        env: &dyn Env,
+        requests: &[Request],
+    ) -> Vec<Response> {
+        commit_batch(self, handler, env, requests)
     }
 }
 
@@ -112,8 +136,8 @@ pub struct Writer {
 const QUEUE: usize = 4096;
 
 impl Writer {
-    pub fn start<H: Handler>(
-        db: Arc<Database>,
+    pub fn start<S: BatchStore, H: Handler>(
+        db: Arc<S>,
         handler: Arc<H>,
         env: Arc<dyn Env + Send + Sync>,
         max_batch: usize,
@@ -122,7 +146,7 @@ impl Writer {
         let max_batch = max_batch.max(1);
         let thread = thread::Builder::new()
             .name("cards-writer".into())
-            .spawn(move || run(&db, &*handler, &*env, rx, max_batch))?;
+            .spawn(move || run(&*db, &*handler, &*env, rx, max_batch))?;
         Ok(Writer {
             handle: WriterHandle { tx },
             thread,
@@ -150,7 +174,7 @@ impl Writer {
 }
 
 fn run(
-    db: &Database,
+    db: &dyn BatchStore,
     handler: &dyn Handler,
     env: &dyn Env,
     mut rx: mpsc::Receiver<Msg>,
@@ -181,7 +205,7 @@ fn run(
                 Err(_) => break,
             }
         }
-        let responses = commit_batch(db, handler, env, &requests);
+        let responses = db.commit_batch(handler, env, &requests);
         stats.record(requests.len());
         debug!(batch = requests.len(), "group commit");
         requests.clear();
@@ -193,7 +217,7 @@ fn run(
     stats
 }
 
-/// Runs `requests` in order in one write transaction and commits it. Each request sees the writes of
+/// Runs `requests` in order in one redb write transaction and commits it. Each request sees the writes of
 /// the ones before it. A storage failure anywhere fails the whole batch: nothing is committed and
 /// every request gets 500.
 fn commit_batch(

@@ -11,6 +11,10 @@
 //!   `<target>/wasm32-wasip2/release/host_wasm.wasm`).
 //!
 //! Both get the same environment: `CARDS_API_KEYS` with [`KEY_COUNT`] random keys, and `CARDS_VAULT_KEY`.
+//!
+//! `CARDS_TEST_STORE=postgres` runs the native host on PostgreSQL instead of its redb file: one
+//! throwaway cluster per test binary ([`crate::pg_cluster::shared`]) and a fresh database per server,
+//! passed as `--store postgres://...` (a restart reuses it).
 //! To add a host: add a variant to [`HostKind`] and say in [`HostKind::command`] how to start it.
 
 use std::fs::File;
@@ -51,20 +55,25 @@ impl HostKind {
         }
     }
 
-    /// The command that starts this host listening on `addr`, with its state under `dir`.
-    fn command(self, addr: SocketAddr, dir: &Path) -> Command {
+    /// The command that starts this host listening on `addr`, with its state under `dir` or in the
+    /// PostgreSQL database `store`.
+    fn command(self, addr: SocketAddr, dir: &Path, store: Option<&str>) -> Command {
         match self {
             HostKind::Native => {
                 let bin = find_binary("CARDS_BIN", "cards", "cargo build -p host-native");
                 let mut cmd = Command::new(bin);
-                cmd.arg("serve")
-                    .arg("--listen")
-                    .arg(addr.to_string())
-                    .arg("--data")
-                    .arg(dir.join("cards.redb"));
+                cmd.arg("serve").arg("--listen").arg(addr.to_string());
+                match store {
+                    Some(url) => cmd.arg("--store").arg(url),
+                    None => cmd.arg("--data").arg(dir.join("cards.redb")),
+                };
                 cmd
             }
             HostKind::Spin => {
+                assert!(
+                    store.is_none(),
+                    "CARDS_TEST_STORE=postgres is for the native host only"
+                );
                 let bin = find_binary(
                     "SPIN_TEST_HOST_BIN",
                     "spin-test-host",
@@ -159,6 +168,17 @@ struct Launch {
     /// None: started without one (the native host then keeps a key file beside its data).
     vault_key: Option<String>,
     dir: PathBuf,
+    /// The PostgreSQL URL under `CARDS_TEST_STORE=postgres`.
+    store: Option<String>,
+}
+
+/// True when `CARDS_TEST_STORE=postgres`; unknown values are a setup error.
+pub fn on_postgres() -> bool {
+    match std::env::var("CARDS_TEST_STORE").as_deref() {
+        Err(_) | Ok("") | Ok("redb") => false,
+        Ok("postgres") => true,
+        Ok(other) => panic!("CARDS_TEST_STORE={other:?}: expected `redb` or `postgres`"),
+    }
 }
 
 impl Launch {
@@ -181,12 +201,14 @@ impl Launch {
             .tempdir()
             .expect("temporary directory")
             .keep();
+        let store = on_postgres().then(|| crate::pg_cluster::shared().create_database());
         Launch {
             kind,
             keys,
             api_keys,
             vault_key: Some(random_hex(32)),
             dir,
+            store,
         }
     }
 
@@ -204,7 +226,7 @@ impl Launch {
             let addr = free_port();
             let log_path = self.dir.join(format!("server-{}.log", random_hex(4)));
             let log = File::create(&log_path).expect("server log file");
-            let mut cmd = self.kind.command(addr, &self.dir);
+            let mut cmd = self.kind.command(addr, &self.dir, self.store.as_deref());
             cmd.env("CARDS_API_KEYS", &self.api_keys);
             match &self.vault_key {
                 Some(key) => cmd.env("CARDS_VAULT_KEY", key),
@@ -251,6 +273,16 @@ impl Server {
     pub fn state_dir(&self) -> &Path {
         &self.dir
     }
+
+    /// Every directory holding the server's data: the state directory, and the PostgreSQL cluster's
+    /// files (tables and WAL) under `CARDS_TEST_STORE=postgres`.
+    pub fn data_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.dir.clone()];
+        if on_postgres() {
+            dirs.push(crate::pg_cluster::shared().data_dir());
+        }
+        dirs
+    }
 }
 
 static SERVER: OnceLock<Server> = OnceLock::new();
@@ -260,7 +292,7 @@ pub fn server() -> &'static Server {
     SERVER.get_or_init(start)
 }
 
-fn random_hex(bytes: usize) -> String {
+pub(crate) fn random_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).expect("OS randomness");
     buf.iter().map(|b| format!("{b:02x}")).collect()
@@ -437,7 +469,7 @@ fn read_tail(path: &Path) -> String {
 /// on Linux the child asks for SIGKILL when its parent thread ends. `std::process::Command::spawn`
 /// is called from a thread that never ends, because the death signal follows the spawning *thread*
 /// and libtest runs each test on its own short-lived thread.
-fn spawn_tied_to_this_process(cmd: Command) -> Child {
+pub(crate) fn spawn_tied_to_this_process(cmd: Command) -> Child {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("server-parent".into())

@@ -8,12 +8,14 @@
 //! assert_eq!(dec(&resp.data(200)["balance"]), d("0"));
 //! ```
 //!
-//! The host is chosen by `CARDS_TEST_HOST` (`native` default, `spin`); see [`host`].
+//! The host is chosen by `CARDS_TEST_HOST` (`native` default, `spin`), its store by `CARDS_TEST_STORE`
+//! (`redb` default, `postgres`); see [`host`].
 
 pub mod assert;
 pub mod client;
 pub mod fixtures;
 pub mod host;
+pub mod pg_cluster;
 
 pub use assert::{column, d, dec, ids, int, object_id, timestamp};
 pub use client::{

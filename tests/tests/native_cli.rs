@@ -19,6 +19,7 @@ fn cards() -> Command {
     for var in [
         "CARDS_API_KEYS",
         "CARDS_DATA",
+        "CARDS_STORE",
         "CARDS_LISTEN",
         "CARDS_VAULT_KEY",
     ] {

@@ -21,6 +21,7 @@ pub fn to_response(e: &ApiError) -> Response {
     match e {
         ApiError::MethodNotAllowed(allow) => response.with_header("allow", allow),
         ApiError::Unauthorized => response.with_header("www-authenticate", "Bearer"),
+        ApiError::Busy => response.with_header("retry-after", "1"),
         ApiError::Internal(cause) => {
             response.cause = Some(cause.clone());
             response
@@ -31,5 +32,23 @@ pub fn to_response(e: &ApiError) -> Response {
             response
         }
         _ => response,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_is_503_with_retry_after() {
+        let r = to_response(&ApiError::Busy);
+        assert_eq!(r.status, 503);
+        assert_eq!(
+            crate::http::header_value(&r.headers, "retry-after"),
+            Some("1")
+        );
+        let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(body["error"], "busy");
+        assert_eq!(r.cause, None);
     }
 }

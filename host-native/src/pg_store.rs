@@ -1,0 +1,595 @@
+//! PostgreSQL behind the core's `Tx` port, for several `cards` instances on one database.
+//!
+//! One table `cards_kv` of `bytea` keys (primary key, so ordered by bytes) to `bytea` values: the core
+//! owns the key layout and its indexes. `cards_schema` holds the schema version, created on first start.
+//!
+//! Transactions: a group-commit batch is one SERIALIZABLE transaction, so two instances that read and
+//! write the same account cannot both commit on a stale read (PostgreSQL's SSI aborts one with SQLSTATE
+//! 40001). A batch that fails on such a conflict (or a deadlock) is split and re-run from scratch, so one
+//! conflicting request cannot fail the others; a single request is re-run a bounded number of times,
+//! then answered 503 `busy`. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
+//! conflicts.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use card_core::storage::KvPair;
+use card_core::{Direction, Env, Request, Response, Service, StoreError, Tx};
+use postgres::error::SqlState;
+use postgres::{Client, IsolationLevel, Statement, Transaction};
+use tokio_postgres_rustls::MakeRustlsConnect;
+use tracing::{error, info, warn};
+
+use crate::writer::{BatchStore, Handler};
+
+/// The schema this release creates and reads.
+pub const SCHEMA_VERSION: i32 = 1;
+
+/// Connections per instance (the writer holds one; reads share the rest).
+const POOL_SIZE: u32 = 16;
+
+/// How many times one request is run before it is answered `busy`.
+const MAX_ATTEMPTS: u32 = 8;
+
+/// Serializes schema creation when several instances start at once (any fixed number works).
+const SCHEMA_LOCK: i64 = 0x6361_7264_7300;
+
+const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS cards_schema (version integer NOT NULL);
+    CREATE TABLE IF NOT EXISTS cards_kv (k bytea PRIMARY KEY, v bytea NOT NULL);
+";
+
+/// The prepared statements of one connection: prepared once, not per query.
+struct Statements {
+    get: Statement,
+    put: Statement,
+    delete: Statement,
+    scan_forward: Statement,
+    scan_reverse: Statement,
+}
+
+pub struct Conn {
+    client: Client,
+    stmts: Statements,
+}
+
+/// Opens connections for the pool and prepares their statements.
+struct Manager {
+    config: postgres::Config,
+    tls: MakeRustlsConnect,
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Conn;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<Conn, postgres::Error> {
+        let mut client = self.config.connect(self.tls.clone())?;
+        let stmts = Statements {
+            get: client.prepare("SELECT v FROM cards_kv WHERE k = $1")?,
+            put: client.prepare(
+                "INSERT INTO cards_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
+            )?,
+            delete: client.prepare("DELETE FROM cards_kv WHERE k = $1")?,
+            scan_forward: client.prepare(
+                "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3",
+            )?,
+            scan_reverse: client.prepare(
+                "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3",
+            )?,
+        };
+        Ok(Conn { client, stmts })
+    }
+
+    fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
+        conn.client.simple_query("").map(|_| ())
+    }
+
+    fn has_broken(&self, conn: &mut Conn) -> bool {
+        conn.client.is_closed()
+    }
+}
+
+/// The database of several instances: a connection pool and counters of conflicts.
+pub struct PgStore {
+    pool: r2d2::Pool<Manager>,
+    /// Where it is, without the password, for logs.
+    label: String,
+    /// Transactions re-run after a serialization failure or deadlock.
+    pub retries: AtomicU64,
+    /// Requests answered `busy` after [`MAX_ATTEMPTS`].
+    pub busy: AtomicU64,
+}
+
+/// Why a transaction did not commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failure {
+    /// Serialization failure or deadlock: running it again may succeed.
+    Conflict,
+    Other,
+}
+
+fn classify(e: &postgres::Error) -> Failure {
+    match e.code() {
+        Some(c)
+            if *c == SqlState::T_R_SERIALIZATION_FAILURE
+                || *c == SqlState::T_R_DEADLOCK_DETECTED =>
+        {
+            Failure::Conflict
+        }
+        _ => Failure::Other,
+    }
+}
+
+fn store_err(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
+}
+
+/// True for a `--store` value this adapter takes.
+pub fn is_url(store: &str) -> bool {
+    store.starts_with("postgres://") || store.starts_with("postgresql://")
+}
+
+impl PgStore {
+    /// Connects, creates (or checks) the schema and the data format. Fails with a message fit for
+    /// the operator: unreachable server, wrong credentials, a newer schema.
+    pub fn open(url: &str) -> Result<PgStore, String> {
+        let config: postgres::Config = url
+            .parse()
+            .map_err(|e| format!("--store / CARDS_STORE is not a PostgreSQL URL: {e}"))?;
+        let label = label(&config);
+        let fail = |e: String| format!("cannot open PostgreSQL store {label}: {e}");
+        let tls = tls().map_err(fail)?;
+        let mut client = config
+            .connect(tls.clone())
+            .map_err(|e| fail(e.to_string()))?;
+        migrate(&mut client).map_err(fail)?;
+        drop(client);
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .min_idle(Some(1))
+            // No extra round trip per checkout: a broken connection is dropped when it comes back
+            // (`has_broken`), and the request that hit it fails with a storage error.
+            .test_on_check_out(false)
+            .connection_timeout(Duration::from_secs(30))
+            .build(Manager { config, tls })
+            .map_err(|e| fail(e.to_string()))?;
+        let store = PgStore {
+            pool,
+            label: label.clone(),
+            retries: AtomicU64::new(0),
+            busy: AtomicU64::new(0),
+        };
+        store
+            .write(|tx| card_core::Service::open_store(tx).map_err(|e| e.to_string()))
+            .map_err(fail)?;
+        Ok(store)
+    }
+
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn conn(&self) -> Result<r2d2::PooledConnection<Manager>, StoreError> {
+        self.pool.get().map_err(store_err)
+    }
+
+    /// Runs `f` in a read-only snapshot (REPEATABLE READ) transaction.
+    pub fn read<R>(&self, f: impl FnOnce(&mut dyn Tx) -> R) -> Result<R, StoreError> {
+        let mut conn = self.conn()?;
+        let conn = &mut *conn;
+        let tx = conn
+            .client
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(store_err)?;
+        let mut adapter = PgTx::new(tx, &conn.stmts, true);
+        let out = f(&mut adapter);
+        adapter.tx.commit().map_err(store_err)?;
+        Ok(out)
+    }
+
+    /// Runs `f` in one SERIALIZABLE transaction and commits, re-running it on conflicts (for the
+    /// command line and the start-up check).
+    pub fn write<R>(
+        &self,
+        mut f: impl FnMut(&mut dyn Tx) -> Result<R, String>,
+    ) -> Result<R, String> {
+        for attempt in 1.. {
+            let mut conn = self.conn().map_err(|e| e.0)?;
+            let conn = &mut *conn;
+            let tx = begin_serializable(&mut conn.client).map_err(|e| e.to_string())?;
+            let mut adapter = PgTx::new(tx, &conn.stmts, false);
+            let out = f(&mut adapter);
+            let failure = match (adapter.failure, out) {
+                (None, Ok(value)) => match adapter.tx.commit() {
+                    Ok(()) => return Ok(value),
+                    Err(e) => (classify(&e), e.to_string()),
+                },
+                (Some((kind, cause)), _) => (kind, cause),
+                (None, Err(e)) => return Err(e),
+            };
+            if failure.0 == Failure::Other || attempt >= MAX_ATTEMPTS {
+                return Err(failure.1);
+            }
+            self.retries.fetch_add(1, Ordering::Relaxed);
+            backoff(attempt);
+        }
+        unreachable!("the loop returns")
+    }
+
+    /// One try of `requests` in one transaction.
+    fn attempt(
+        &self,
+        handler: &dyn Handler,
+        env: &dyn Env,
+        requests: &[Request],
+    ) -> Result<Vec<Response>, (Failure, String)> {
+        let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
+        let conn = &mut *conn;
+        let tx = begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
+        let mut adapter = PgTx::new(tx, &conn.stmts, false);
+        let mut responses = Vec::with_capacity(requests.len());
+        for req in requests {
+            let response =
+                catch_unwind(AssertUnwindSafe(|| handler.handle(req, &mut adapter, env)))
+                    .unwrap_or_else(|_| Service::internal_error("request panicked"));
+            responses.push(response);
+            if adapter.failure.is_some() {
+                // The transaction is aborted: nothing after this can succeed.
+                break;
+            }
+        }
+        if let Some(failure) = adapter.failure {
+            return Err(failure);
+        }
+        match adapter.tx.commit() {
+            Ok(()) => Ok(responses),
+            Err(e) => Err((classify(&e), e.to_string())),
+        }
+    }
+
+    /// Runs `requests` in order; on a conflict, halves are re-run on their own (each committed
+    /// before the next starts, so order is kept), down to single requests retried with backoff.
+    fn run(
+        &self,
+        handler: &dyn Handler,
+        env: &dyn Env,
+        requests: &[Request],
+        tries: u32,
+    ) -> Vec<Response> {
+        match self.attempt(handler, env, requests) {
+            Ok(responses) => responses,
+            Err((Failure::Other, cause)) => {
+                error!(batch = requests.len(), cause = %cause, "PostgreSQL batch failed");
+                requests
+                    .iter()
+                    .map(|_| Service::internal_error("storage failure in group commit"))
+                    .collect()
+            }
+            Err((Failure::Conflict, cause)) => {
+                self.retries.fetch_add(1, Ordering::Relaxed);
+                info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
+                if requests.len() > 1 {
+                    let (a, b) = requests.split_at(requests.len() / 2);
+                    let mut out = self.run(handler, env, a, 1);
+                    out.extend(self.run(handler, env, b, 1));
+                    out
+                } else if tries >= MAX_ATTEMPTS {
+                    self.busy.fetch_add(1, Ordering::Relaxed);
+                    warn!(tries, "request still conflicting; answered busy");
+                    vec![Service::busy()]
+                } else {
+                    backoff(tries);
+                    self.run(handler, env, requests, tries + 1)
+                }
+            }
+        }
+    }
+}
+
+impl BatchStore for PgStore {
+    fn commit_batch(
+        &self,
+        handler: &dyn Handler,
+        env: &dyn Env,
+        requests: &[Request],
+    ) -> Vec<Response> {
+        self.run(handler, env, requests, 1)
+    }
+}
+
+fn begin_serializable(client: &mut Client) -> Result<Transaction<'_>, postgres::Error> {
+    client
+        .build_transaction()
+        .isolation_level(IsolationLevel::Serializable)
+        .start()
+}
+
+/// A short random pause that grows with the attempt, so conflicting instances stop colliding.
+fn backoff(attempt: u32) {
+    let mut r = [0u8; 2];
+    let _ = getrandom::fill(&mut r);
+    let cap_ms = 1u64 << attempt.min(6);
+    let ms = u64::from(u16::from_le_bytes(r)) % cap_ms + 1;
+    std::thread::sleep(Duration::from_millis(ms));
+}
+
+/// TLS with the Mozilla roots, used when the URL's `sslmode` asks for it (`prefer`, the default,
+/// falls back to plain TCP on a server without TLS).
+fn tls() -> Result<MakeRustlsConnect, String> {
+    let roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| e.to_string())?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    Ok(MakeRustlsConnect::new(config))
+}
+
+/// `host:port/dbname`, never the password.
+fn label(config: &postgres::Config) -> String {
+    let host = config
+        .get_hosts()
+        .first()
+        .map(|h| match h {
+            postgres::config::Host::Tcp(h) => h.clone(),
+            postgres::config::Host::Unix(p) => p.display().to_string(),
+        })
+        .unwrap_or_default();
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    format!("{host}:{port}/{}", config.get_dbname().unwrap_or(""))
+}
+
+/// Creates the tables on first start; refuses a schema newer than this release's.
+fn migrate(client: &mut Client) -> Result<(), String> {
+    let mut tx = client.transaction().map_err(|e| e.to_string())?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+        .map_err(|e| e.to_string())?;
+    // Quiet the "already exists, skipping" notices of every later start.
+    tx.batch_execute("SET LOCAL client_min_messages = warning")
+        .map_err(|e| e.to_string())?;
+    tx.batch_execute(SCHEMA).map_err(|e| e.to_string())?;
+    let version: Option<i32> = tx
+        .query_opt("SELECT max(version) FROM cards_schema", &[])
+        .map_err(|e| e.to_string())?
+        .and_then(|row| row.get(0));
+    match version {
+        None => {
+            tx.execute(
+                "INSERT INTO cards_schema (version) VALUES ($1)",
+                &[&SCHEMA_VERSION],
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        Some(v) if v == SCHEMA_VERSION => {}
+        Some(v) => {
+            return Err(format!(
+                "the database schema is version {v}; this release reads version {SCHEMA_VERSION}"
+            ));
+        }
+    }
+    tx.commit().map_err(|e| e.to_string())
+}
+
+/// One PostgreSQL transaction as the core's `Tx`. Remembers the first failure: after an error
+/// PostgreSQL refuses every later statement of the transaction, and the batch needs the first cause.
+pub struct PgTx<'a> {
+    tx: Transaction<'a>,
+    stmts: &'a Statements,
+    read_only: bool,
+    failure: Option<(Failure, String)>,
+}
+
+impl<'a> PgTx<'a> {
+    fn new(tx: Transaction<'a>, stmts: &'a Statements, read_only: bool) -> PgTx<'a> {
+        PgTx {
+            tx,
+            stmts,
+            read_only,
+            failure: None,
+        }
+    }
+
+    fn note<T>(&mut self, r: Result<T, postgres::Error>) -> Result<T, StoreError> {
+        r.map_err(|e| {
+            let cause = e.to_string();
+            if self.failure.is_none() {
+                self.failure = Some((classify(&e), cause.clone()));
+            }
+            StoreError(cause)
+        })
+    }
+
+    fn writable(&self) -> Result<(), StoreError> {
+        if self.read_only {
+            Err(StoreError("write in a read-only transaction".into()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Tx for PgTx<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let r = self.tx.query_opt(&self.stmts.get, &[&key]);
+        Ok(self.note(r)?.map(|row| row.get(0)))
+    }
+
+    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.writable()?;
+        let r = self.tx.execute(&self.stmts.put, &[&key, &value]);
+        self.note(r).map(|_| ())
+    }
+
+    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
+        self.writable()?;
+        let r = self.tx.execute(&self.stmts.delete, &[&key]);
+        self.note(r).map(|_| ())
+    }
+
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError> {
+        if start >= end || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let stmt = match dir {
+            Direction::Forward => &self.stmts.scan_forward,
+            Direction::Reverse => &self.stmts.scan_reverse,
+        };
+        let r = self.tx.query(stmt, &[&start, &end, &limit]);
+        Ok(self
+            .note(r)?
+            .into_iter()
+            .map(|row| (row.get(0), row.get(1)))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use acceptance::pg_cluster::PgCluster;
+    use card_core::Method;
+    use card_core::env::DeterministicEnv;
+    use std::sync::atomic::AtomicU32;
+
+    /// Body `skew`: reads `b`, then (while `interfere` lasts) lets another SERIALIZABLE transaction read
+    /// `a`, write `b` and commit, then writes `a`: a write skew PostgreSQL must refuse. Any other body
+    /// is stored as a key.
+    struct Skew {
+        url: String,
+        interfere: AtomicU32,
+    }
+
+    impl Handler for Skew {
+        fn handle(&self, req: &Request, tx: &mut dyn Tx, _env: &dyn Env) -> Response {
+            let status = |r: Result<(), StoreError>| {
+                Response::bytes(if r.is_ok() { 201 } else { 500 }, "text/plain", Vec::new())
+            };
+            if req.body != b"skew" {
+                return status(tx.put(&req.body, b"1"));
+            }
+            if let Err(e) = tx.get(b"b") {
+                return status(Err(e));
+            }
+            if self.interfere.load(Ordering::SeqCst) > 0 {
+                self.interfere.fetch_sub(1, Ordering::SeqCst);
+                let mut other = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
+                let mut t = begin_serializable(&mut other).unwrap();
+                t.query("SELECT v FROM cards_kv WHERE k = 'a'", &[])
+                    .unwrap();
+                t.execute("UPDATE cards_kv SET v = 'x' WHERE k = 'b'", &[])
+                    .unwrap();
+                t.commit().unwrap();
+            }
+            status(tx.put(b"a", b"2"))
+        }
+    }
+
+    fn setup(interfere: u32) -> (PgCluster, PgStore, Skew) {
+        let cluster = PgCluster::start(&["fsync=off"]);
+        let url = cluster.create_database();
+        let store = PgStore::open(&url).unwrap();
+        store
+            .write(|tx| {
+                tx.put(b"a", b"0").map_err(|e| e.0)?;
+                tx.put(b"b", b"0").map_err(|e| e.0)
+            })
+            .unwrap();
+        let handler = Skew {
+            url,
+            interfere: AtomicU32::new(interfere),
+        };
+        (cluster, store, handler)
+    }
+
+    fn batch() -> Vec<Request> {
+        ["x1", "skew", "x2"]
+            .iter()
+            .map(|b| Request::new(Method::Post, "/").body(b.as_bytes().to_vec()))
+            .collect()
+    }
+
+    fn statuses(rs: &[Response]) -> Vec<u16> {
+        rs.iter().map(|r| r.status).collect()
+    }
+
+    #[test]
+    fn a_conflicting_batch_is_split_and_re_run() {
+        let (_cluster, store, handler) = setup(1);
+        let env = DeterministicEnv::default();
+        let rs = store.commit_batch(&handler, &env, &batch());
+        assert_eq!(statuses(&rs), [201, 201, 201]);
+        assert_eq!(store.retries.load(Ordering::SeqCst), 1);
+        let got = store
+            .read(|tx| ["x1", "x2", "a"].map(|k| tx.get(k.as_bytes()).unwrap()))
+            .unwrap();
+        assert_eq!(
+            got,
+            [
+                Some(b"1".to_vec()),
+                Some(b"1".to_vec()),
+                Some(b"2".to_vec())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_request_that_keeps_conflicting_is_busy_and_fails_no_other() {
+        let (_cluster, store, handler) = setup(u32::MAX);
+        let env = DeterministicEnv::default();
+        let rs = store.commit_batch(&handler, &env, &batch());
+        assert_eq!(statuses(&rs), [201, 503, 201]);
+        assert_eq!(
+            card_core::http::header_value(&rs[1].headers, "retry-after"),
+            Some("1")
+        );
+        assert_eq!(store.busy.load(Ordering::SeqCst), 1);
+        let a = store.read(|tx| tx.get(b"a").unwrap()).unwrap();
+        assert_eq!(a, Some(b"0".to_vec()), "the busy request wrote nothing");
+    }
+
+    #[test]
+    fn reads_are_read_only_and_scans_are_ordered() {
+        let (_cluster, store, _) = setup(0);
+        store
+            .write(|tx| {
+                for k in [&b"k\x01"[..], b"k\x02", b"k\xff", b"l"] {
+                    tx.put(k, k).map_err(|e| e.0)?;
+                }
+                tx.delete(b"l").map_err(|e| e.0)
+            })
+            .unwrap();
+        let (fwd, rev, write) = store
+            .read(|tx| {
+                (
+                    tx.scan(b"k", b"l", Direction::Forward, 10).unwrap(),
+                    tx.scan(b"k", b"m", Direction::Reverse, 2).unwrap(),
+                    tx.put(b"z", b"z"),
+                )
+            })
+            .unwrap();
+        let keys = |v: &[KvPair]| v.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            keys(&fwd),
+            [b"k\x01".to_vec(), b"k\x02".to_vec(), b"k\xff".to_vec()]
+        );
+        assert_eq!(keys(&rev), [b"k\xff".to_vec(), b"k\x02".to_vec()]);
+        assert!(write.is_err());
+    }
+}

@@ -1,0 +1,389 @@
+//! Several `cards` instances on one PostgreSQL database (`--store`): money is conserved across
+//! instances, write conflicts are re-run instead of failing, keys made by the command line work on
+//! every instance, data survives restarts and crashes. Runs on a throwaway cluster of its own
+//! ([`PgCluster`]); needs Debian's `postgresql`. Native host only: skipped under `CARDS_TEST_HOST=spin`.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::thread;
+
+use acceptance::fixtures::{create_account, id};
+use acceptance::host::{HostKind, Process, cards_bin, free_addr};
+use acceptance::pg_cluster::PgCluster;
+use acceptance::*;
+use rust_decimal::Decimal;
+use serde_json::json;
+
+fn native() -> bool {
+    HostKind::from_env() == HostKind::Native
+}
+
+/// One database, its vault key, and a directory for logs.
+struct Db {
+    cluster: PgCluster,
+    url: String,
+    vault_key: String,
+    logs: tempfile::TempDir,
+}
+
+impl Db {
+    fn new() -> Db {
+        let cluster = PgCluster::start(&["fsync=off"]);
+        let url = cluster.create_database();
+        Db {
+            cluster,
+            url,
+            vault_key: "ab".repeat(32),
+            logs: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cards(&self) -> Command {
+        let mut cmd = Command::new(cards_bin());
+        for var in [
+            "CARDS_API_KEYS",
+            "CARDS_DATA",
+            "CARDS_STORE",
+            "CARDS_VAULT_KEY",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd
+    }
+
+    /// `cards keys create --store URL`: the new key.
+    fn create_key(&self, client: &str) -> String {
+        let out = self
+            .cards()
+            .args(["keys", "create", "--client", client, "--store", &self.url])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    fn revoke_key(&self, key: &str) {
+        let out = self
+            .cards()
+            .args(["keys", "revoke", "--key", key, "--store", &self.url])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// An instance on this database (keys from the store only).
+    fn serve(&self, name: &str) -> Process {
+        let addr = free_addr();
+        let mut cmd = self.cards();
+        cmd.args(["serve", "--listen", &addr.to_string(), "--store", &self.url])
+            .args(["--vault-key", &self.vault_key]);
+        let log = self.logs.path().join(format!("{name}.log"));
+        Process::spawn(cmd, addr, &log).unwrap_or_else(|e| panic!("cards serve: {e}"))
+    }
+}
+
+fn holder(t: &Tenant) -> String {
+    let body = json!({"name": "Ada", "person": {"firstName": "Ada", "lastName": "L",
+        "email": "ada@example.com", "phoneNumber": "+15555550100"}});
+    id(t.post("/card-holders", &body).data(201))
+}
+
+/// An account holding `balance` USD and an active card on it, made through `t`.
+fn account_and_card(t: &Tenant, balance: i64) -> (String, String) {
+    let acct = id(&create_account(
+        t,
+        json!({"balance": balance, "currency": "USD"}),
+    ));
+    let h = holder(t);
+    let card = id(t
+        .post(
+            "/cards",
+            &json!({"debitAccountId": acct, "cardHolderId": h, "type": "virtual",
+                    "brand": "Visa", "status": "active"}),
+        )
+        .data(201));
+    (acct, card)
+}
+
+fn balance(t: &Tenant, path: &str) -> Decimal {
+    dec(&t.get(path).data(200)["balance"])
+}
+
+/// `n` concurrent fundings of `amount`, sent alternately to the tenants; returns the responses.
+fn fund_concurrently(
+    tenants: &[Tenant],
+    card: &str,
+    acct: &str,
+    n: usize,
+    amount: i64,
+) -> Vec<Resp> {
+    let tenants = Arc::new(tenants.to_vec());
+    let threads: Vec<_> = (0..n)
+        .map(|i| {
+            let tenants = tenants.clone();
+            let (card, acct) = (card.to_string(), acct.to_string());
+            thread::spawn(move || {
+                tenants[i % tenants.len()].post(
+                    &format!("/cards/{card}/fund"),
+                    &json!({"debitAccountId": acct, "amount": amount}),
+                )
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+#[test]
+fn concurrent_fundings_on_two_instances_conserve_money_and_conflicts_are_re_run() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    let (a, b) = (db.serve("a"), db.serve("b"));
+    let ta = Tenant::at(&a.base_url, &key, "acme");
+    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let conflicts = || {
+        let log = a.output() + &b.output();
+        log.matches("re-running").count()
+    };
+    // Conflicts depend on timing: repeat the round (each one fully checked) until one was seen.
+    for round in 1..=5 {
+        let (acct, card) = account_and_card(&ta, 500);
+        let responses = fund_concurrently(&[ta.clone(), tb.clone()], &card, &acct, 100, 10);
+        let ok = responses.iter().filter(|r| r.status == 200).count();
+        for r in &responses {
+            assert!(
+                r.status == 200 || (r.status == 422 && r.body["error"] == "insufficient_funds"),
+                "round {round}: {} {}",
+                r.status,
+                r.text
+            );
+        }
+        assert_eq!(ok, 50, "round {round}: 500 funds exactly 50 fundings of 10");
+        // Every acknowledged card balance is one of 10, 20, ... 500: each saw a distinct commit.
+        let mut seen: Vec<Decimal> = responses
+            .iter()
+            .filter(|r| r.status == 200)
+            .map(|r| dec(&r.body["data"]["balance"]))
+            .collect();
+        seen.sort();
+        let expected: Vec<Decimal> = (1..=50).map(|i| Decimal::from(i * 10)).collect();
+        assert_eq!(seen, expected, "round {round}");
+        for t in [&ta, &tb] {
+            assert_eq!(balance(t, &format!("/accounts/{acct}")), Decimal::ZERO);
+            assert_eq!(balance(t, &format!("/cards/{card}")), Decimal::from(500));
+        }
+        let entries = tb
+            .list(
+                &format!("/accounts/{acct}/transactions"),
+                &[("limit", "200")],
+            )
+            .data(200)
+            .as_array()
+            .unwrap()
+            .clone();
+        let fundings = entries
+            .iter()
+            .filter(|e| e["type"] == "card_funding")
+            .count();
+        assert_eq!(
+            fundings, 50,
+            "round {round}: one ledger entry per acknowledged funding"
+        );
+        if conflicts() > 0 {
+            break;
+        }
+    }
+    assert!(
+        conflicts() > 0,
+        "no write conflict between the instances in 5 rounds: the retry path was not exercised"
+    );
+    assert!(!(a.output() + &b.output()).contains("answered busy"));
+}
+
+#[test]
+fn keys_made_by_the_command_line_work_on_every_instance_until_revoked() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    let (a, b) = (db.serve("a"), db.serve("b"));
+    // No default key was printed: the store already had one.
+    assert!(!a.output().contains("API key for client"), "{}", a.output());
+    let ta = Tenant::at(&a.base_url, &key, "acme");
+    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let acct = id(&create_account(&ta, json!({"name": "Shared"})));
+    assert_eq!(
+        tb.get(&format!("/accounts/{acct}")).data(200)["name"],
+        "Shared"
+    );
+    // A key made while both run works at once on both.
+    let later = db.create_key("beta");
+    let tl = Tenant::at(&b.base_url, &later, "beta");
+    tl.get(&format!("/accounts/{acct}"))
+        .expect_error(404, "not_found");
+    db.revoke_key(&key);
+    ta.get("/accounts").expect_error(401, "unauthorized");
+    tb.get("/accounts").expect_error(401, "unauthorized");
+}
+
+#[test]
+fn a_crash_during_fundings_loses_no_acknowledged_funding_and_retries_apply_once() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    let (a, b) = (db.serve("a"), db.serve("b"));
+    let ta = Tenant::at(&a.base_url, &key, "acme");
+    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let (acct, card) = account_and_card(&tb, 1000);
+    let n = 60;
+    let fund = |t: &Tenant, i: usize| {
+        try_send_to(
+            &t.base_url,
+            "POST",
+            &format!("/cards/{card}/fund"),
+            &[
+                ("authorization", &format!("Bearer {}", t.key)),
+                ("content-type", "application/json"),
+                ("idempotency-key", &format!("fund-{i}")),
+            ],
+            Some(
+                json!({"debitAccountId": acct, "amount": 1})
+                    .to_string()
+                    .into_bytes(),
+            ),
+        )
+    };
+    // Fundings to A from several threads while A is killed (SIGKILL) part way.
+    let acked: Vec<usize> = thread::scope(|s| {
+        let workers: Vec<_> = (0..4)
+            .map(|w| {
+                let ta = &ta;
+                let fund = &fund;
+                s.spawn(move || {
+                    (w..n)
+                        .step_by(4)
+                        .filter(|i| matches!(fund(ta, *i), Ok(r) if r.status == 200))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        thread::sleep(std::time::Duration::from_millis(300));
+        drop(a);
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    // Every acknowledged funding is in the database.
+    let card_now = balance(&tb, &format!("/cards/{card}"));
+    assert!(
+        card_now >= Decimal::from(acked.len() as i64),
+        "{card_now} < {}",
+        acked.len()
+    );
+    assert_eq!(
+        balance(&tb, &format!("/accounts/{acct}")) + card_now,
+        Decimal::from(1000),
+        "money is conserved"
+    );
+    // Retrying every funding with its key through B applies each exactly once.
+    for i in 0..n {
+        let r = fund(&tb, i).unwrap();
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    assert_eq!(
+        balance(&tb, &format!("/cards/{card}")),
+        Decimal::from(n as i64)
+    );
+    assert_eq!(
+        balance(&tb, &format!("/accounts/{acct}")),
+        Decimal::from(1000 - n as i64)
+    );
+    let _ = b;
+}
+
+#[test]
+fn data_survives_restarts_and_the_schema_is_versioned() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    let a = db.serve("a");
+    let t = Tenant::at(&a.base_url, &key, "acme");
+    let (acct, card) = account_and_card(&t, 100);
+    t.post(
+        &format!("/cards/{card}/fund"),
+        &json!({"debitAccountId": acct, "amount": 25}),
+    )
+    .expect(200);
+    drop(a);
+    let a2 = db.serve("a2");
+    let t2 = Tenant::at(&a2.base_url, &key, "acme");
+    assert_eq!(
+        balance(&t2, &format!("/accounts/{acct}")),
+        Decimal::from(75)
+    );
+    assert_eq!(balance(&t2, &format!("/cards/{card}")), Decimal::from(25));
+    let name = db.url.rsplit('/').next().unwrap();
+    assert_eq!(
+        db.cluster
+            .psql(name, "SELECT version FROM cards_schema")
+            .trim(),
+        "1"
+    );
+    drop(a2);
+    // A schema newer than this release is refused with a clear message.
+    db.cluster
+        .psql(name, "UPDATE cards_schema SET version = 99");
+    let out = db
+        .cards()
+        .args(["keys", "create", "--client", "x", "--store", &db.url])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("schema is version 99"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn store_needs_a_configured_vault_key() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let out = db
+        .cards()
+        .args(["serve", "--listen", "127.0.0.1:0", "--store", &db.url])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--store needs the vault key configured"),
+        "{err}"
+    );
+    let out = db
+        .cards()
+        .args(["keys", "create", "--client", "x", "--store", "mysql://nope"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("postgres://"));
+}
