@@ -87,6 +87,19 @@ impl Claim {
     }
 }
 
+/// Whether the request's `Idempotency-Key` decides its answer whatever the body: a live record
+/// (replay or conflict) or a malformed key. Reads only.
+pub fn decides(req: &Request, client: &str, now: Timestamp, tx: &mut dyn Tx) -> ApiResult<bool> {
+    let Some(key) = req.header_value(HEADER) else {
+        return Ok(false);
+    };
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Ok(true);
+    }
+    Ok(codec::get::<Stored>(tx, &keys::idempotency(client, key))?
+        .is_some_and(|stored| stored.expires_at > now.millis()))
+}
+
 /// Outcomes worth replaying: successes and business-rule refusals. A malformed request (400, 413, 415)
 /// executed nothing, so the caller may fix it and retry with the same key; 5xx may be retried too.
 fn is_kept(status: u16) -> bool {

@@ -21,7 +21,7 @@ pub mod views;
 #[cfg(test)]
 mod tests_card_holders;
 
-pub use pipeline::handle;
+pub use pipeline::{check_body, handle};
 pub use routes::Prepared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

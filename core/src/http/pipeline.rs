@@ -21,6 +21,40 @@ pub fn handle(
     run(service, prepared, req, tx, env).unwrap_or_else(|e| errors::to_response(&e))
 }
 
+/// Runs the body check of a write route (`Route::check`) on a read-only `tx`, for a request that
+/// passed `Service::precheck` as `client`: `Err` is the answer `handle` would give.
+pub fn check_body(
+    service: &Service,
+    prepared: &Prepared,
+    client: &str,
+    req: &Request,
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+) -> ApiResult<()> {
+    let route = prepared.route()?;
+    let Some(check) = route.check else {
+        return Ok(());
+    };
+    let now = env.now();
+    // A replayed or conflicting key is answered by `handle` before the body is looked at.
+    if req.method == Method::Post && idempotency::decides(req, client, now, tx)? {
+        return Ok(());
+    }
+    let mut call = Call {
+        req,
+        route: prepared,
+        config: &service.config,
+        scope: Scope {
+            tx,
+            client,
+            now,
+            ids: &service.ids,
+            env,
+        },
+    };
+    check(&mut call)
+}
+
 fn run(
     service: &Service,
     prepared: &Prepared,

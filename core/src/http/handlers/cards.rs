@@ -21,6 +21,10 @@ fn vault(c: &Call) -> ApiResult<Vault> {
         .ok_or_else(|| ApiError::internal("no vault key is configured"))
 }
 
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    parse::cards::create(c.json_body()?).map(drop)
+}
+
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse::cards::create(c.json_body()?)?;
     let vault = vault(c)?;
@@ -90,6 +94,10 @@ fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
     }
 }
 
+pub fn check_update(c: &mut Call) -> ApiResult<()> {
+    parse::cards::update(c.json_body()?).map(drop)
+}
+
 pub fn update(c: &mut Call) -> ApiResult<Response> {
     let u = parse::cards::update(c.json_body()?)?;
     let card = cards::update(&mut c.scope, &c.route.id, u)?;
@@ -105,6 +113,10 @@ pub fn terminate(c: &mut Call) -> ApiResult<Response> {
         "Card terminated successfully",
         &CardView::from(&card),
     ))
+}
+
+pub fn check_fund(c: &mut Call) -> ApiResult<()> {
+    parse::cards::fund(c.json_body()?).map(drop)
 }
 
 pub fn fund(c: &mut Call) -> ApiResult<Response> {
