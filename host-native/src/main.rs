@@ -93,6 +93,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             vault_key: Some(vault_key),
             // One long-lived instance: the id counter lives in memory.
             stored_ids: false,
+            file_quota_bytes: args.file_quota,
         },
         &*env,
     ));

@@ -3,7 +3,7 @@
 //! returned `Ok`.
 
 use super::handlers::Call;
-use super::routes::{Auth, Prepared};
+use super::routes::{Access, Auth, Prepared};
 use super::{Method, Request, Response, auth, errors, idempotency};
 use crate::domain::{IdGen, Scope};
 use crate::env::Env;
@@ -68,6 +68,9 @@ fn run(
         Auth::Public => String::new(),
     };
     let now = env.now();
+    if route.access == Access::Write {
+        idempotency::sweep(tx, now)?;
+    }
     let claim = if req.method == Method::Post {
         match idempotency::Claim::check(req, &client, now, tx)? {
             Some(idempotency::Claim::Replay(response)) => return Ok(response),

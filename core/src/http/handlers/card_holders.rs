@@ -65,7 +65,7 @@ pub fn check_create(c: &mut Call) -> ApiResult<()> {
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let (new, uploads) = parse_create(c)?;
-    let holder = card_holders::create(&mut c.scope, new, uploads)?;
+    let holder = card_holders::create(&mut c.scope, new, uploads, c.config.file_quota_bytes)?;
     Ok(reply::created(
         "Card holder created successfully",
         &CardHolderView::from(&holder),

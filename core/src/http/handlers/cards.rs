@@ -130,10 +130,18 @@ pub fn fund(c: &mut Call) -> ApiResult<Response> {
 
 pub fn token(c: &mut Call) -> ApiResult<Response> {
     let (token, expires) = cards::token(&mut c.scope, &c.route.id, c.config.token_ttl_secs)?;
-    Ok(reply::created(
+    let expires = expires.to_rfc3339();
+    let mut response = reply::created(
         "Card token created successfully",
-        &json!({"token": token, "expiresAt": expires.to_rfc3339()}),
-    ))
+        &json!({"token": token, "expiresAt": expires}),
+    );
+    // Only the token's hash is stored: a replay with the same Idempotency-Key cannot show it again.
+    let replay = reply::created(
+        "Card token already created for this Idempotency-Key; a token is shown only once",
+        &json!({"token": null, "expiresAt": expires}),
+    );
+    response.replay_body = Some(replay.body);
+    Ok(response)
 }
 
 pub fn reveal(c: &mut Call) -> ApiResult<Response> {
