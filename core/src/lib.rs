@@ -13,6 +13,8 @@
 pub mod domain;
 pub mod env;
 pub mod error;
+#[cfg(test)]
+mod hardening_tests;
 pub mod http;
 mod macros;
 pub mod query;

@@ -175,7 +175,12 @@ fn token_replay_never_shows_the_token_again() {
     let replay = again.data(201);
     assert_eq!(replay["token"], Value::Null);
     assert_eq!(replay["expiresAt"], data["expiresAt"]);
-    assert!(again.body["message"].as_str().unwrap().contains("shown only once"));
+    assert!(
+        again.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("shown only once")
+    );
     assert_eq!(again.header("idempotent-replayed"), Some("true"));
     assert!(!again.text.contains(&token));
     // The first token still works once.
