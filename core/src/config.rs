@@ -14,6 +14,8 @@ pub struct Config {
     /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
     /// so ids still sort by creation. Long-lived hosts keep it in memory.
     pub stored_ids: bool,
+    /// Most bytes of card-holder files one client may store (413 `quota_exceeded` past it).
+    pub file_quota_bytes: u64,
 }
 
 /// Never prints the vault key.
@@ -24,8 +26,14 @@ impl fmt::Debug for Config {
             .field("token_ttl_secs", &self.token_ttl_secs)
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("stored_ids", &self.stored_ids)
+            .field("file_quota_bytes", &self.file_quota_bytes)
             .finish()
     }
+}
+
+impl Config {
+    /// 1 GiB of files per client.
+    pub const DEFAULT_FILE_QUOTA_BYTES: u64 = 1 << 30;
 }
 
 impl Default for Config {
@@ -35,6 +43,7 @@ impl Default for Config {
             token_ttl_secs: 120,
             vault_key: None,
             stored_ids: false,
+            file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,
         }
     }
 }

@@ -32,6 +32,12 @@ pub enum ApiError {
     InvalidState(String),
     IdempotencyConflict,
     PayloadTooLarge,
+    /// The client's stored files would pass its quota: (bytes stored, bytes sent, quota).
+    QuotaExceeded {
+        used: u64,
+        adding: u64,
+        quota: u64,
+    },
     UnsupportedMediaType(String),
     InsufficientFunds,
     AccountUnavailable(String),
@@ -64,7 +70,7 @@ impl ApiError {
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed(_) => 405,
             ApiError::InvalidState(_) | ApiError::IdempotencyConflict => 409,
-            ApiError::PayloadTooLarge => 413,
+            ApiError::PayloadTooLarge | ApiError::QuotaExceeded { .. } => 413,
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::InsufficientFunds
             | ApiError::AccountUnavailable(_)
@@ -85,6 +91,7 @@ impl ApiError {
             ApiError::InvalidState(_) => "invalid_state",
             ApiError::IdempotencyConflict => "idempotency_conflict",
             ApiError::PayloadTooLarge => "payload_too_large",
+            ApiError::QuotaExceeded { .. } => "quota_exceeded",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::InsufficientFunds => "insufficient_funds",
             ApiError::AccountUnavailable(_) => "account_unavailable",
@@ -110,6 +117,13 @@ impl ApiError {
                 "Idempotency-Key was already used with a different request".into()
             }
             ApiError::PayloadTooLarge => "Request body is too large".into(),
+            ApiError::QuotaExceeded {
+                used,
+                adding,
+                quota,
+            } => format!(
+                "File storage quota exceeded: {used} bytes stored, {adding} more sent, quota {quota} bytes"
+            ),
             ApiError::InsufficientFunds => "Insufficient funds in the debit account".into(),
             ApiError::NotConfigured { message, .. } => message.clone(),
             ApiError::Internal(_) => "Internal server error".into(),

@@ -14,6 +14,10 @@ pub mod config;
 pub mod domain;
 pub mod env;
 pub mod error;
+#[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
+mod hardening_tests;
 pub mod http;
 mod macros;
 pub mod query;

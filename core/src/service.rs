@@ -82,6 +82,30 @@ impl Service {
         })
     }
 
+    /// Judges a write request's body as `handle` would, without writing: a host calls it after
+    /// [`Service::precheck`] and before queueing the write, and answers `Err` at once. `tx` may be
+    /// read-only (routes that answer 404 for an unknown record before judging the body read it).
+    /// `handle` still runs the same check, so skipping this changes no answer.
+    pub fn validate_body(
+        &self,
+        checked: &Prechecked,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Result<(), Response> {
+        let client = checked.client.as_deref().unwrap_or_default();
+        http::check_body(
+            &self.config,
+            &self.ids,
+            &checked.prepared,
+            client,
+            req,
+            tx,
+            env,
+        )
+        .map_err(|e| errors::to_response(&e))
+    }
+
     /// Handles one request. A request that fails leaves `tx` exactly as it was, except for its
     /// idempotency record where the README's idempotency rules keep one.
     pub fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {

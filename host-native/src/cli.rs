@@ -62,6 +62,10 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(i64).range(1..))]
     pub token_ttl: i64,
 
+    /// Most bytes of card-holder files one client may store (413 quota_exceeded past it).
+    #[arg(long, env = "CARDS_FILE_QUOTA", default_value_t = card_core::Config::DEFAULT_FILE_QUOTA_BYTES)]
+    pub file_quota: u64,
+
     /// Most write requests per group commit (1 = one commit per request).
     #[arg(long, env = "CARDS_MAX_BATCH", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=65536))]

@@ -103,6 +103,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             // Long-lived instances: the id counter lives in memory. Ids stay unique across instances
             // on one database through their 5 random instance bytes.
             stored_ids: false,
+            file_quota_bytes: args.file_quota,
         },
         &*env,
     ));

@@ -168,6 +168,13 @@ fn config_from_variables() -> Result<Config, String> {
     if let Some(ttl) = settings::parse_token_ttl(&variable("token_ttl")?)? {
         config.token_ttl_secs = ttl;
     }
+    let quota = variable("file_quota")?;
+    if !quota.trim().is_empty() {
+        config.file_quota_bytes = quota
+            .trim()
+            .parse()
+            .map_err(|_| "file_quota must be a number of bytes".to_string())?;
+    }
     Ok(config)
 }
 

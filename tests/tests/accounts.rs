@@ -204,8 +204,9 @@ fn balance_rules_at_creation() {
 #[test]
 fn large_and_precise_balances_stay_exact() {
     let t = tenant();
-    // Written as raw JSON so no float is involved on the client side either.
-    let body = r#"{"ownerType":"business","name":"Exact","type":"treasury","category":"fiat","currency":"USD","balance":9007199254740993.99}"#;
+    // Written as raw JSON so no float is involved on the client side either. The largest balance
+    // (15 integer digits, 2 decimals) has 17 significant digits: more than an f64 holds exactly.
+    let body = r#"{"ownerType":"business","name":"Exact","type":"treasury","category":"fiat","currency":"USD","balance":999999999999999.99}"#;
     let resp = t.send(
         "POST",
         "/accounts",
@@ -213,9 +214,9 @@ fn large_and_precise_balances_stay_exact() {
         Some(body.as_bytes().to_vec()),
     );
     let a = resp.data(201);
-    assert_balances(a, "9007199254740993.99");
+    assert_balances(a, "999999999999999.99");
     let read = t.get(&path(a));
-    assert_balances(read.data(200), "9007199254740993.99");
+    assert_balances(read.data(200), "999999999999999.99");
 }
 
 #[test]

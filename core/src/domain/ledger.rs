@@ -12,6 +12,24 @@ use crate::macros::str_enum;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys;
 
+/// Amounts and balances stay below 10^15 (15 integer digits): far from `Decimal`'s limits, so
+/// sums of a few of them never overflow, and still more than any real balance.
+pub const MAX_INTEGER_DIGITS: u32 = 15;
+
+/// The exclusive bound of every amount and balance: 10^15.
+pub fn money_limit() -> Decimal {
+    Decimal::from(10i64.pow(MAX_INTEGER_DIGITS))
+}
+
+/// `a + b`, refused with 409 `invalid_state` when the result reaches the bound.
+pub fn checked_sum(a: Decimal, b: Decimal, what: &str) -> Result<Decimal> {
+    a.checked_add(b)
+        .filter(|r| r.abs() < money_limit())
+        .ok_or_else(|| ApiError::InvalidState(format!(
+            "{what} would reach 10^{MAX_INTEGER_DIGITS}, past the largest balance this service keeps"
+        )))
+}
+
 str_enum!(EntryType {
     Adjustment = "adjustment",
     CardIssueFunding = "card_issue_funding",
@@ -47,11 +65,7 @@ pub fn post(
     amount: Decimal,
     card_id: Option<&str>,
 ) -> Result<Entry> {
-    let after = account
-        .balance
-        .checked_add(amount)
-        .ok_or_else(|| ApiError::InvalidState("The balance would be out of range".into()))?
-        .normalize();
+    let after = checked_sum(account.balance, amount, "The account balance")?.normalize();
     if after.is_sign_negative() && !after.is_zero() {
         return Err(ApiError::InsufficientFunds);
     }

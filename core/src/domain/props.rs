@@ -146,7 +146,7 @@ proptest! {
         let accounts: Vec<String> = (0..3)
             .map(|_| w.run(|s, _| accounts::create(s, new_account(cents(5000)))).unwrap().id)
             .collect();
-        let holder = w.run(|s, _| card_holders::create(s, holder(), Vec::new())).unwrap().id;
+        let holder = w.run(|s, _| card_holders::create(s, holder(), Vec::new(), u64::MAX)).unwrap().id;
         let mut cards: Vec<String> = Vec::new();
         for op in ops {
             let before = w.store.clone();

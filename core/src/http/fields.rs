@@ -4,6 +4,8 @@
 use std::str::FromStr;
 
 use rust_decimal::Decimal;
+
+use crate::domain::ledger;
 use serde_json::{Map, Value};
 
 use crate::error::{ApiError, FieldError};
@@ -240,23 +242,77 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// Parses a JSON number exactly into a Decimal with at most 2 decimal places.
+/// Parses a JSON number exactly into a Decimal with at most 2 decimal places and at most
+/// [`ledger::MAX_INTEGER_DIGITS`] integer digits. Works on the number's text digit by digit, so
+/// nothing is rounded: `0.999999999999999999999999999999` is refused, not read as 1.
 pub fn money(v: &Value) -> Result<Decimal, String> {
     let Value::Number(n) = v else {
         return Err("must be a number".into());
     };
-    let text = n.to_string();
-    let parsed = if text.contains(['e', 'E']) {
-        Decimal::from_scientific(&text)
-    } else {
-        Decimal::from_str(&text)
+    exact_money(&n.to_string())
+}
+
+fn exact_money(text: &str) -> Result<Decimal, String> {
+    let out_of_range = || {
+        format!(
+            "must be less than 10^{} (at most {} integer digits)",
+            ledger::MAX_INTEGER_DIGITS,
+            ledger::MAX_INTEGER_DIGITS
+        )
     };
-    let d = parsed.map_err(|_| "must be a number within range".to_string())?;
-    let d = d.normalize();
-    if d.scale() > 2 {
+    let (negative, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e),
+        None => (rest, "0"),
+    };
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: String = int_part.chars().chain(frac_part.chars()).collect();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("must be a number".into());
+    }
+    let digits = digits.trim_start_matches('0');
+    let significant = digits.trim_end_matches('0');
+    if significant.is_empty() {
+        return Ok(Decimal::ZERO);
+    }
+    // value = significant * 10^power; a huge exponent saturates and is refused below.
+    let exponent: i64 = exponent
+        .strip_prefix('+')
+        .unwrap_or(exponent)
+        .parse()
+        .unwrap_or(if exponent.starts_with('-') {
+            i64::MIN / 4
+        } else {
+            i64::MAX / 4
+        });
+    let trailing_zeros = (digits.len() - significant.len()) as i64;
+    let power = exponent
+        .saturating_add(trailing_zeros)
+        .saturating_sub(frac_part.len() as i64);
+    if power < -2 {
         return Err("must have at most 2 decimal places".into());
     }
-    Ok(d)
+    let integer_digits = (significant.len() as i64).saturating_add(power);
+    if integer_digits > i64::from(ledger::MAX_INTEGER_DIGITS) {
+        return Err(out_of_range());
+    }
+    // At most 17 significant digits here: they fit an i64 mantissa exactly.
+    let mut mantissa: i64 = significant.parse().map_err(|_| out_of_range())?;
+    let mut scale = 0u32;
+    if power < 0 {
+        scale = power.unsigned_abs() as u32;
+    } else {
+        for _ in 0..power {
+            mantissa *= 10;
+        }
+    }
+    if negative {
+        mantissa = -mantissa;
+    }
+    Ok(Decimal::new(mantissa, scale).normalize())
 }
 
 /// A Decimal as an exact JSON number.
@@ -277,8 +333,33 @@ mod tests {
     fn money_is_exact() {
         let v: Value = serde_json::from_str("0.1").unwrap();
         assert_eq!(money(&v).unwrap(), Decimal::new(1, 1));
-        let v: Value = serde_json::from_str("12345678901234567.25").unwrap();
-        assert_eq!(money(&v).unwrap().to_string(), "12345678901234567.25");
+        let v: Value = serde_json::from_str("123456789012345.25").unwrap();
+        assert_eq!(money(&v).unwrap().to_string(), "123456789012345.25");
+        for refused in [
+            "1000000000000000",
+            "1e15",
+            "0.999999999999999999999999999999",
+            "79228162514264337593543950335",
+            "1e400",
+            "1.5e-7",
+            "1e-3",
+        ] {
+            let v: Value = serde_json::from_str(refused).unwrap();
+            assert!(money(&v).is_err(), "{refused}");
+        }
+        for (text, value) in [
+            ("999999999999999.99", "999999999999999.99"),
+            ("-1.5", "-1.5"),
+            ("0.00", "0"),
+            ("-0", "0"),
+            ("0e999999999999999999999", "0"),
+            ("1500e-3", "1.5"),
+            ("12.3400", "12.34"),
+            ("1E+2", "100"),
+        ] {
+            let v: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(money(&v).unwrap().to_string(), value, "{text}");
+        }
         let v: Value = serde_json::from_str("1.005").unwrap();
         assert!(money(&v).is_err());
         let v: Value = serde_json::from_str("1.50").unwrap();

@@ -67,7 +67,6 @@ impl Claim {
                 "must be 1 to 255 printable ASCII characters",
             ));
         }
-        sweep(tx, now)?;
         let record_key = keys::idempotency(client, key);
         let fingerprint = fingerprint(req);
         if let Some(stored) = codec::get::<Stored>(tx, &record_key)?
@@ -85,6 +84,19 @@ impl Claim {
             fingerprint,
         })))
     }
+}
+
+/// Whether the request's `Idempotency-Key` decides its answer whatever the body: a live record
+/// (replay or conflict) or a malformed key. Reads only.
+pub fn decides(req: &Request, client: &str, now: Timestamp, tx: &mut dyn Tx) -> ApiResult<bool> {
+    let Some(key) = req.header_value(HEADER) else {
+        return Ok(false);
+    };
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Ok(true);
+    }
+    Ok(codec::get::<Stored>(tx, &keys::idempotency(client, key))?
+        .is_some_and(|stored| stored.expires_at > now.millis()))
 }
 
 /// Outcomes worth replaying: successes and business-rule refusals. A malformed request (400, 413, 415)
@@ -106,7 +118,10 @@ impl Fresh {
                 .header_value("content-type")
                 .unwrap_or("application/json")
                 .to_string(),
-            body: response.body.clone(),
+            body: response
+                .replay_body
+                .clone()
+                .unwrap_or_else(|| response.body.clone()),
             expires_at,
         };
         codec::put(tx, &self.key, &stored)?;
@@ -115,8 +130,9 @@ impl Fresh {
     }
 }
 
-/// Deletes a few records whose time is up, oldest first.
-fn sweep(tx: &mut dyn Tx, now: Timestamp) -> ApiResult<()> {
+/// Deletes a few records whose time is up, oldest first. Every write request runs it (with or
+/// without a key), so expired records go away at the pace of the writes, a few at a time.
+pub fn sweep(tx: &mut dyn Tx, now: Timestamp) -> ApiResult<()> {
     let (start, end) = keys::idempotency_expired(now.millis());
     for (queue_key, record_key) in tx.scan(&start, &end, Direction::Forward, SWEEP_BATCH)? {
         // A newer record under the same key has a later expiry: only delete a record that expired.

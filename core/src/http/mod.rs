@@ -21,7 +21,7 @@ pub mod views;
 #[cfg(test)]
 mod tests_card_holders;
 
-pub use pipeline::handle;
+pub use pipeline::{check_body, handle};
 pub use routes::Prepared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,6 +128,9 @@ pub struct Response {
     pub body: Vec<u8>,
     /// Why a request failed inside (a 5xx): for the host's log, never sent to the client.
     pub cause: Option<String>,
+    /// For a body that carries a secret shown once (a reveal token): the body an idempotent replay
+    /// sends and the idempotency record keeps instead, so the secret is never stored.
+    pub replay_body: Option<Vec<u8>>,
 }
 
 impl Response {
@@ -148,6 +151,7 @@ impl Response {
             headers: vec![("content-type".into(), content_type.into())],
             body,
             cause: None,
+            replay_body: None,
         }
     }
 

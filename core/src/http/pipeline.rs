@@ -3,7 +3,7 @@
 //! returned `Ok`.
 
 use super::handlers::Call;
-use super::routes::{Auth, Prepared};
+use super::routes::{Access, Auth, Prepared};
 use super::{Method, Request, Response, auth, errors, idempotency};
 use crate::config::Config;
 use crate::domain::{IdGen, Scope};
@@ -22,6 +22,41 @@ pub fn handle(
     run(config, ids, prepared, req, tx, env).unwrap_or_else(|e| errors::to_response(&e))
 }
 
+/// Runs the body check of a write route (`Route::check`) on a read-only `tx`, for a request that
+/// passed `Service::precheck` as `client`: `Err` is the answer `handle` would give.
+pub fn check_body(
+    config: &Config,
+    ids: &IdGen,
+    prepared: &Prepared,
+    client: &str,
+    req: &Request,
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+) -> ApiResult<()> {
+    let route = prepared.route()?;
+    let Some(check) = route.check else {
+        return Ok(());
+    };
+    let now = env.now();
+    // A replayed or conflicting key is answered by `handle` before the body is looked at.
+    if req.method == Method::Post && idempotency::decides(req, client, now, tx)? {
+        return Ok(());
+    }
+    let mut call = Call {
+        req,
+        route: prepared,
+        config,
+        scope: Scope {
+            tx,
+            client,
+            now,
+            ids,
+            env,
+        },
+    };
+    check(&mut call)
+}
+
 fn run(
     config: &Config,
     ids: &IdGen,
@@ -36,6 +71,9 @@ fn run(
         Auth::Public => String::new(),
     };
     let now = env.now();
+    if route.access == Access::Write {
+        idempotency::sweep(tx, now)?;
+    }
     let claim = if req.method == Method::Post {
         match idempotency::Claim::check(req, &client, now, tx)? {
             Some(idempotency::Claim::Replay(response)) => return Ok(response),

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::handlers::{self, Handler};
+use super::handlers::{self, Check, Handler};
 use super::{Method, Request};
 use crate::error::ApiError;
 
@@ -29,6 +29,9 @@ pub struct Route {
     pub access: Access,
     pub auth: Auth,
     pub handler: Handler,
+    /// The part of a write handler that judges the body (reading at most the records it must find
+    /// first), so a host can refuse a bad body before it queues the write. The handler runs it too.
+    pub check: Option<Check>,
 }
 
 const fn route(method: Method, path: &'static str, access: Access, handler: Handler) -> Route {
@@ -38,6 +41,19 @@ const fn route(method: Method, path: &'static str, access: Access, handler: Hand
         access,
         auth: Auth::Key,
         handler,
+        check: None,
+    }
+}
+
+/// A write route with a body, and the check of that body.
+const fn with_body(method: Method, path: &'static str, handler: Handler, check: Check) -> Route {
+    Route {
+        method,
+        path,
+        access: Access::Write,
+        auth: Auth::Key,
+        handler,
+        check: Some(check),
     }
 }
 
@@ -51,11 +67,22 @@ pub static ROUTES: &[Route] = &[
         access: Read,
         auth: Auth::Public,
         handler: handlers::health,
+        check: None,
     },
     route(Get, "/accounts", Read, handlers::accounts::list),
-    route(Post, "/accounts", Write, handlers::accounts::create),
+    with_body(
+        Post,
+        "/accounts",
+        handlers::accounts::create,
+        handlers::accounts::check_create,
+    ),
     route(Get, "/accounts/{id}", Read, handlers::accounts::get),
-    route(Put, "/accounts/{id}", Write, handlers::accounts::update),
+    with_body(
+        Put,
+        "/accounts/{id}",
+        handlers::accounts::update,
+        handlers::accounts::check_update,
+    ),
     route(
         Get,
         "/accounts/{id}/transactions",
@@ -68,11 +95,11 @@ pub static ROUTES: &[Route] = &[
         Read,
         handlers::account_details::list,
     ),
-    route(
+    with_body(
         Post,
         "/accounts/{id}/details",
-        Write,
         handlers::account_details::create,
+        handlers::account_details::check_create,
     ),
     route(
         Get,
@@ -80,11 +107,11 @@ pub static ROUTES: &[Route] = &[
         Read,
         handlers::account_details::get,
     ),
-    route(
+    with_body(
         Put,
         "/accounts/{id}/details/{sub}",
-        Write,
         handlers::account_details::update,
+        handlers::account_details::check_update,
     ),
     route(
         Delete,
@@ -93,13 +120,18 @@ pub static ROUTES: &[Route] = &[
         handlers::account_details::delete,
     ),
     route(Get, "/card-holders", Read, handlers::card_holders::list),
-    route(Post, "/card-holders", Write, handlers::card_holders::create),
+    with_body(
+        Post,
+        "/card-holders",
+        handlers::card_holders::create,
+        handlers::card_holders::check_create,
+    ),
     route(Get, "/card-holders/{id}", Read, handlers::card_holders::get),
-    route(
+    with_body(
         Put,
         "/card-holders/{id}",
-        Write,
         handlers::card_holders::update,
+        handlers::card_holders::check_update,
     ),
     route(
         Get,
@@ -108,11 +140,26 @@ pub static ROUTES: &[Route] = &[
         handlers::card_holders::file,
     ),
     route(Get, "/cards", Read, handlers::cards::list),
-    route(Post, "/cards", Write, handlers::cards::create),
+    with_body(
+        Post,
+        "/cards",
+        handlers::cards::create,
+        handlers::cards::check_create,
+    ),
     route(Get, "/cards/{id}", Read, handlers::cards::get),
-    route(Put, "/cards/{id}", Write, handlers::cards::update),
+    with_body(
+        Put,
+        "/cards/{id}",
+        handlers::cards::update,
+        handlers::cards::check_update,
+    ),
     route(Delete, "/cards/{id}", Write, handlers::cards::terminate),
-    route(Post, "/cards/{id}/fund", Write, handlers::cards::fund),
+    with_body(
+        Post,
+        "/cards/{id}/fund",
+        handlers::cards::fund,
+        handlers::cards::check_fund,
+    ),
     route(Post, "/cards/{id}/token", Write, handlers::cards::token),
     // A reveal consumes its token, so this GET writes.
     route(Get, "/cards/{id}/reveal", Write, handlers::cards::reveal),

@@ -151,6 +151,11 @@ pub fn counter(client: &str, kind: Kind, field: &str, value: &str) -> Vec<u8> {
         .done()
 }
 
+/// The bytes of identity files a client stores (a counter, u64 big endian), for its file quota.
+pub fn file_usage(client: &str) -> Vec<u8> {
+    counter(client, Kind::File, "bytes", "all")
+}
+
 pub fn file_chunk(client: &str, file: &str, index: u32) -> Vec<u8> {
     Key::new("f")
         .part(client)

@@ -86,6 +86,32 @@ impl Record for StoredFile {
     const NAME: &'static str = "file";
 }
 
+/// The bytes of files the client stores.
+pub fn usage(s: &mut Scope) -> Result<u64> {
+    match s.tx.get(&keys::file_usage(s.client))? {
+        None => Ok(0),
+        Some(raw) => <[u8; 8]>::try_from(raw.as_slice())
+            .map(u64::from_be_bytes)
+            .map_err(|_| ApiError::internal("the file usage counter is corrupt")),
+    }
+}
+
+/// Counts `adding` more bytes against the client's `quota`, in the transaction that stores them;
+/// past the quota nothing is counted and the request is refused with 413 `quota_exceeded`.
+pub fn reserve(s: &mut Scope, adding: u64, quota: u64) -> Result<()> {
+    let used = usage(s)?;
+    let total = used.saturating_add(adding);
+    if total > quota {
+        return Err(ApiError::QuotaExceeded {
+            used,
+            adding,
+            quota,
+        });
+    }
+    s.tx.put(&keys::file_usage(s.client), &total.to_be_bytes())?;
+    Ok(())
+}
+
 /// Stores an upload for `holder_id` under a new file id.
 pub fn store(s: &mut Scope, holder_id: &str, upload: &Upload) -> Result<StoredFile> {
     let file_id = s.new_id();

@@ -197,8 +197,18 @@ pub fn all(s: &mut Scope) -> Result<Vec<CardHolder>> {
     )?)
 }
 
-/// Creates a holder and stores its uploaded identity files.
-pub fn create(s: &mut Scope, new: NewCardHolder, uploads: Vec<Upload>) -> Result<CardHolder> {
+/// Creates a holder and stores its uploaded identity files, within the client's `file_quota` bytes
+/// (files are never replaced or deleted, so usage only grows).
+pub fn create(
+    s: &mut Scope,
+    new: NewCardHolder,
+    uploads: Vec<Upload>,
+    file_quota: u64,
+) -> Result<CardHolder> {
+    let adding: u64 = uploads.iter().map(|u| u.bytes.len() as u64).sum();
+    if adding > 0 {
+        files::reserve(s, adding, file_quota)?;
+    }
     let mut holder = CardHolder {
         id: s.new_id(),
         name: new.name,

@@ -274,11 +274,8 @@ pub fn fund(s: &mut Scope, id: &str, funding: Funding) -> Result<Card> {
         -funding.amount,
         Some(&card.id),
     )?;
-    card.balance = card
-        .balance
-        .checked_add(funding.amount)
-        .ok_or_else(|| ApiError::InvalidState("The card balance would be out of range".into()))?
-        .normalize();
+    card.balance =
+        ledger::checked_sum(card.balance, funding.amount, "The card balance")?.normalize();
     card.updated_at = s.now;
     save(s, &card)?;
     Ok(card)

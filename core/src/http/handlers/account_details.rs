@@ -1,16 +1,24 @@
 //! /accounts/{id}/details and /accounts/{id}/details/{detailId}.
 
 use super::{Call, to_value};
-use crate::domain::account_details;
+use crate::domain::account_details::{self, DetailUpdate, NewDetail};
 use crate::error::ApiResult;
 use crate::http::views::{self, DetailView};
 use crate::http::{Response, parse, reply};
 
-pub fn create(c: &mut Call) -> ApiResult<Response> {
+fn parse_create(c: &mut Call) -> ApiResult<NewDetail> {
     let body = c.json_body()?;
     // The account of the path answers 404 before the body is judged.
     crate::domain::accounts::get(&mut c.scope, &c.route.id)?;
-    let new = parse::account_details::create(body)?;
+    parse::account_details::create(body)
+}
+
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    parse_create(c).map(drop)
+}
+
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let new = parse_create(c)?;
     let detail = account_details::create(&mut c.scope, &c.route.id, new)?;
     Ok(reply::created(
         "Account detail created successfully",
@@ -42,10 +50,18 @@ pub fn get(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn update(c: &mut Call) -> ApiResult<Response> {
+fn parse_update(c: &mut Call) -> ApiResult<DetailUpdate> {
     let body = c.json_body()?;
     account_details::get(&mut c.scope, &c.route.id, &c.route.sub)?;
-    let u = parse::account_details::update(body)?;
+    parse::account_details::update(body)
+}
+
+pub fn check_update(c: &mut Call) -> ApiResult<()> {
+    parse_update(c).map(drop)
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let u = parse_update(c)?;
     let detail = account_details::update(&mut c.scope, &c.route.id, &c.route.sub, u)?;
     Ok(reply::ok(
         "Account detail updated successfully",

@@ -1,13 +1,22 @@
 //! /accounts and /accounts/{id}/transactions.
 
 use super::{Call, to_value};
+use crate::domain::accounts::{AccountUpdate, NewAccount};
 use crate::domain::{accounts, ledger};
 use crate::error::ApiResult;
 use crate::http::views::{self, AccountView, EntryView};
 use crate::http::{Response, parse, reply};
 
+fn parse_create(c: &mut Call) -> ApiResult<NewAccount> {
+    parse::accounts::create(c.json_body()?, Some(c.scope.client))
+}
+
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    parse_create(c).map(drop)
+}
+
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse::accounts::create(c.json_body()?, Some(c.scope.client))?;
+    let new = parse_create(c)?;
     let account = accounts::create(&mut c.scope, new)?;
     Ok(reply::created(
         "Account created successfully",
@@ -38,11 +47,19 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn update(c: &mut Call) -> ApiResult<Response> {
+fn parse_update(c: &mut Call) -> ApiResult<AccountUpdate> {
     let body = c.json_body()?;
     // An unknown account is 404 before the body's fields are judged.
     accounts::get(&mut c.scope, &c.route.id)?;
-    let u = parse::accounts::update(body)?;
+    parse::accounts::update(body)
+}
+
+pub fn check_update(c: &mut Call) -> ApiResult<()> {
+    parse_update(c).map(drop)
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let u = parse_update(c)?;
     let account = accounts::update(&mut c.scope, &c.route.id, u)?;
     Ok(reply::ok(
         "Account updated successfully",

@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
 use super::{Call, to_value};
+use crate::domain::card_holders::files::Upload;
 use crate::domain::card_holders::{self, NewCardHolder};
 use crate::env::Timestamp;
 use crate::error::{ApiError, ApiResult};
@@ -44,19 +45,27 @@ fn validate_create_with(
     }
 }
 
-pub fn create(c: &mut Call) -> ApiResult<Response> {
+fn parse_create(c: &mut Call) -> ApiResult<(NewCardHolder, Vec<Upload>)> {
     let content_type = c.req.header_value("content-type").unwrap_or_default();
-    let (new, uploads) = if body::media_type(content_type) == "multipart/form-data" {
+    if body::media_type(content_type) == "multipart/form-data" {
         let parts = multipart::parse(content_type, &c.req.body)?;
         let mut errors = Errors::default();
         let (fields, uploads) = from_parts(parts, &mut errors)?;
-        (validate_create_with(errors, fields, c.scope.now)?, uploads)
+        Ok((validate_create_with(errors, fields, c.scope.now)?, uploads))
     } else {
         // Size, content type (415) and JSON syntax.
         let fields = c.json_body()?;
-        (validate_create_json(fields, c.scope.now)?, Vec::new())
-    };
-    let holder = card_holders::create(&mut c.scope, new, uploads)?;
+        Ok((validate_create_json(fields, c.scope.now)?, Vec::new()))
+    }
+}
+
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    parse_create(c).map(drop)
+}
+
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let (new, uploads) = parse_create(c)?;
+    let holder = card_holders::create(&mut c.scope, new, uploads, c.config.file_quota_bytes)?;
     Ok(reply::created(
         "Card holder created successfully",
         &CardHolderView::from(&holder),
@@ -86,7 +95,8 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn update(c: &mut Call) -> ApiResult<Response> {
+/// The holder's id and its validated replacement.
+fn parse_update(c: &mut Call) -> ApiResult<(String, NewCardHolder)> {
     let body = c.json_body()?;
     let holder = card_holders::get(&mut c.scope, &c.route.id)?;
     let mut errors = Errors::default();
@@ -102,7 +112,16 @@ pub fn update(c: &mut Call) -> ApiResult<Response> {
     }
     merge(&mut merged, patch);
     let new = card_holder_validation::validate(merged, today(c.scope.now))?;
-    let holder = card_holders::replace(&mut c.scope, &holder.id, new)?;
+    Ok((holder.id, new))
+}
+
+pub fn check_update(c: &mut Call) -> ApiResult<()> {
+    parse_update(c).map(drop)
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let (id, new) = parse_update(c)?;
+    let holder = card_holders::replace(&mut c.scope, &id, new)?;
     Ok(reply::ok(
         "Card holder updated successfully",
         &CardHolderView::from(&holder),

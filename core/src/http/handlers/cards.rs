@@ -30,6 +30,10 @@ fn vault(c: &mut Call) -> ApiResult<Vault> {
     Ok(vault)
 }
 
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    parse::cards::create(c.json_body()?).map(drop)
+}
+
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse::cards::create(c.json_body()?)?;
     let vault = vault(c)?;
@@ -99,6 +103,10 @@ fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
     }
 }
 
+pub fn check_update(c: &mut Call) -> ApiResult<()> {
+    parse::cards::update(c.json_body()?).map(drop)
+}
+
 pub fn update(c: &mut Call) -> ApiResult<Response> {
     let u = parse::cards::update(c.json_body()?)?;
     let card = cards::update(&mut c.scope, &c.route.id, u)?;
@@ -116,6 +124,10 @@ pub fn terminate(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
+pub fn check_fund(c: &mut Call) -> ApiResult<()> {
+    parse::cards::fund(c.json_body()?).map(drop)
+}
+
 pub fn fund(c: &mut Call) -> ApiResult<Response> {
     let funding = parse::cards::fund(c.json_body()?)?;
     let card = cards::fund(&mut c.scope, &c.route.id, funding)?;
@@ -127,10 +139,18 @@ pub fn fund(c: &mut Call) -> ApiResult<Response> {
 
 pub fn token(c: &mut Call) -> ApiResult<Response> {
     let (token, expires) = cards::token(&mut c.scope, &c.route.id, c.config.token_ttl_secs)?;
-    Ok(reply::created(
+    let expires = expires.to_rfc3339();
+    let mut response = reply::created(
         "Card token created successfully",
-        &json!({"token": token, "expiresAt": expires.to_rfc3339()}),
-    ))
+        &json!({"token": token, "expiresAt": expires}),
+    );
+    // Only the token's hash is stored: a replay with the same Idempotency-Key cannot show it again.
+    let replay = reply::created(
+        "Card token already created for this Idempotency-Key; a token is shown only once",
+        &json!({"token": null, "expiresAt": expires}),
+    );
+    response.replay_body = Some(replay.body);
+    Ok(response)
 }
 
 pub fn reveal(c: &mut Call) -> ApiResult<Response> {

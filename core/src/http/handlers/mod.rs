@@ -24,6 +24,8 @@ pub struct Call<'a> {
 }
 
 pub type Handler = fn(&mut Call) -> ApiResult<Response>;
+/// Judges a write request's body without writing (see `Route::check`).
+pub type Check = fn(&mut Call) -> ApiResult<()>;
 
 impl Call<'_> {
     /// The first path parameter (`{id}`).

@@ -1,22 +1,35 @@
 //! The `spendingControls` object of card bodies, parsed into a typed patch.
 
+use std::collections::HashSet;
+
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use crate::domain::cards::{ControlsPatch, Interval, SpendingLimit, is_category};
 use crate::http::fields::{Errors, Fields};
 
+/// Most categories in one `allowedCategories`, `blockedCategories` or limit `categories` list.
+pub const MAX_CATEGORIES: usize = 100;
+/// Most entries in `spendingLimits`.
+pub const MAX_SPENDING_LIMITS: usize = 20;
+
 fn categories(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<String>> {
     let Value::Array(items) = value else {
         errors.push(path, "must be an array of strings");
         return None;
     };
+    // Checked before looking at any item, so a huge list costs one length check.
+    if items.len() > MAX_CATEGORIES {
+        errors.push(path, format!("must have at most {MAX_CATEGORIES} entries"));
+        return None;
+    }
     let mut out = Vec::with_capacity(items.len());
+    let mut seen = HashSet::with_capacity(items.len());
     let mut ok = true;
     for (i, item) in items.into_iter().enumerate() {
         match item {
             Value::String(s) if is_category(&s) => {
-                if !out.contains(&s) {
+                if seen.insert(s.clone()) {
                     out.push(s);
                 }
             }
@@ -37,6 +50,13 @@ fn limits(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<SpendingL
         errors.push(path, "must be an array");
         return None;
     };
+    if items.len() > MAX_SPENDING_LIMITS {
+        errors.push(
+            path,
+            format!("must have at most {MAX_SPENDING_LIMITS} entries"),
+        );
+        return None;
+    }
     let mut out = Vec::with_capacity(items.len());
     let mut ok = true;
     for (i, item) in items.into_iter().enumerate() {
