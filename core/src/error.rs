@@ -36,6 +36,12 @@ pub enum ApiError {
     InsufficientFunds,
     AccountUnavailable(String),
     CurrencyMismatch(String),
+    /// The client's request head or body did not arrive in time.
+    RequestTimeout,
+    /// The client spent its request budget; it may retry after this many seconds.
+    RateLimited { retry_after_secs: u64 },
+    /// The storage or the writer cannot serve (health check).
+    Unavailable(String),
     /// The cause, for the host's log only.
     Internal(String),
 }
@@ -62,7 +68,10 @@ impl ApiError {
             ApiError::InsufficientFunds
             | ApiError::AccountUnavailable(_)
             | ApiError::CurrencyMismatch(_) => 422,
+            ApiError::RequestTimeout => 408,
+            ApiError::RateLimited { .. } => 429,
             ApiError::Internal(_) => 500,
+            ApiError::Unavailable(_) => 503,
         }
     }
 
@@ -80,7 +89,10 @@ impl ApiError {
             ApiError::InsufficientFunds => "insufficient_funds",
             ApiError::AccountUnavailable(_) => "account_unavailable",
             ApiError::CurrencyMismatch(_) => "currency_mismatch",
+            ApiError::RequestTimeout => "request_timeout",
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal_error",
+            ApiError::Unavailable(_) => "unavailable",
         }
     }
 
@@ -94,7 +106,10 @@ impl ApiError {
             ApiError::InvalidState(m)
             | ApiError::UnsupportedMediaType(m)
             | ApiError::AccountUnavailable(m)
-            | ApiError::CurrencyMismatch(m) => m.clone(),
+            | ApiError::CurrencyMismatch(m)
+            | ApiError::Unavailable(m) => m.clone(),
+            ApiError::RequestTimeout => "The request was not received in time".into(),
+            ApiError::RateLimited { .. } => "Too many requests; retry later".into(),
             ApiError::IdempotencyConflict => {
                 "Idempotency-Key was already used with a different request".into()
             }

@@ -1,14 +1,21 @@
 //! Group commit: one thread owns every write. It takes the first waiting write request, drains the
 //! others that are waiting (up to the batch limit), runs them in order inside ONE redb write
-//! transaction, commits once (durably), and only then answers them all.
+//! transaction, commits once (durably, and only if the batch wrote something), and only then answers
+//! them all.
+//!
+//! A storage fault that redb latches (an I/O error: every later transaction fails with `PreviousIo`),
+//! a failed commit, or a panic of the thread itself stops the writer and marks it unhealthy: `/health`
+//! answers 503 and the process exits non-zero, so a supervisor restarts it on a reopened data file.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
+use card_core::http::Prepared;
 use card_core::{Env, Request, Response, Service, Tx};
 use redb::Database;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc, oneshot};
 use tracing::{debug, error};
 
 use crate::storage::WriteAdapter;
@@ -16,17 +23,84 @@ use crate::storage::WriteAdapter;
 /// What the writer runs for each request. `Service` in production; tests plug in their own.
 pub trait Handler: Send + Sync + 'static {
     fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response;
+
+    /// For a request the host already matched; handlers that do not care run it plainly.
+    fn handle_prepared(
+        &self,
+        _prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        self.handle(req, tx, env)
+    }
 }
 
 impl Handler for Service {
     fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
         Service::handle(self, req, tx, env)
     }
+
+    fn handle_prepared(
+        &self,
+        prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        Service::handle_prepared(self, prepared, req, tx, env)
+    }
+}
+
+/// One queued write: the request, its route if the host matched it already, and the share of the
+/// host's body-byte budget its body holds until it is answered.
+pub struct Job {
+    pub req: Request,
+    pub prepared: Option<Prepared>,
+    pub budget: Option<OwnedSemaphorePermit>,
+}
+
+impl Job {
+    #[cfg(test)]
+    pub fn plain(req: Request) -> Job {
+        Job {
+            req,
+            prepared: None,
+            budget: None,
+        }
+    }
 }
 
 enum Msg {
-    Write(Request, oneshot::Sender<Response>),
+    Write(Box<Job>, oneshot::Sender<Response>),
     Stop,
+}
+
+/// Whether the writer can still serve; shared with the HTTP side for `/health` and shutdown.
+#[derive(Default)]
+pub struct Health {
+    failed: AtomicBool,
+    notify: Notify,
+}
+
+impl Health {
+    pub fn is_ok(&self) -> bool {
+        !self.failed.load(Ordering::SeqCst)
+    }
+
+    fn fail(&self) {
+        self.failed.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        // A waiter that registers later still sees it.
+        self.notify.notify_one();
+    }
+
+    /// Resolves once the writer has failed.
+    pub async fn failed(&self) {
+        while self.is_ok() {
+            self.notify.notified().await;
+        }
+    }
 }
 
 /// How many requests each group commit carried.
@@ -87,19 +161,24 @@ impl BatchStats {
 #[derive(Clone)]
 pub struct WriterHandle {
     tx: mpsc::Sender<Msg>,
+    health: Arc<Health>,
 }
 
 impl WriterHandle {
     /// Queues a write request and waits until it is durable (or failed). A writer that is gone
-    /// (shutting down) answers 500.
-    pub async fn submit(&self, req: Request) -> Response {
+    /// (failed or shutting down) answers 503.
+    pub async fn submit(&self, job: Job) -> Response {
         let (reply, answer) = oneshot::channel();
-        if self.tx.send(Msg::Write(req, reply)).await.is_err() {
-            return Service::internal_error("the writer is gone");
+        if self.tx.send(Msg::Write(Box::new(job), reply)).await.is_err() {
+            return Service::unavailable("The writer is not running");
         }
         answer
             .await
-            .unwrap_or_else(|_| Service::internal_error("the writer dropped the request"))
+            .unwrap_or_else(|_| Service::unavailable("The writer stopped before answering"))
+    }
+
+    pub fn health(&self) -> &Arc<Health> {
+        &self.health
     }
 }
 
@@ -120,11 +199,17 @@ impl Writer {
     ) -> std::io::Result<Writer> {
         let (tx, rx) = mpsc::channel(QUEUE);
         let max_batch = max_batch.max(1);
+        let health = Arc::new(Health::default());
+        let thread_health = health.clone();
         let thread = thread::Builder::new()
             .name("cards-writer".into())
-            .spawn(move || run(&db, &*handler, &*env, rx, max_batch))?;
+            .spawn(move || {
+                supervise(&thread_health, || {
+                    run(&db, &*handler, &*env, rx, max_batch)
+                })
+            })?;
         Ok(Writer {
-            handle: WriterHandle { tx },
+            handle: WriterHandle { tx, health },
             thread,
         })
     }
@@ -149,15 +234,34 @@ impl Writer {
     }
 }
 
+/// Runs the writer loop; a panic that escapes it, or a fatal storage fault it reports, marks the
+/// writer failed (the queue's receiver is dropped with the loop, so later writes answer 503).
+fn supervise(health: &Health, run: impl FnOnce() -> (BatchStats, bool)) -> BatchStats {
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok((stats, false)) => stats,
+        Ok((stats, true)) => {
+            error!("the writer stopped on a storage fault; exiting so the data file is reopened");
+            health.fail();
+            stats
+        }
+        Err(_) => {
+            error!("the writer thread panicked; exiting");
+            health.fail();
+            BatchStats::default()
+        }
+    }
+}
+
+/// The writer loop; returns its stats and whether it stopped on a fatal storage fault.
 fn run(
     db: &Database,
     handler: &dyn Handler,
     env: &dyn Env,
     mut rx: mpsc::Receiver<Msg>,
     max_batch: usize,
-) -> BatchStats {
+) -> (BatchStats, bool) {
     let mut stats = BatchStats::default();
-    let mut requests: Vec<Request> = Vec::with_capacity(max_batch);
+    let mut requests: Vec<Box<Job>> = Vec::with_capacity(max_batch);
     let mut replies: Vec<oneshot::Sender<Response>> = Vec::with_capacity(max_batch);
     let mut stopping = false;
     while !stopping {
@@ -181,27 +285,34 @@ fn run(
                 Err(_) => break,
             }
         }
-        let responses = commit_batch(db, handler, env, &requests);
+        let (responses, fatal) = commit_batch(db, handler, env, &requests);
         stats.record(requests.len());
         debug!(batch = requests.len(), "group commit");
-        requests.clear();
-        // Only now, after the commit returned, does any client hear back.
+        // Only now, after the commit returned, does any client hear back; the bodies' budget is
+        // released with them.
+        for job in requests.drain(..) {
+            drop(job.budget);
+        }
         for (reply, response) in replies.drain(..).zip(responses) {
             let _ = reply.send(response);
         }
+        if fatal {
+            return (stats, true);
+        }
     }
-    stats
+    (stats, false)
 }
 
-/// Runs `requests` in order in one write transaction and commits it. Each request sees the writes of
-/// the ones before it. A storage failure anywhere fails the whole batch: nothing is committed and
-/// every request gets 500.
+/// Runs `requests` in order in one write transaction and commits it (a batch that wrote nothing is
+/// not committed: no fsync). Each request sees the writes of the ones before it. A storage failure
+/// anywhere fails the whole batch: nothing is committed and every request gets 500. The flag says
+/// whether the fault is one the database will not recover from without a reopen.
 fn commit_batch(
     db: &Database,
     handler: &dyn Handler,
     env: &dyn Env,
-    requests: &[Request],
-) -> Vec<Response> {
+    requests: &[Box<Job>],
+) -> (Vec<Response>, bool) {
     let all_failed = || {
         requests
             .iter()
@@ -212,42 +323,52 @@ fn commit_batch(
         Ok(t) => t,
         Err(e) => {
             error!(error = %e, "cannot begin write transaction");
-            return all_failed();
+            return (all_failed(), true);
         }
     };
     let mut responses = Vec::with_capacity(requests.len());
-    let storage_failed = match WriteAdapter::open(&txn) {
+    let (storage_failed, wrote) = match WriteAdapter::open(&txn) {
         Ok(mut adapter) => {
-            for req in requests {
+            for job in requests {
                 // The core buffers a request's writes and applies them only on success, so a request
                 // that panics has written nothing and the others in the batch are unaffected.
-                let response =
-                    catch_unwind(AssertUnwindSafe(|| handler.handle(req, &mut adapter, env)))
-                        .unwrap_or_else(|_| Service::internal_error("request panicked"));
+                let response = catch_unwind(AssertUnwindSafe(|| match &job.prepared {
+                    Some(p) => handler.handle_prepared(p, &job.req, &mut adapter, env),
+                    None => handler.handle(&job.req, &mut adapter, env),
+                }))
+                .unwrap_or_else(|_| Service::internal_error("request panicked"));
                 responses.push(response);
             }
-            adapter.failed()
+            (adapter.failed(), adapter.wrote())
         }
         Err(e) => {
             error!(error = %e, "cannot open table in write transaction");
-            true
+            (true, false)
         }
     };
-    if storage_failed {
-        error!(
-            batch = requests.len(),
-            "storage error in group commit; batch aborted"
-        );
+    if storage_failed || !wrote {
+        if storage_failed {
+            error!(
+                batch = requests.len(),
+                "storage error in group commit; batch aborted"
+            );
+        }
         if let Err(e) = txn.abort() {
             error!(error = %e, "abort failed");
         }
-        return all_failed();
+        if !storage_failed {
+            return (responses, false);
+        }
+        // A latched I/O error fails the next transaction too; a one-off failure does not.
+        let latched = db.begin_write().map(|t| t.abort()).is_err();
+        return (all_failed(), latched);
     }
     match txn.commit() {
-        Ok(()) => responses,
+        Ok(()) => (responses, false),
         Err(e) => {
+            // After a failed fsync the file's state is unknown: never write on without a reopen.
             error!(error = %e, batch = requests.len(), "group commit failed");
-            all_failed()
+            (all_failed(), true)
         }
     }
 }
@@ -322,7 +443,7 @@ mod tests {
                     18 => "3".to_string(),
                     _ => i.to_string(),
                 };
-                tokio::spawn(async move { h.submit(post(&body)).await.status })
+                tokio::spawn(async move { h.submit(Job::plain(post(&body))).await.status })
             })
             .collect();
         let mut statuses = Vec::new();
@@ -351,9 +472,9 @@ mod tests {
         // Sent together so they most likely share a batch; either way, no good write may be lost
         // and the failing one must fail.
         let (a, b, c) = tokio::join!(
-            h.submit(post("a")),
-            h.submit(post("fail")),
-            h.submit(post("c"))
+            h.submit(Job::plain(post("a"))),
+            h.submit(Job::plain(post("fail"))),
+            h.submit(Job::plain(post("c")))
         );
         assert_eq!(b.status, 500);
         let stats = writer.stop();
@@ -367,16 +488,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = storage::open(&dir.path().join("w.redb")).unwrap();
         let env = DeterministicEnv::default();
-        let out = commit_batch(&db, &KvHandler, &env, &[post("a"), post("fail"), post("c")]);
+        let jobs = |bodies: &[&str]| -> Vec<Box<Job>> {
+            bodies.iter().map(|b| Box::new(Job::plain(post(b)))).collect()
+        };
+        let (out, fatal) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "fail", "c"]));
+        assert!(!fatal, "a one-off failure is not latched");
         assert!(out.iter().all(|r| r.status == 500));
         assert_eq!(stored(&db), 0);
         // A panicking request alone does not fail the batch.
-        let out = commit_batch(
-            &db,
-            &KvHandler,
-            &env,
-            &[post("a"), post("panic"), post("a")],
-        );
+        let (out, _) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "panic", "a"]));
         let statuses: Vec<u16> = out.iter().map(|r| r.status).collect();
         assert_eq!(statuses, vec![201, 500, 409]);
         assert_eq!(stored(&db), 1);
@@ -390,7 +510,7 @@ mod tests {
         let tasks: Vec<_> = (0..20)
             .map(|i| {
                 let h = h.clone();
-                tokio::spawn(async move { h.submit(post(&i.to_string())).await.status })
+                tokio::spawn(async move { h.submit(Job::plain(post(&i.to_string()))).await.status })
             })
             .collect();
         for t in tasks {
@@ -437,7 +557,7 @@ mod tests {
                     .header("x-api-key", key)
                     .header("content-type", "application/json")
                     .body(body);
-                tokio::spawn(async move { h.submit(req).await.status })
+                tokio::spawn(async move { h.submit(Job::plain(req)).await.status })
             })
             .collect();
         let mut statuses = Vec::new();
@@ -460,6 +580,31 @@ mod tests {
         assert_eq!(resp.status, 200);
         let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
         assert_eq!(v["data"].as_array().map(Vec::len), Some(39), "{v}");
+    }
+
+    #[test]
+    fn a_panic_or_a_fatal_fault_marks_the_writer_failed() {
+        let health = Health::default();
+        assert!(health.is_ok());
+        supervise(&health, || (BatchStats::default(), false));
+        assert!(health.is_ok());
+        supervise(&health, || panic!("outside catch_unwind"));
+        assert!(!health.is_ok());
+        let health = Health::default();
+        supervise(&health, || (BatchStats::default(), true));
+        assert!(!health.is_ok());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_writer_answers_503_and_resolves_its_health_future() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, writer) = start(&dir, 1);
+        let h = writer.handle();
+        // Simulate the loop ending on a fault: stop it, then mark it failed.
+        writer.stop();
+        h.health().fail();
+        h.health().failed().await;
+        assert_eq!(h.submit(Job::plain(post("x"))).await.status, 503);
     }
 
     #[test]

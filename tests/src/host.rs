@@ -199,6 +199,10 @@ impl Launch {
             let mut cmd = self.kind.command(addr, &self.dir);
             cmd.env("CARDS_API_KEYS", &self.api_keys)
                 .env("CARDS_VAULT_KEY", &self.vault_key)
+                // No per-client rate limit (0), so load and concurrency tests are not throttled;
+                // the rate-limit test starts its own server with low rates.
+                .env("CARDS_READ_RATE", "0")
+                .env("CARDS_WRITE_RATE", "0")
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().expect("log handle"))
                 .stderr(log);
