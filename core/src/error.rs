@@ -39,7 +39,9 @@ pub enum ApiError {
     /// The client's request head or body did not arrive in time.
     RequestTimeout,
     /// The client spent its request budget; it may retry after this many seconds.
-    RateLimited { retry_after_secs: u64 },
+    RateLimited {
+        retry_after_secs: u64,
+    },
     /// The storage or the writer cannot serve (health check).
     Unavailable(String),
     /// The cause, for the host's log only.

@@ -77,7 +77,10 @@ impl std::fmt::Debug for ServeArgs {
         f.debug_struct("ServeArgs")
             .field("listen", &self.listen)
             .field("data", &self.data)
-            .field("api_keys", &format_args!("<{} redacted>", self.api_keys.len()))
+            .field(
+                "api_keys",
+                &format_args!("<{} redacted>", self.api_keys.len()),
+            )
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("token_ttl", &self.token_ttl)
             .field("max_batch", &self.max_batch)
@@ -122,7 +125,9 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (n, unit) = s.split_at(split);
-    let n: u64 = n.parse().map_err(|_| format!("{s:?}: expected e.g. 30s or 500ms"))?;
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("{s:?}: expected e.g. 30s or 500ms"))?;
     let d = match unit.trim() {
         "" | "s" => Duration::from_secs(n),
         "ms" => Duration::from_millis(n),
@@ -140,7 +145,9 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (n, unit) = s.split_at(split);
-    let n: usize = n.parse().map_err(|_| format!("{s:?}: expected e.g. 64MiB"))?;
+    let n: usize = n
+        .parse()
+        .map_err(|_| format!("{s:?}: expected e.g. 64MiB"))?;
     let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
@@ -219,7 +226,10 @@ mod tests {
             panic!("not serve")
         };
         let l = s.limits;
-        assert_eq!((l.max_connections, l.read_rate, l.write_rate), (1024, 1000, 200));
+        assert_eq!(
+            (l.max_connections, l.read_rate, l.write_rate),
+            (1024, 1000, 200)
+        );
         assert_eq!(l.read_timeout, Duration::from_secs(30));
         assert_eq!(l.request_timeout, Duration::from_secs(60));
         assert_eq!(l.max_queued_bytes, 64 << 20);

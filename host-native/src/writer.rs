@@ -114,9 +114,13 @@ pub struct BatchStats {
 }
 
 impl BatchStats {
-    fn record(&mut self, size: usize) {
-        self.commits += 1;
+    /// A batch of `size` requests; one that wrote nothing was not committed and counts no commit.
+    fn record(&mut self, size: usize, committed: bool) {
         self.requests += size as u64;
+        if !committed {
+            return;
+        }
+        self.commits += 1;
         self.max_batch = self.max_batch.max(size);
         let bucket = (usize::BITS - 1 - size.max(1).leading_zeros()) as usize;
         self.histogram[bucket.min(15)] += 1;
@@ -169,7 +173,12 @@ impl WriterHandle {
     /// (failed or shutting down) answers 503.
     pub async fn submit(&self, job: Job) -> Response {
         let (reply, answer) = oneshot::channel();
-        if self.tx.send(Msg::Write(Box::new(job), reply)).await.is_err() {
+        if self
+            .tx
+            .send(Msg::Write(Box::new(job), reply))
+            .await
+            .is_err()
+        {
             return Service::unavailable("The writer is not running");
         }
         answer
@@ -204,9 +213,7 @@ impl Writer {
         let thread = thread::Builder::new()
             .name("cards-writer".into())
             .spawn(move || {
-                supervise(&thread_health, || {
-                    run(&db, &*handler, &*env, rx, max_batch)
-                })
+                supervise(&thread_health, || run(&db, &*handler, &*env, rx, max_batch))
             })?;
         Ok(Writer {
             handle: WriterHandle { tx, health },
@@ -285,8 +292,8 @@ fn run(
                 Err(_) => break,
             }
         }
-        let (responses, fatal) = commit_batch(db, handler, env, &requests);
-        stats.record(requests.len());
+        let (responses, fatal, committed) = commit_batch(db, handler, env, &requests);
+        stats.record(requests.len(), committed);
         debug!(batch = requests.len(), "group commit");
         // Only now, after the commit returned, does any client hear back; the bodies' budget is
         // released with them.
@@ -312,7 +319,7 @@ fn commit_batch(
     handler: &dyn Handler,
     env: &dyn Env,
     requests: &[Box<Job>],
-) -> (Vec<Response>, bool) {
+) -> (Vec<Response>, bool, bool) {
     let all_failed = || {
         requests
             .iter()
@@ -323,7 +330,7 @@ fn commit_batch(
         Ok(t) => t,
         Err(e) => {
             error!(error = %e, "cannot begin write transaction");
-            return (all_failed(), true);
+            return (all_failed(), true, false);
         }
     };
     let mut responses = Vec::with_capacity(requests.len());
@@ -357,18 +364,18 @@ fn commit_batch(
             error!(error = %e, "abort failed");
         }
         if !storage_failed {
-            return (responses, false);
+            return (responses, false, false);
         }
         // A latched I/O error fails the next transaction too; a one-off failure does not.
         let latched = db.begin_write().map(|t| t.abort()).is_err();
-        return (all_failed(), latched);
+        return (all_failed(), latched, false);
     }
     match txn.commit() {
-        Ok(()) => (responses, false),
+        Ok(()) => (responses, false, true),
         Err(e) => {
             // After a failed fsync the file's state is unknown: never write on without a reopen.
             error!(error = %e, batch = requests.len(), "group commit failed");
-            (all_failed(), true)
+            (all_failed(), true, false)
         }
     }
 }
@@ -489,17 +496,24 @@ mod tests {
         let db = storage::open(&dir.path().join("w.redb")).unwrap();
         let env = DeterministicEnv::default();
         let jobs = |bodies: &[&str]| -> Vec<Box<Job>> {
-            bodies.iter().map(|b| Box::new(Job::plain(post(b)))).collect()
+            bodies
+                .iter()
+                .map(|b| Box::new(Job::plain(post(b))))
+                .collect()
         };
-        let (out, fatal) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "fail", "c"]));
+        let (out, fatal, _) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "fail", "c"]));
         assert!(!fatal, "a one-off failure is not latched");
         assert!(out.iter().all(|r| r.status == 500));
         assert_eq!(stored(&db), 0);
         // A panicking request alone does not fail the batch.
-        let (out, _) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "panic", "a"]));
+        let (out, _, committed) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "panic", "a"]));
+        assert!(committed);
         let statuses: Vec<u16> = out.iter().map(|r| r.status).collect();
         assert_eq!(statuses, vec![201, 500, 409]);
         assert_eq!(stored(&db), 1);
+        // A batch that wrote nothing (a duplicate: 409) is not committed.
+        let (out, fatal, committed) = commit_batch(&db, &KvHandler, &env, &jobs(&["a"]));
+        assert_eq!((out[0].status, fatal, committed), (409, false, false));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -611,11 +625,12 @@ mod tests {
     fn summary_line() {
         let mut s = BatchStats::default();
         for n in [1, 3, 3, 8] {
-            s.record(n);
+            s.record(n, true);
         }
+        s.record(2, false);
         assert_eq!(
             s.summary(),
-            "group commit summary: 4 commits, 15 write requests, mean batch 3.75, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
+            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
         );
     }
 }

@@ -14,6 +14,7 @@ pub mod assert;
 pub mod client;
 pub mod fixtures;
 pub mod host;
+pub mod wire;
 
 pub use assert::{column, d, dec, ids, int, object_id, timestamp};
 pub use client::{
