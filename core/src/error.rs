@@ -44,12 +44,20 @@ pub enum ApiError {
     CurrencyMismatch(String),
     /// The store kept conflicting with other writers; the client may retry (503 with Retry-After).
     Busy,
-    /// The cause, for the host's log only.
+    /// The client's request head or body did not arrive in time.
+    RequestTimeout,
+    /// The client spent its request budget; it may retry after this many seconds.
+    RateLimited {
+        retry_after_secs: u64,
+    },
+    /// The storage or the writer cannot serve (health check).
+    Unavailable(String),
     /// The service lacks configuration a route needs (503): `code` names the problem.
     NotConfigured {
         code: &'static str,
         message: String,
     },
+    /// The cause, for the host's log only.
     Internal(String),
 }
 
@@ -78,6 +86,9 @@ impl ApiError {
             ApiError::NotConfigured { .. } => 503,
             ApiError::Internal(_) => 500,
             ApiError::Busy => 503,
+            ApiError::RequestTimeout => 408,
+            ApiError::RateLimited { .. } => 429,
+            ApiError::Unavailable(_) => 503,
         }
     }
 
@@ -99,6 +110,9 @@ impl ApiError {
             ApiError::NotConfigured { code, .. } => code,
             ApiError::Internal(_) => "internal_error",
             ApiError::Busy => "busy",
+            ApiError::RequestTimeout => "request_timeout",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Unavailable(_) => "unavailable",
         }
     }
 
@@ -112,7 +126,10 @@ impl ApiError {
             ApiError::InvalidState(m)
             | ApiError::UnsupportedMediaType(m)
             | ApiError::AccountUnavailable(m)
-            | ApiError::CurrencyMismatch(m) => m.clone(),
+            | ApiError::CurrencyMismatch(m)
+            | ApiError::Unavailable(m) => m.clone(),
+            ApiError::RequestTimeout => "The request was not received in time".into(),
+            ApiError::RateLimited { .. } => "Too many requests; retry later".into(),
             ApiError::IdempotencyConflict => {
                 "Idempotency-Key was already used with a different request".into()
             }

@@ -165,7 +165,8 @@ fn one_of(rng: &mut Rng, pool: &[String]) -> Value {
 }
 
 fn currency(rng: &mut Rng) -> &'static str {
-    *rng.pick(&["USD", "USD", "USD", "USD", "EUR", "NGN", "usd", "X"])
+    const CURRENCIES: [&str; 8] = ["USD", "USD", "USD", "USD", "EUR", "NGN", "usd", "X"];
+    CURRENCIES[rng.below(CURRENCIES.len())]
 }
 
 fn controls(rng: &mut Rng) -> Value {
@@ -305,12 +306,13 @@ fn multipart(rng: &mut Rng) -> Vec<u8> {
     }
     if rng.chance(70) {
         let part = *rng.pick(&["documentMain", "documentBack", "proofOfAddress", "other"]);
-        let bytes: &[u8] = *rng.pick(&[
-            &b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"[..],
-            &b"%PDF-1.4\n%%EOF\n"[..],
-            &b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00\xFF\xD9"[..],
-            &b"plain text"[..],
-        ]);
+        const FILES: [&[u8]; 4] = [
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01",
+            b"%PDF-1.4\n%%EOF\n",
+            b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00\xFF\xD9",
+            b"plain text",
+        ];
+        let bytes = FILES[rng.below(FILES.len())];
         b.extend_from_slice(
             format!(
                 "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{part}\"; filename=\"f\"\r\n\

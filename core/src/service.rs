@@ -142,6 +142,21 @@ impl Service {
         .with_header("connection", "close")
     }
 
+    /// 503 for a host whose storage or writer cannot serve (its health check answers this).
+    pub fn unavailable(what: &str) -> Response {
+        errors::to_response(&ApiError::Unavailable(what.to_string()))
+    }
+
+    /// 408 for a request whose head or body did not arrive in time; the host closes the connection.
+    pub fn request_timeout() -> Response {
+        errors::to_response(&ApiError::RequestTimeout)
+    }
+
+    /// 429 for a client over its request budget, with `Retry-After`.
+    pub fn rate_limited(retry_after_secs: u64) -> Response {
+        errors::to_response(&ApiError::RateLimited { retry_after_secs })
+    }
+
     /// The largest body any route accepts; hosts stop reading past it.
     pub const MAX_BODY_BYTES: usize = http::body::MAX_MULTIPART_BYTES;
 

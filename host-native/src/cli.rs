@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -35,7 +36,7 @@ pub struct DataArg {
     pub store: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Args)]
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "CARDS_LISTEN", default_value = "127.0.0.1:8080")]
@@ -75,6 +76,100 @@ pub struct ServeArgs {
     /// by scripts/build-browser). Off by default.
     #[arg(long, env = "CARDS_CONSOLE")]
     pub console: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// Never prints the vault key or the API keys.
+impl std::fmt::Debug for ServeArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServeArgs")
+            .field("listen", &self.listen)
+            .field("data", &self.data)
+            .field(
+                "api_keys",
+                &format_args!("<{} redacted>", self.api_keys.len()),
+            )
+            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
+            .field("token_ttl", &self.token_ttl)
+            .field("max_batch", &self.max_batch)
+            .field("console", &self.console)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+/// What one client or connection may take of the server: connections, time, queued bytes, rates.
+#[derive(Debug, Clone, Args)]
+pub struct Limits {
+    /// Most open connections; past it, new ones wait in the listen backlog.
+    #[arg(long, env = "CARDS_MAX_CONNECTIONS", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+
+    /// Most time a client may stay silent while sending a request head or body (`30s`, `500ms`).
+    #[arg(long, env = "CARDS_READ_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub read_timeout: Duration,
+
+    /// Most time from a request's first byte until its body is read (`60s`); past it, 408.
+    #[arg(long, env = "CARDS_REQUEST_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub request_timeout: Duration,
+
+    /// Most request-body bytes held at once, being read or queued for the writer (`64MiB`); more
+    /// requests wait for room.
+    #[arg(long, env = "CARDS_MAX_QUEUED_BYTES", default_value = "64MiB", value_parser = parse_bytes)]
+    pub max_queued_bytes: usize,
+
+    /// Read requests per second per client (a token bucket with a burst of as many); 0 = unlimited.
+    #[arg(long, env = "CARDS_READ_RATE", default_value_t = 1000)]
+    pub read_rate: u32,
+
+    /// Write requests per second per client (a token bucket with a burst of as many); 0 = unlimited.
+    #[arg(long, env = "CARDS_WRITE_RATE", default_value_t = 200)]
+    pub write_rate: u32,
+}
+
+/// `30`, `30s`, `500ms`, `2m`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (n, unit) = s.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("{s:?}: expected e.g. 30s or 500ms"))?;
+    let d = match unit.trim() {
+        "" | "s" => Duration::from_secs(n),
+        "ms" => Duration::from_millis(n),
+        "m" => Duration::from_secs(n.saturating_mul(60)),
+        _ => return Err(format!("{s:?}: the unit must be ms, s or m")),
+    };
+    if d.is_zero() {
+        return Err("must be more than zero".into());
+    }
+    Ok(d)
+}
+
+/// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB` as powers of 1024).
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (n, unit) = s.split_at(split);
+    let n: usize = n
+        .parse()
+        .map_err(|_| format!("{s:?}: expected e.g. 64MiB"))?;
+    let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return Err(format!("{s:?}: the unit must be KiB, MiB or GiB")),
+    };
+    match n.checked_mul(scale) {
+        Some(0) => Err("must be more than zero".into()),
+        Some(b) => Ok(b),
+        None => Err(format!("{s:?} is too large")),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -148,6 +243,45 @@ mod tests {
         assert_eq!(data.store.as_deref(), Some("postgres://u@h/db"));
         assert!(Cli::try_parse_from(["cards", "serve", "--max-batch", "0"]).is_err());
         assert!(Cli::try_parse_from(["cards", "serve", "--listen", "nope"]).is_err());
+    }
+
+    #[test]
+    fn limits_parse_with_units_and_defaults() {
+        let Command::Serve(s) = Cli::try_parse_from(["cards", "serve"]).unwrap().command else {
+            panic!("not serve")
+        };
+        let l = s.limits;
+        assert_eq!(
+            (l.max_connections, l.read_rate, l.write_rate),
+            (1024, 1000, 200)
+        );
+        assert_eq!(l.read_timeout, Duration::from_secs(30));
+        assert_eq!(l.request_timeout, Duration::from_secs(60));
+        assert_eq!(l.max_queued_bytes, 64 << 20);
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("0s").is_err() && parse_duration("5h").is_err());
+        assert_eq!(parse_bytes("512KiB"), Ok(512 << 10));
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert!(parse_bytes("1TiB").is_err() && parse_bytes("0").is_err());
+    }
+
+    #[test]
+    fn debug_never_prints_keys() {
+        let vault = "ab".repeat(32);
+        let cli = Cli::try_parse_from([
+            "cards",
+            "serve",
+            "--vault-key",
+            &vault,
+            "--api-key",
+            "sekrit-api-key-123=alice",
+        ])
+        .unwrap();
+        let printed = format!("{cli:?}");
+        assert!(!printed.contains(&vault), "{printed}");
+        assert!(!printed.contains("sekrit-api-key-123"), "{printed}");
+        assert!(printed.contains("redacted"), "{printed}");
     }
 
     #[test]

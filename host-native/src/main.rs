@@ -2,6 +2,7 @@
 
 mod cli;
 mod pg_store;
+mod rate_limit;
 mod server;
 mod static_files;
 mod storage;
@@ -126,15 +127,34 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
     }
     .map_err(|e| format!("cannot start the writer thread: {e}"))?;
     let where_ = store.describe(&data);
+    let limits = args.limits;
+    let health = writer.handle().health().clone();
     let state = Arc::new(server::AppState {
         service,
         store: store.clone(),
         env,
         writer: writer.handle(),
         console: args.console.map(static_files::StaticFiles::new),
+        rate: Arc::new(rate_limit::RateLimiter::new(
+            limits.read_rate,
+            limits.write_rate,
+        )),
+        body_budget: server::AppState::body_budget(&limits),
+        limits,
     });
     info!(listen = %local, data = %where_, max_batch = args.max_batch, "cards listening");
-    runtime.block_on(server::run(listener, state, server::shutdown_signal()));
+    // A writer that failed (storage fault, panic) stops the server like a signal does, but the exit
+    // is non-zero so a supervisor restarts it on a reopened data file.
+    let stop = {
+        let health = health.clone();
+        async move {
+            tokio::select! {
+                () = server::shutdown_signal() => {}
+                () = health.failed() => error!("the writer failed; shutting down"),
+            }
+        }
+    };
+    runtime.block_on(server::run(listener, state, stop));
     // Connections are done (or given up on): commit what is queued, then stop the writer.
     let stats = writer.stop();
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -147,7 +167,12 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             pg.busy.load(std::sync::atomic::Ordering::Relaxed)
         );
     }
-    Ok(ExitCode::SUCCESS)
+    if health.is_ok() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("error: the writer failed (see the log); exiting non-zero");
+        Ok(ExitCode::FAILURE)
+    }
 }
 
 /// A fresh install with no configured and no stored key gets one for client `default`, printed once,

@@ -10,19 +10,18 @@
 //! then answered 503 `busy`. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
 //! conflicts.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use card_core::storage::KvPair;
-use card_core::{Direction, Env, Request, Response, Service, StoreError, Tx};
+use card_core::{Direction, Env, Response, Service, StoreError, Tx};
 use postgres::error::SqlState;
 use postgres::{Client, IsolationLevel, Statement, Transaction};
 use tokio_postgres_rustls::MakeRustlsConnect;
 use tracing::{error, info, warn};
 
-use crate::writer::{BatchStore, Handler};
+use crate::writer::{Batch, BatchStore, Handler, Job, run_job};
 
 /// The schema this release creates and reads.
 pub const SCHEMA_VERSION: i32 = 1;
@@ -227,18 +226,15 @@ impl PgStore {
         &self,
         handler: &dyn Handler,
         env: &dyn Env,
-        requests: &[Request],
+        requests: &[Box<Job>],
     ) -> Result<Vec<Response>, (Failure, String)> {
         let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
         let conn = &mut *conn;
         let tx = begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
         let mut adapter = PgTx::new(tx, &conn.stmts, false);
         let mut responses = Vec::with_capacity(requests.len());
-        for req in requests {
-            let response =
-                catch_unwind(AssertUnwindSafe(|| handler.handle(req, &mut adapter, env)))
-                    .unwrap_or_else(|_| Service::internal_error("request panicked"));
-            responses.push(response);
+        for job in requests {
+            responses.push(run_job(handler, job, &mut adapter, env));
             if adapter.failure.is_some() {
                 // The transaction is aborted: nothing after this can succeed.
                 break;
@@ -259,7 +255,7 @@ impl PgStore {
         &self,
         handler: &dyn Handler,
         env: &dyn Env,
-        requests: &[Request],
+        requests: &[Box<Job>],
         tries: u32,
     ) -> Vec<Response> {
         match self.attempt(handler, env, requests) {
@@ -293,13 +289,13 @@ impl PgStore {
 }
 
 impl BatchStore for PgStore {
-    fn commit_batch(
-        &self,
-        handler: &dyn Handler,
-        env: &dyn Env,
-        requests: &[Request],
-    ) -> Vec<Response> {
-        self.run(handler, env, requests, 1)
+    fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch {
+        // A failed PostgreSQL transaction leaves nothing latched: the next batch starts afresh.
+        Batch {
+            responses: self.run(handler, env, jobs, 1),
+            fatal: false,
+            committed: true,
+        }
     }
 }
 
@@ -464,8 +460,8 @@ impl Tx for PgTx<'_> {
 mod tests {
     use super::*;
     use acceptance::pg_cluster::PgCluster;
-    use card_core::Method;
     use card_core::env::DeterministicEnv;
+    use card_core::{Method, Request};
     use std::sync::atomic::AtomicU32;
 
     /// Body `skew`: reads `b`, then (while `interfere` lasts) lets another SERIALIZABLE transaction read
@@ -518,10 +514,15 @@ mod tests {
         (cluster, store, handler)
     }
 
-    fn batch() -> Vec<Request> {
+    #[allow(clippy::vec_box)] // the writer queues boxed jobs
+    fn batch() -> Vec<Box<Job>> {
         ["x1", "skew", "x2"]
             .iter()
-            .map(|b| Request::new(Method::Post, "/").body(b.as_bytes().to_vec()))
+            .map(|b| {
+                Box::new(Job::plain(
+                    Request::new(Method::Post, "/").body(b.as_bytes().to_vec()),
+                ))
+            })
             .collect()
     }
 
@@ -533,7 +534,7 @@ mod tests {
     fn a_conflicting_batch_is_split_and_re_run() {
         let (_cluster, store, handler) = setup(1);
         let env = DeterministicEnv::default();
-        let rs = store.commit_batch(&handler, &env, &batch());
+        let rs = store.commit_batch(&handler, &env, &batch()).responses;
         assert_eq!(statuses(&rs), [201, 201, 201]);
         assert_eq!(store.retries.load(Ordering::SeqCst), 1);
         let got = store
@@ -553,7 +554,7 @@ mod tests {
     fn a_request_that_keeps_conflicting_is_busy_and_fails_no_other() {
         let (_cluster, store, handler) = setup(u32::MAX);
         let env = DeterministicEnv::default();
-        let rs = store.commit_batch(&handler, &env, &batch());
+        let rs = store.commit_batch(&handler, &env, &batch()).responses;
         assert_eq!(statuses(&rs), [201, 503, 201]);
         assert_eq!(
             card_core::http::header_value(&rs[1].headers, "retry-after"),

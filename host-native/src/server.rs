@@ -1,6 +1,12 @@
 //! The HTTP face: hyper 1 (http1, keep-alive) on tokio. Turns hyper requests into the core's plain
 //! requests, sends reads to a read transaction and writes to the group-commit writer, and shuts down
 //! gracefully.
+//!
+//! A request is judged on its head first: route, method, credentials and the client's rate budget are
+//! checked before any of its body is read, so an unknown route, a wrong method, OPTIONS or a missing
+//! key is answered at once, without the writer. Only then is the body read, within the read and
+//! request timeouts and against a byte budget shared by every body being read or queued for the
+//! writer, so slow or large uploads cannot exhaust memory.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -10,25 +16,32 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use card_core::http::body::BodyReader;
+use card_core::service::Prechecked;
 use card_core::{Access, Method, Request, Response, Service};
 use http_body_util::{BodyExt, Full};
 use hyper::StatusCode;
-use hyper::body::Incoming;
+use hyper::body::{Body, Incoming};
 use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::{debug, error, info, warn};
 
+use crate::cli::Limits;
+use crate::rate_limit::RateLimiter;
 use crate::static_files::StaticFiles;
 use crate::storage::Store;
 use crate::system_env::SystemEnv;
-use crate::writer::WriterHandle;
+use crate::writer::{Job, WriterHandle};
 
 /// How long shutdown waits for in-flight connections before giving up on them.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The body budget counts whole KiB, so that any byte size fits a semaphore's permit count.
+const BUDGET_UNIT: usize = 1024;
 
 pub struct AppState {
     pub service: Arc<Service>,
@@ -37,6 +50,20 @@ pub struct AppState {
     pub writer: WriterHandle,
     /// The web console's files (`--console DIR`), if enabled.
     pub console: Option<StaticFiles>,
+    pub limits: Limits,
+    pub rate: Arc<RateLimiter>,
+    /// KiB of request bodies being read or queued, at most `--max-queued-bytes`.
+    pub body_budget: Arc<Semaphore>,
+}
+
+impl AppState {
+    pub fn body_budget(limits: &Limits) -> Arc<Semaphore> {
+        Arc::new(Semaphore::new(budget_units(limits.max_queued_bytes)))
+    }
+}
+
+fn budget_units(bytes: usize) -> usize {
+    bytes.div_ceil(BUDGET_UNIT).clamp(1, Semaphore::MAX_PERMITS)
 }
 
 /// Accepts connections until `shutdown` resolves, then stops accepting and waits (at most
@@ -45,9 +72,18 @@ pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Fut
     let graceful = GracefulShutdown::new();
     let mut http = http1::Builder::new();
     // The timer enables hyper's header read timeout, so idle half-open clients cannot pin connections.
-    http.keep_alive(true).timer(TokioTimer::new());
+    http.keep_alive(true)
+        .timer(TokioTimer::new())
+        .header_read_timeout(state.limits.read_timeout);
+    // At the cap the loop stops accepting; further clients wait in the kernel's listen backlog.
+    let connections = Arc::new(Semaphore::new(state.limits.max_connections as usize));
     tokio::pin!(shutdown);
     loop {
+        let slot = tokio::select! {
+            slot = connections.clone().acquire_owned() => slot,
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = slot else { break };
         tokio::select! {
             accepted = listener.accept() => {
                 let (stream, _peer) = match accepted {
@@ -70,6 +106,7 @@ pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Fut
                     if let Err(e) = conn.await {
                         debug!(error = %e, "connection ended with an error");
                     }
+                    drop(slot);
                 });
             }
             () = &mut shutdown => break,
@@ -137,19 +174,209 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
             .await
             .unwrap_or_else(|_| Service::internal_error("the static file task failed"));
     }
-    let req = match to_core(req).await {
-        Ok(req) => req,
+    let deadline = tokio::time::Instant::now() + state.limits.request_timeout;
+    let (parts, body) = req.into_parts();
+    let head = core_head(&parts);
+    let body_pending = !body.is_end_stream();
+    let (pre, head) = match head_stage(state, head, body_pending).await {
+        Stage::Done(response) if body_pending => {
+            // The body stays unread: the connection cannot be reused.
+            return response.with_header("connection", "close");
+        }
+        Stage::Done(response) => return response,
+        Stage::Body(pre, head) => (pre, head),
+    };
+    let announced = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let (req, budget) = match read_body(state, head, body, announced, deadline).await {
+        Ok(read) => read,
         Err(response) => return response,
     };
-    match Service::access(&req) {
-        Access::Read => read(state, req).await,
-        Access::Write => state.writer.submit(req).await,
+    match pre.access {
+        Access::Read => {
+            let response = read(state, pre, req).await;
+            drop(budget);
+            response
+        }
+        Access::Write => {
+            // Parse and validate here, concurrently, so the single writer never spends time on a
+            // body it will refuse.
+            let (req, checked) = validate(state, &pre, req).await;
+            if let Err(response) = checked {
+                return response;
+            }
+            let job = Job {
+                req,
+                prepared: Some(pre.prepared),
+                budget,
+            };
+            state.writer.submit(job).await
+        }
+    }
+}
+
+/// What the head alone decided.
+enum Stage {
+    /// Answered: an error, a 429, `/health`, or a read with no body.
+    Done(Response),
+    /// Authorized: read the body, then run it.
+    Body(Box<Prechecked>, Request),
+}
+
+fn is_health(req: &Request) -> bool {
+    req.path == "/health" && matches!(req.method, Method::Get | Method::Head)
+}
+
+/// Route, method, credentials and rate budget from the head, on one read transaction; a read with no
+/// body is also run on it.
+async fn head_stage(state: &AppState, head: Request, body_pending: bool) -> Stage {
+    if is_health(&head) && !state.writer.health().is_ok() {
+        return Stage::Done(Service::unavailable("The writer cannot serve"));
+    }
+    let (service, store, env) = (
+        state.service.clone(),
+        state.store.clone(),
+        state.env.clone(),
+    );
+    let rate = state.rate.clone();
+    let run = move || -> Stage {
+        let health = is_health(&head);
+        let stage = store.read(|tx| {
+            let pre = match service.precheck(&head, tx) {
+                Ok(pre) => pre,
+                Err(response) => return Stage::Done(response),
+            };
+            if let Some(client) = &pre.client
+                && let Err(limited) = rate.check(client, pre.access, Instant::now())
+            {
+                return Stage::Done(limited.response());
+            }
+            if pre.access == Access::Read && !body_pending {
+                return Stage::Done(service.handle_prepared(&pre.prepared, &head, tx, &*env));
+            }
+            Stage::Body(Box::new(pre), head)
+        });
+        match stage {
+            Ok(stage) => stage,
+            Err(e) if health => {
+                error!(error = %e, "health: cannot begin a read transaction");
+                Stage::Done(Service::unavailable("Storage cannot serve"))
+            }
+            Err(e) => Stage::Done(Service::internal_error(&format!(
+                "cannot begin read transaction: {e}"
+            ))),
+        }
+    };
+    match tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(run))).await {
+        Ok(Ok(stage)) => stage,
+        Ok(Err(_)) | Err(_) => Stage::Done(Service::internal_error("request panicked")),
+    }
+}
+
+/// Reads the body within the read timeout (between chunks) and the request deadline, holding its
+/// size in the shared body budget (waiting for room if need be). The budget travels with the request
+/// to the writer and is released once it is answered.
+async fn read_body(
+    state: &AppState,
+    mut req: Request,
+    mut body: Incoming,
+    announced: Option<u64>,
+    deadline: tokio::time::Instant,
+) -> Result<(Request, Option<OwnedSemaphorePermit>), Response> {
+    let mut reader = BodyReader::new(Service::MAX_BODY_BYTES, announced)?;
+    let total = budget_units(state.limits.max_queued_bytes);
+    let units_for = |bytes: u64| {
+        let kept = bytes.min(Service::MAX_BODY_BYTES as u64) as usize;
+        budget_units(kept.max(1)).min(total)
+    };
+    let mut held: Option<OwnedSemaphorePermit> = None;
+    let mut received: u64 = 0;
+    let budget = &state.body_budget;
+    if let Some(n) = announced {
+        grow(budget, &mut held, units_for(n), deadline).await?;
+    }
+    loop {
+        let idle = tokio::time::Instant::now() + state.limits.read_timeout;
+        let frame = match tokio::time::timeout_at(idle.min(deadline), body.frame()).await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(_) => return Err(Service::request_timeout()),
+        };
+        let frame = frame.map_err(|e| {
+            debug!(error = %e, "cannot read request body");
+            Service::unreadable_body()
+        })?;
+        if let Ok(data) = frame.into_data() {
+            received += data.len() as u64;
+            grow(budget, &mut held, units_for(received), deadline).await?;
+            reader.push(&data)?;
+        }
+    }
+    req.body = reader.finish()?;
+    Ok((req, held))
+}
+
+/// Grows `held` to `want` units of the body budget, waiting for room until `deadline`.
+async fn grow(
+    budget: &Arc<Semaphore>,
+    held: &mut Option<OwnedSemaphorePermit>,
+    want: usize,
+    deadline: tokio::time::Instant,
+) -> Result<(), Response> {
+    let have = held.as_ref().map_or(0, OwnedSemaphorePermit::num_permits);
+    if want <= have {
+        return Ok(());
+    }
+    let more = u32::try_from(want - have).unwrap_or(u32::MAX);
+    match tokio::time::timeout_at(deadline, budget.clone().acquire_many_owned(more)).await {
+        Ok(Ok(permit)) => {
+            match held {
+                Some(h) => h.merge(permit),
+                None => *held = Some(permit),
+            }
+            Ok(())
+        }
+        Ok(Err(_)) => Err(Service::unavailable("The server is shutting down")),
+        Err(_) => Err(Service::request_timeout()),
+    }
+}
+
+/// A write's body checked on a read transaction, as `handle` would check it; the request comes back.
+async fn validate(
+    state: &AppState,
+    pre: &Prechecked,
+    req: Request,
+) -> (Request, Result<(), Response>) {
+    let (service, store, env) = (
+        state.service.clone(),
+        state.store.clone(),
+        state.env.clone(),
+    );
+    let pre = pre.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let checked = catch_unwind(AssertUnwindSafe(|| {
+            store
+                .read(|tx| service.validate_body(&pre, &req, tx, &*env))
+                .unwrap_or_else(|e| Err(Service::internal_error(&format!("read transaction: {e}"))))
+        }))
+        .unwrap_or_else(|_| Err(Service::internal_error("validation panicked")));
+        (req, checked)
+    });
+    match task.await {
+        Ok(done) => done,
+        Err(_) => (
+            Request::new(Method::Other, "/"),
+            Err(Service::internal_error("validation task failed")),
+        ),
     }
 }
 
 /// Reads run on a fresh read transaction (a snapshot) on the blocking pool: the store may touch disk
 /// or the network.
-async fn read(state: &AppState, req: Request) -> Response {
+async fn read(state: &AppState, pre: Box<Prechecked>, req: Request) -> Response {
     let (service, store, env) = (
         state.service.clone(),
         state.store.clone(),
@@ -158,7 +385,7 @@ async fn read(state: &AppState, req: Request) -> Response {
     let task = tokio::task::spawn_blocking(move || {
         catch_unwind(AssertUnwindSafe(|| {
             store
-                .read(|tx| service.handle(&req, tx, &*env))
+                .read(|tx| service.handle_prepared(&pre.prepared, &req, tx, &*env))
                 .unwrap_or_else(|e| Service::internal_error(&format!("read transaction: {e}")))
         }))
     });
@@ -168,26 +395,8 @@ async fn read(state: &AppState, req: Request) -> Response {
     }
 }
 
-/// The hyper request as the core's plain request; the body is read up to `Service::MAX_BODY_BYTES`.
-async fn to_core(req: hyper::Request<Incoming>) -> Result<Request, Response> {
-    let (parts, body) = req.into_parts();
-    let announced = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    let mut reader = BodyReader::new(Service::MAX_BODY_BYTES, announced)?;
-    let mut body = body;
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| {
-            debug!(error = %e, "cannot read request body");
-            Service::unreadable_body()
-        })?;
-        if let Ok(data) = frame.into_data() {
-            reader.push(&data)?;
-        }
-    }
-    let body = reader.finish()?;
+/// The core's request from the hyper head, with an empty body.
+fn core_head(parts: &hyper::http::request::Parts) -> Request {
     let headers = parts
         .headers
         .iter()
@@ -198,13 +407,13 @@ async fn to_core(req: hyper::Request<Incoming>) -> Result<Request, Response> {
             )
         })
         .collect();
-    Ok(Request {
+    Request {
         method: Method::parse(parts.method.as_str()),
         path: parts.uri.path().to_owned(),
         query: parts.uri.query().unwrap_or("").to_owned(),
         headers,
-        body,
-    })
+        body: Vec::new(),
+    }
 }
 
 fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {

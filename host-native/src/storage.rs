@@ -78,6 +78,7 @@ fn store_err(e: impl std::fmt::Display) -> StoreError {
 
 /// Opens (or creates) the data file and makes sure the table exists, so read transactions can open it.
 pub fn open(path: &Path) -> Result<Database, String> {
+    create_private(path).map_err(|e| format!("cannot create data file {}: {e}", path.display()))?;
     let db = Database::create(path).map_err(|e| match e {
         redb::DatabaseError::DatabaseAlreadyOpen => format!(
             "data file {} is in use by another process (a running `cards serve`?)",
@@ -97,6 +98,22 @@ pub fn open(path: &Path) -> Result<Database, String> {
     };
     init().map_err(|e| format!("cannot open data file {}: {e}", path.display()))?;
     Ok(db)
+}
+
+/// A new data file is created readable by its owner only (0600): it holds personal data and identity
+/// documents. redb then initializes the empty file. An existing file keeps its mode.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 fn get_in<T: ReadableTable<&'static [u8], &'static [u8]>>(
@@ -188,6 +205,8 @@ impl Tx for ReadAdapter {
 pub struct WriteAdapter<'txn> {
     table: Table<'txn, &'static [u8], &'static [u8]>,
     failed: bool,
+    /// Whether any put or delete reached the table: a batch that wrote nothing is not committed.
+    wrote: bool,
 }
 
 impl<'txn> WriteAdapter<'txn> {
@@ -195,12 +214,18 @@ impl<'txn> WriteAdapter<'txn> {
         Ok(WriteAdapter {
             table: tx.open_table(KV).map_err(store_err)?,
             failed: false,
+            wrote: false,
         })
     }
 
     /// True once any storage call returned an error.
     pub fn failed(&self) -> bool {
         self.failed
+    }
+
+    /// True once any put or delete was applied.
+    pub fn wrote(&self) -> bool {
+        self.wrote
     }
 
     fn note<T>(&mut self, r: Result<T, StoreError>) -> Result<T, StoreError> {
@@ -222,11 +247,13 @@ impl Tx for WriteAdapter<'_> {
         if key == FAIL_KEY {
             return self.note(Err(StoreError("injected failure".into())));
         }
+        self.wrote = true;
         let r = self.table.insert(key, value).map(|_| ()).map_err(store_err);
         self.note(r)
     }
 
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
+        self.wrote = true;
         let r = self.table.remove(key).map(|_| ()).map_err(store_err);
         self.note(r)
     }
@@ -351,6 +378,16 @@ mod tests {
         assert!(!w.failed());
         assert!(w.put(FAIL_KEY, b"").is_err());
         assert!(w.failed());
+    }
+
+    #[test]
+    fn a_new_data_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.redb");
+        drop(open(&path).unwrap());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 
     #[test]

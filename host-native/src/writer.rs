@@ -1,15 +1,21 @@
 //! Group commit: one thread owns every write. It takes the first waiting write request, drains the
 //! others that are waiting (up to the batch limit), runs them in order inside ONE write transaction of
-//! the store (redb here, PostgreSQL in `pg_store`), commits once (durably), and only then answers them
-//! all.
+//! the store (redb here, PostgreSQL in `pg_store`), commits once (durably, and only if the batch wrote
+//! something), and only then answers them all.
+//!
+//! A storage fault that redb latches (an I/O error: every later transaction fails with `PreviousIo`),
+//! a failed commit, or a panic of the thread itself stops the writer and marks it unhealthy: `/health`
+//! answers 503 and the process exits non-zero, so a supervisor restarts it on a reopened data file.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
+use card_core::http::Prepared;
 use card_core::{Env, Request, Response, Service, Tx};
 use redb::Database;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc, oneshot};
 use tracing::{debug, error};
 
 use crate::storage::WriteAdapter;
@@ -17,40 +23,121 @@ use crate::storage::WriteAdapter;
 /// What the writer runs for each request. `Service` in production; tests plug in their own.
 pub trait Handler: Send + Sync + 'static {
     fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response;
+
+    /// For a request the host already matched; handlers that do not care run it plainly.
+    fn handle_prepared(
+        &self,
+        _prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        self.handle(req, tx, env)
+    }
 }
 
 impl Handler for Service {
     fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
         Service::handle(self, req, tx, env)
     }
+
+    fn handle_prepared(
+        &self,
+        prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        Service::handle_prepared(self, prepared, req, tx, env)
+    }
+}
+
+/// One queued write: the request, its route if the host matched it already, and the share of the
+/// host's body-byte budget its body holds until it is answered.
+pub struct Job {
+    pub req: Request,
+    pub prepared: Option<Prepared>,
+    pub budget: Option<OwnedSemaphorePermit>,
+}
+
+impl Job {
+    #[cfg(test)]
+    pub fn plain(req: Request) -> Job {
+        Job {
+            req,
+            prepared: None,
+            budget: None,
+        }
+    }
+}
+
+/// What one group commit did.
+pub struct Batch {
+    /// One per request, in order, valid only once the writes they report are committed.
+    pub responses: Vec<Response>,
+    /// The store will not recover without a reopen: the writer stops.
+    pub fatal: bool,
+    /// A transaction was committed (false when the batch wrote nothing or failed).
+    pub committed: bool,
 }
 
 /// A store the writer commits batches to.
 pub trait BatchStore: Send + Sync + 'static {
-    /// Runs `requests` in order, each seeing the writes of the ones before it, commits, and returns
-    /// one response per request, only once the writes they report are committed.
-    fn commit_batch(
-        &self,
-        handler: &dyn Handler,
-        env: &dyn Env,
-        requests: &[Request],
-    ) -> Vec<Response>;
+    /// Runs `jobs` in order, each seeing the writes of the ones before it, and commits.
+    fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch;
 }
 
 impl BatchStore for Database {
-    fn commit_batch(
-        &self,
-        handler: &dyn Handler,
-        env: &dyn Env,
-        requests: &[Request],
-    ) -> Vec<Response> {
-        commit_batch(self, handler, env, requests)
+    fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch {
+        let (responses, fatal, committed) = commit_batch(self, handler, env, jobs);
+        Batch {
+            responses,
+            fatal,
+            committed,
+        }
     }
 }
 
+/// Runs one queued request on `tx`, turning a panic into a 500 (the core buffers a request's writes
+/// and applies them only on success, so a request that panics has written nothing).
+pub fn run_job(handler: &dyn Handler, job: &Job, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+    catch_unwind(AssertUnwindSafe(|| match &job.prepared {
+        Some(p) => handler.handle_prepared(p, &job.req, tx, env),
+        None => handler.handle(&job.req, tx, env),
+    }))
+    .unwrap_or_else(|_| Service::internal_error("request panicked"))
+}
+
 enum Msg {
-    Write(Request, oneshot::Sender<Response>),
+    Write(Box<Job>, oneshot::Sender<Response>),
     Stop,
+}
+
+/// Whether the writer can still serve; shared with the HTTP side for `/health` and shutdown.
+#[derive(Default)]
+pub struct Health {
+    failed: AtomicBool,
+    notify: Notify,
+}
+
+impl Health {
+    pub fn is_ok(&self) -> bool {
+        !self.failed.load(Ordering::SeqCst)
+    }
+
+    fn fail(&self) {
+        self.failed.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        // A waiter that registers later still sees it.
+        self.notify.notify_one();
+    }
+
+    /// Resolves once the writer has failed.
+    pub async fn failed(&self) {
+        while self.is_ok() {
+            self.notify.notified().await;
+        }
+    }
 }
 
 /// How many requests each group commit carried.
@@ -64,9 +151,13 @@ pub struct BatchStats {
 }
 
 impl BatchStats {
-    fn record(&mut self, size: usize) {
-        self.commits += 1;
+    /// A batch of `size` requests; one that wrote nothing was not committed and counts no commit.
+    fn record(&mut self, size: usize, committed: bool) {
         self.requests += size as u64;
+        if !committed {
+            return;
+        }
+        self.commits += 1;
         self.max_batch = self.max_batch.max(size);
         let bucket = (usize::BITS - 1 - size.max(1).leading_zeros()) as usize;
         self.histogram[bucket.min(15)] += 1;
@@ -111,19 +202,29 @@ impl BatchStats {
 #[derive(Clone)]
 pub struct WriterHandle {
     tx: mpsc::Sender<Msg>,
+    health: Arc<Health>,
 }
 
 impl WriterHandle {
     /// Queues a write request and waits until it is durable (or failed). A writer that is gone
-    /// (shutting down) answers 500.
-    pub async fn submit(&self, req: Request) -> Response {
+    /// (failed or shutting down) answers 503.
+    pub async fn submit(&self, job: Job) -> Response {
         let (reply, answer) = oneshot::channel();
-        if self.tx.send(Msg::Write(req, reply)).await.is_err() {
-            return Service::internal_error("the writer is gone");
+        if self
+            .tx
+            .send(Msg::Write(Box::new(job), reply))
+            .await
+            .is_err()
+        {
+            return Service::unavailable("The writer is not running");
         }
         answer
             .await
-            .unwrap_or_else(|_| Service::internal_error("the writer dropped the request"))
+            .unwrap_or_else(|_| Service::unavailable("The writer stopped before answering"))
+    }
+
+    pub fn health(&self) -> &Arc<Health> {
+        &self.health
     }
 }
 
@@ -144,11 +245,17 @@ impl Writer {
     ) -> std::io::Result<Writer> {
         let (tx, rx) = mpsc::channel(QUEUE);
         let max_batch = max_batch.max(1);
+        let health = Arc::new(Health::default());
+        let thread_health = health.clone();
         let thread = thread::Builder::new()
             .name("cards-writer".into())
-            .spawn(move || run(&*db, &*handler, &*env, rx, max_batch))?;
+            .spawn(move || {
+                supervise(&thread_health, || {
+                    run(&*db, &*handler, &*env, rx, max_batch)
+                })
+            })?;
         Ok(Writer {
-            handle: WriterHandle { tx },
+            handle: WriterHandle { tx, health },
             thread,
         })
     }
@@ -173,15 +280,34 @@ impl Writer {
     }
 }
 
+/// Runs the writer loop; a panic that escapes it, or a fatal storage fault it reports, marks the
+/// writer failed (the queue's receiver is dropped with the loop, so later writes answer 503).
+fn supervise(health: &Health, run: impl FnOnce() -> (BatchStats, bool)) -> BatchStats {
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok((stats, false)) => stats,
+        Ok((stats, true)) => {
+            error!("the writer stopped on a storage fault; exiting so the data file is reopened");
+            health.fail();
+            stats
+        }
+        Err(_) => {
+            error!("the writer thread panicked; exiting");
+            health.fail();
+            BatchStats::default()
+        }
+    }
+}
+
+/// The writer loop; returns its stats and whether it stopped on a fatal storage fault.
 fn run(
     db: &dyn BatchStore,
     handler: &dyn Handler,
     env: &dyn Env,
     mut rx: mpsc::Receiver<Msg>,
     max_batch: usize,
-) -> BatchStats {
+) -> (BatchStats, bool) {
     let mut stats = BatchStats::default();
-    let mut requests: Vec<Request> = Vec::with_capacity(max_batch);
+    let mut requests: Vec<Box<Job>> = Vec::with_capacity(max_batch);
     let mut replies: Vec<oneshot::Sender<Response>> = Vec::with_capacity(max_batch);
     let mut stopping = false;
     while !stopping {
@@ -205,27 +331,34 @@ fn run(
                 Err(_) => break,
             }
         }
-        let responses = db.commit_batch(handler, env, &requests);
-        stats.record(requests.len());
+        let done = db.commit_batch(handler, env, &requests);
+        stats.record(requests.len(), done.committed);
+        let (responses, fatal) = (done.responses, done.fatal);
         debug!(batch = requests.len(), "group commit");
-        requests.clear();
-        // Only now, after the commit returned, does any client hear back.
+        // Only now, after the commit returned, does any client hear back; the bodies' budget is
+        // released with them.
+        for job in requests.drain(..) {
+            drop(job.budget);
+        }
         for (reply, response) in replies.drain(..).zip(responses) {
             let _ = reply.send(response);
         }
+        if fatal {
+            return (stats, true);
+        }
     }
-    stats
+    (stats, false)
 }
 
-/// Runs `requests` in order in one redb write transaction and commits it. Each request sees the writes of
-/// the ones before it. A storage failure anywhere fails the whole batch: nothing is committed and
-/// every request gets 500.
+/// Runs `requests` in order in one redb write transaction and commits it (a batch that wrote nothing
+/// is not committed: no fsync). Each request sees the writes of the ones before it. A storage failure
+/// anywhere fails the whole batch: nothing is committed and every request gets 500.
 fn commit_batch(
     db: &Database,
     handler: &dyn Handler,
     env: &dyn Env,
-    requests: &[Request],
-) -> Vec<Response> {
+    requests: &[Box<Job>],
+) -> (Vec<Response>, bool, bool) {
     let all_failed = || {
         requests
             .iter()
@@ -236,42 +369,45 @@ fn commit_batch(
         Ok(t) => t,
         Err(e) => {
             error!(error = %e, "cannot begin write transaction");
-            return all_failed();
+            return (all_failed(), true, false);
         }
     };
     let mut responses = Vec::with_capacity(requests.len());
-    let storage_failed = match WriteAdapter::open(&txn) {
+    let (storage_failed, wrote) = match WriteAdapter::open(&txn) {
         Ok(mut adapter) => {
-            for req in requests {
-                // The core buffers a request's writes and applies them only on success, so a request
-                // that panics has written nothing and the others in the batch are unaffected.
-                let response =
-                    catch_unwind(AssertUnwindSafe(|| handler.handle(req, &mut adapter, env)))
-                        .unwrap_or_else(|_| Service::internal_error("request panicked"));
-                responses.push(response);
+            for job in requests {
+                responses.push(run_job(handler, job, &mut adapter, env));
             }
-            adapter.failed()
+            (adapter.failed(), adapter.wrote())
         }
         Err(e) => {
             error!(error = %e, "cannot open table in write transaction");
-            true
+            (true, false)
         }
     };
-    if storage_failed {
-        error!(
-            batch = requests.len(),
-            "storage error in group commit; batch aborted"
-        );
+    if storage_failed || !wrote {
+        if storage_failed {
+            error!(
+                batch = requests.len(),
+                "storage error in group commit; batch aborted"
+            );
+        }
         if let Err(e) = txn.abort() {
             error!(error = %e, "abort failed");
         }
-        return all_failed();
+        if !storage_failed {
+            return (responses, false, false);
+        }
+        // A latched I/O error fails the next transaction too; a one-off failure does not.
+        let latched = db.begin_write().map(|t| t.abort()).is_err();
+        return (all_failed(), latched, false);
     }
     match txn.commit() {
-        Ok(()) => responses,
+        Ok(()) => (responses, false, true),
         Err(e) => {
+            // After a failed fsync the file's state is unknown: never write on without a reopen.
             error!(error = %e, batch = requests.len(), "group commit failed");
-            all_failed()
+            (all_failed(), true, false)
         }
     }
 }
@@ -346,7 +482,7 @@ mod tests {
                     18 => "3".to_string(),
                     _ => i.to_string(),
                 };
-                tokio::spawn(async move { h.submit(post(&body)).await.status })
+                tokio::spawn(async move { h.submit(Job::plain(post(&body))).await.status })
             })
             .collect();
         let mut statuses = Vec::new();
@@ -375,9 +511,9 @@ mod tests {
         // Sent together so they most likely share a batch; either way, no good write may be lost
         // and the failing one must fail.
         let (a, b, c) = tokio::join!(
-            h.submit(post("a")),
-            h.submit(post("fail")),
-            h.submit(post("c"))
+            h.submit(Job::plain(post("a"))),
+            h.submit(Job::plain(post("fail"))),
+            h.submit(Job::plain(post("c")))
         );
         assert_eq!(b.status, 500);
         let stats = writer.stop();
@@ -391,19 +527,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = storage::open(&dir.path().join("w.redb")).unwrap();
         let env = DeterministicEnv::default();
-        let out = commit_batch(&db, &KvHandler, &env, &[post("a"), post("fail"), post("c")]);
+        let jobs = |bodies: &[&str]| -> Vec<Box<Job>> {
+            bodies
+                .iter()
+                .map(|b| Box::new(Job::plain(post(b))))
+                .collect()
+        };
+        let (out, fatal, _) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "fail", "c"]));
+        assert!(!fatal, "a one-off failure is not latched");
         assert!(out.iter().all(|r| r.status == 500));
         assert_eq!(stored(&db), 0);
         // A panicking request alone does not fail the batch.
-        let out = commit_batch(
-            &db,
-            &KvHandler,
-            &env,
-            &[post("a"), post("panic"), post("a")],
-        );
+        let (out, _, committed) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "panic", "a"]));
+        assert!(committed);
         let statuses: Vec<u16> = out.iter().map(|r| r.status).collect();
         assert_eq!(statuses, vec![201, 500, 409]);
         assert_eq!(stored(&db), 1);
+        // A batch that wrote nothing (a duplicate: 409) is not committed.
+        let (out, fatal, committed) = commit_batch(&db, &KvHandler, &env, &jobs(&["a"]));
+        assert_eq!((out[0].status, fatal, committed), (409, false, false));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -414,7 +556,7 @@ mod tests {
         let tasks: Vec<_> = (0..20)
             .map(|i| {
                 let h = h.clone();
-                tokio::spawn(async move { h.submit(post(&i.to_string())).await.status })
+                tokio::spawn(async move { h.submit(Job::plain(post(&i.to_string()))).await.status })
             })
             .collect();
         for t in tasks {
@@ -461,7 +603,7 @@ mod tests {
                     .header("x-api-key", key)
                     .header("content-type", "application/json")
                     .body(body);
-                tokio::spawn(async move { h.submit(req).await.status })
+                tokio::spawn(async move { h.submit(Job::plain(req)).await.status })
             })
             .collect();
         let mut statuses = Vec::new();
@@ -487,14 +629,40 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_or_a_fatal_fault_marks_the_writer_failed() {
+        let health = Health::default();
+        assert!(health.is_ok());
+        supervise(&health, || (BatchStats::default(), false));
+        assert!(health.is_ok());
+        supervise(&health, || panic!("outside catch_unwind"));
+        assert!(!health.is_ok());
+        let health = Health::default();
+        supervise(&health, || (BatchStats::default(), true));
+        assert!(!health.is_ok());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_writer_answers_503_and_resolves_its_health_future() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, writer) = start(&dir, 1);
+        let h = writer.handle();
+        // Simulate the loop ending on a fault: stop it, then mark it failed.
+        writer.stop();
+        h.health().fail();
+        h.health().failed().await;
+        assert_eq!(h.submit(Job::plain(post("x"))).await.status, 503);
+    }
+
+    #[test]
     fn summary_line() {
         let mut s = BatchStats::default();
         for n in [1, 3, 3, 8] {
-            s.record(n);
+            s.record(n, true);
         }
+        s.record(2, false);
         assert_eq!(
             s.summary(),
-            "group commit summary: 4 commits, 15 write requests, mean batch 3.75, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
+            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
         );
     }
 }

@@ -33,6 +33,34 @@ pub mod sql {
     pub const BEGIN_READ: &str = "BEGIN";
     pub const COMMIT: &str = "COMMIT";
     pub const ROLLBACK: &str = "ROLLBACK";
+    /// How long SQLite itself waits for another connection's lock before answering SQLITE_BUSY.
+    pub const BUSY_TIMEOUT: &str = "PRAGMA busy_timeout = 5000";
+    /// How many times in all a BEGIN or COMMIT that found the database busy is tried.
+    pub const BUSY_ATTEMPTS: u32 = 4;
+
+    /// Whether an error from the database is SQLite's "busy"/"locked" (another writer holds the
+    /// lock), which is worth retrying, rather than a real failure.
+    pub fn is_busy(error: &str) -> bool {
+        let e = error.to_ascii_lowercase();
+        e.contains("database is locked")
+            || e.contains("busy")
+            || e.contains("database table is locked")
+    }
+
+    /// Runs `op` until it succeeds or fails with something other than busy, at most `attempts` times.
+    /// A COMMIT that failed busy leaves its transaction open, so running it again is sound.
+    pub fn retry_busy<T>(
+        attempts: u32,
+        mut op: impl FnMut() -> Result<T, String>,
+    ) -> Result<T, String> {
+        let mut tries = 1;
+        loop {
+            match op() {
+                Err(e) if is_busy(&e) && tries < attempts => tries += 1,
+                other => return other,
+            }
+        }
+    }
 
     /// The `LIMIT` value for a scan: SQLite takes an i64, and a negative one means "no limit".
     pub fn limit(limit: usize) -> i64 {
@@ -84,12 +112,40 @@ pub mod settings {
 #[cfg(test)]
 mod tests {
     use super::settings::*;
-    use super::sql::limit;
+    use super::sql::{is_busy, limit, retry_busy};
 
     #[test]
     fn limit_maps_unbounded_to_negative() {
         assert_eq!(limit(10), 10);
         assert_eq!(limit(usize::MAX), -1);
+    }
+
+    #[test]
+    fn busy_is_retried_and_other_errors_are_not() {
+        let mut calls = 0;
+        let r = retry_busy(4, || {
+            calls += 1;
+            if calls < 3 {
+                Err("database is locked".to_string())
+            } else {
+                Ok(calls)
+            }
+        });
+        assert_eq!(r, Ok(3));
+        let mut calls = 0;
+        let r: Result<(), String> = retry_busy(4, || {
+            calls += 1;
+            Err("SQLITE_BUSY: database is busy".to_string())
+        });
+        assert!(r.is_err());
+        assert_eq!(calls, 4);
+        let mut calls = 0;
+        let r: Result<(), String> = retry_busy(4, || {
+            calls += 1;
+            Err("disk I/O error".to_string())
+        });
+        assert_eq!((r, calls), (Err("disk I/O error".to_string()), 1));
+        assert!(!is_busy("no such table: kv"));
     }
 
     #[test]

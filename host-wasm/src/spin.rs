@@ -94,7 +94,12 @@ fn serve(req: &Request) -> Response {
         Err(e) => return fail(&format!("cannot open the {DATABASE:?} database: {e}")),
     };
     let mut tx = SqliteTx::new(&conn);
-    if let Err(e) = tx.exec(sql::CREATE, &[]) {
+    // Wait for another instance's write lock instead of failing at once; a backend that refuses the
+    // pragma (libSQL) still works, with the retries below.
+    if let Err(e) = tx.exec(sql::BUSY_TIMEOUT, &[]) {
+        eprintln!("host-wasm: cannot set the busy timeout: {e}");
+    }
+    if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::CREATE, &[])) {
         return fail(&format!("cannot create the kv table: {e}"));
     }
     let prepared = Service::prepare(req);
@@ -102,7 +107,7 @@ fn serve(req: &Request) -> Response {
         Access::Write => sql::BEGIN_WRITE,
         Access::Read => sql::BEGIN_READ,
     };
-    if let Err(e) = tx.exec(begin, &[]) {
+    if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(begin, &[])) {
         return fail(&format!("cannot begin a transaction: {e}"));
     }
     // Every request is a fresh instance, so the data format is checked (and an empty store stamped)
@@ -124,7 +129,7 @@ fn serve(req: &Request) -> Response {
         rollback(&tx);
         return fail("the WASI random source failed");
     }
-    if let Err(e) = tx.exec(sql::COMMIT, &[]) {
+    if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::COMMIT, &[])) {
         rollback(&tx);
         return fail(&format!("commit failed: {e}"));
     }

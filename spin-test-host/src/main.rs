@@ -120,10 +120,32 @@ pub struct SqliteConnection {
 }
 
 fn open_db(path: &std::path::Path) -> rusqlite::Result<rusqlite::Connection> {
+    create_private(path).map_err(|e| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!("cannot create {}: {e}", path.display())),
+        )
+    })?;
     let conn = rusqlite::Connection::open(path)?;
     // Requests are serialized, but a second host process or a test peeking at the file may not be.
     conn.busy_timeout(Duration::from_secs(5))?;
     Ok(conn)
+}
+
+/// A new database file is created readable by its owner only (0600): it holds personal data. SQLite
+/// gives its journal the database file's mode. An existing file keeps its mode.
+fn create_private(path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 impl sqlite::Host for State {}
@@ -470,6 +492,21 @@ mod tests {
 
     fn blob(b: &[u8]) -> sqlite::Value {
         sqlite::Value::Blob(b.to_vec())
+    }
+
+    #[test]
+    fn a_new_database_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("sth-mode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("db.sqlite");
+        let _ = std::fs::remove_file(&path);
+        let conn = open_db(&path).unwrap();
+        conn.execute_batch("CREATE TABLE t (x)").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        drop(conn);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -227,7 +227,11 @@ impl Launch {
             let log_path = self.dir.join(format!("server-{}.log", random_hex(4)));
             let log = File::create(&log_path).expect("server log file");
             let mut cmd = self.kind.command(addr, &self.dir, self.store.as_deref());
-            cmd.env("CARDS_API_KEYS", &self.api_keys);
+            // No per-client rate limit (0), so load and concurrency tests are not throttled; the
+            // rate-limit test starts its own server with low rates.
+            cmd.env("CARDS_API_KEYS", &self.api_keys)
+                .env("CARDS_READ_RATE", "0")
+                .env("CARDS_WRITE_RATE", "0");
             match &self.vault_key {
                 Some(key) => cmd.env("CARDS_VAULT_KEY", key),
                 None => cmd.env_remove("CARDS_VAULT_KEY"),

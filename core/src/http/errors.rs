@@ -22,6 +22,10 @@ pub fn to_response(e: &ApiError) -> Response {
         ApiError::MethodNotAllowed(allow) => response.with_header("allow", allow),
         ApiError::Unauthorized => response.with_header("www-authenticate", "Bearer"),
         ApiError::Busy => response.with_header("retry-after", "1"),
+        ApiError::RateLimited { retry_after_secs } => {
+            response.with_header("retry-after", &retry_after_secs.to_string())
+        }
+        ApiError::RequestTimeout => response.with_header("connection", "close"),
         ApiError::Internal(cause) => {
             response.cause = Some(cause.clone());
             response
