@@ -251,7 +251,7 @@ impl Writer {
             .name("cards-writer".into())
             .spawn(move || {
                 supervise(&thread_health, || {
-                    run(&*db, &*handler, &*env, rx, max_batch)
+                    run(&*db, &*handler, &*env, rx, max_batch, &thread_health)
                 })
             })?;
         Ok(Writer {
@@ -305,6 +305,7 @@ fn run(
     env: &dyn Env,
     mut rx: mpsc::Receiver<Msg>,
     max_batch: usize,
+    health: &Health,
 ) -> (BatchStats, bool) {
     let mut stats = BatchStats::default();
     let mut requests: Vec<Box<Job>> = Vec::with_capacity(max_batch);
@@ -335,6 +336,10 @@ fn run(
         stats.record(requests.len(), done.committed);
         let (responses, fatal) = (done.responses, done.fatal);
         debug!(batch = requests.len(), "group commit");
+        if fatal {
+            // Before anyone hears the 500: a client that then asks /health must see the fault.
+            health.fail();
+        }
         // Only now, after the commit returned, does any client hear back; the bodies' budget is
         // released with them.
         for job in requests.drain(..) {
