@@ -131,7 +131,7 @@ impl From<VaultKeyError> for ApiError {
     fn from(e: VaultKeyError) -> ApiError {
         match e {
             VaultKeyError::Mismatch => ApiError::NotConfigured {
-                code: "vault_key_mismatch",
+                code: KEY_MISMATCH,
                 message: MISMATCH.into(),
             },
             VaultKeyError::Storage(e) => e.into(),
@@ -147,6 +147,11 @@ impl std::fmt::Display for VaultKeyError {
         }
     }
 }
+
+/// The error code of a vault key that is missing (503).
+pub const NOT_CONFIGURED: &str = "not_configured";
+/// The error code of a vault key that did not seal the stored card data (503).
+pub const KEY_MISMATCH: &str = "vault_key_mismatch";
 
 const MISMATCH: &str = "the configured vault key is not the key the stored card data was sealed with; \
      configure the original key (card numbers cannot be read without it)";

@@ -69,6 +69,14 @@ pub static ROUTES: &[Route] = &[
         handler: handlers::health,
         check: None,
     },
+    Route {
+        method: Get,
+        path: "/openapi.json",
+        access: Read,
+        auth: Auth::Public,
+        handler: super::openapi::serve,
+        check: None,
+    },
     route(Get, "/accounts", Read, handlers::accounts::list),
     with_body(
         Post,

@@ -21,7 +21,7 @@ fn vault(c: &mut Call) -> ApiResult<Vault> {
             .as_ref()
             .map(Vault::new)
             .ok_or_else(|| ApiError::NotConfigured {
-                code: "not_configured",
+                code: crate::domain::vault::NOT_CONFIGURED,
                 message: "no vault key is configured (native: --vault-key or CARDS_VAULT_KEY; \
                       Spin: the variable vault_key), so cards cannot be issued or revealed"
                     .into(),

@@ -1,0 +1,399 @@
+//! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: paths, methods, who may
+//! call), the operation table beside it (names, bodies, answers), the error table (`ApiError`: every
+//! status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
+//! is a copy a test keeps equal (`UPDATE_OPENAPI=1 cargo test -p card-core openapi` rewrites it).
+
+mod operations;
+mod schemas;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+
+use super::handlers::Call;
+use super::routes::{Access, Auth, ROUTES, Route};
+use super::{Method, Response};
+use crate::error::{ApiError, ApiResult, FieldError};
+use operations::{Body, OPERATIONS, Operation, Success};
+use schemas::reference;
+
+/// One value of every `ApiError` variant (the match has no wildcard, so a new variant does not
+/// compile until it is listed here, and so reaches the document).
+fn every_error() -> Vec<ApiError> {
+    let all = vec![
+        ApiError::Validation(vec![FieldError::new("f", "m")]),
+        ApiError::Unauthorized,
+        ApiError::InvalidToken,
+        ApiError::NotFound("Card"),
+        ApiError::MethodNotAllowed(String::new()),
+        ApiError::InvalidState(String::new()),
+        ApiError::IdempotencyConflict,
+        ApiError::PayloadTooLarge,
+        ApiError::QuotaExceeded {
+            used: 0,
+            adding: 0,
+            quota: 0,
+        },
+        ApiError::UnsupportedMediaType(String::new()),
+        ApiError::InsufficientFunds,
+        ApiError::AccountUnavailable(String::new()),
+        ApiError::CurrencyMismatch(String::new()),
+        ApiError::Busy,
+        ApiError::RequestTimeout,
+        ApiError::RateLimited {
+            retry_after_secs: 1,
+        },
+        ApiError::Unavailable(String::new()),
+        ApiError::NotConfigured {
+            code: crate::domain::vault::NOT_CONFIGURED,
+            message: String::new(),
+        },
+        ApiError::NotConfigured {
+            code: crate::domain::vault::KEY_MISMATCH,
+            message: String::new(),
+        },
+        ApiError::Internal(String::new()),
+    ];
+    for e in &all {
+        match e {
+            ApiError::Validation(_)
+            | ApiError::Unauthorized
+            | ApiError::InvalidToken
+            | ApiError::NotFound(_)
+            | ApiError::MethodNotAllowed(_)
+            | ApiError::InvalidState(_)
+            | ApiError::IdempotencyConflict
+            | ApiError::PayloadTooLarge
+            | ApiError::QuotaExceeded { .. }
+            | ApiError::UnsupportedMediaType(_)
+            | ApiError::InsufficientFunds
+            | ApiError::AccountUnavailable(_)
+            | ApiError::CurrencyMismatch(_)
+            | ApiError::Busy
+            | ApiError::RequestTimeout
+            | ApiError::RateLimited { .. }
+            | ApiError::Unavailable(_)
+            | ApiError::NotConfigured { .. }
+            | ApiError::Internal(_) => {}
+        }
+    }
+    all
+}
+
+/// Error codes by status, from the error table.
+fn codes_by_status() -> BTreeMap<u16, Vec<&'static str>> {
+    let mut by: BTreeMap<u16, Vec<&'static str>> = BTreeMap::new();
+    for e in every_error() {
+        let codes = by.entry(e.status()).or_default();
+        if !codes.contains(&e.code()) {
+            codes.push(e.code());
+        }
+    }
+    by
+}
+
+fn operation_of(route: &Route) -> Option<&'static Operation> {
+    OPERATIONS
+        .iter()
+        .find(|o| o.method == route.method && o.path == route.path)
+}
+
+/// The statuses a route can answer with an error: those of its kind, then its own.
+fn error_statuses(route: &Route, op: &Operation) -> Vec<u16> {
+    let mut s = vec![408];
+    if route.auth == Auth::Key {
+        s.extend([401, 429]);
+    }
+    if op.body != Body::None {
+        s.extend([400, 413, 415]);
+    }
+    if route.method == Method::Post && route.auth == Auth::Key {
+        s.push(409);
+    }
+    if matches!(op.success, Success::List(_)) {
+        s.push(400);
+    }
+    if route.path.contains("{id}") {
+        s.push(404);
+    }
+    if route.access == Access::Write {
+        s.push(503);
+    }
+    s.extend(op.errors);
+    s.sort_unstable();
+    s.dedup();
+    s
+}
+
+fn json_content(schema: Value) -> Value {
+    json!({ "application/json": { "schema": schema } })
+}
+
+fn success_response(op: &Operation) -> (u16, Value) {
+    match op.success {
+        Success::Data(status, schema) => (
+            status,
+            json!({
+                "description": op.summary,
+                "content": json_content(schemas::envelope(reference(schema))),
+            }),
+        ),
+        Success::List(item) => (
+            200,
+            json!({
+                "description": "A page of results",
+                "content": json_content(reference(&format!("{item}List"))),
+            }),
+        ),
+        Success::Bare(schema) => (
+            200,
+            json!({
+                "description": op.summary,
+                "headers": {"Cache-Control": {"schema": {"type": "string", "const": "no-store"}}},
+                "content": json_content(reference(schema)),
+            }),
+        ),
+        Success::File => {
+            let binary = json!({ "schema": { "type": "string", "contentMediaType": "application/octet-stream" } });
+            (
+                200,
+                json!({
+                    "description": "The file's bytes, with the type it was recognised as",
+                    "content": {
+                        "image/jpeg": binary,
+                        "image/png": binary,
+                        "application/pdf": binary,
+                    },
+                }),
+            )
+        }
+        Success::OpenApi => (
+            200,
+            json!({
+                "description": "This document",
+                "content": json_content(json!({"type": "object"})),
+            }),
+        ),
+    }
+}
+
+fn request_body(body: Body) -> Option<Value> {
+    match body {
+        Body::None => None,
+        Body::Json(schema) => Some(json!({
+            "required": true,
+            "content": json_content(reference(schema)),
+        })),
+        Body::CardHolder => Some(json!({
+            "required": true,
+            "content": {
+                "application/json": { "schema": reference("CardHolderCreate") },
+                "multipart/form-data": {
+                    "schema": reference("CardHolderCreateMultipart"),
+                    "encoding": {
+                        "person": { "contentType": "application/json, text/plain" },
+                        "address": { "contentType": "application/json, text/plain" },
+                        "identification": { "contentType": "application/json, text/plain" },
+                        "meta": { "contentType": "application/json, text/plain" },
+                        "documentMain": { "contentType": "image/jpeg, image/png, application/pdf" },
+                        "documentBack": { "contentType": "image/jpeg, image/png, application/pdf" },
+                        "proofOfAddress": { "contentType": "image/jpeg, image/png, application/pdf" },
+                    },
+                },
+            },
+        })),
+    }
+}
+
+fn parameter(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/parameters/{name}") })
+}
+
+fn operation(route: &Route, op: &Operation) -> Value {
+    let mut params = Vec::new();
+    if route.path.contains("{id}") {
+        params.push(parameter("id"));
+    }
+    if route.path.contains("{sub}") {
+        params.push(parameter(if route.path.contains("/files/") {
+            "fileId"
+        } else {
+            "detailId"
+        }));
+    }
+    if let Success::List(item) = op.success {
+        for p in [
+            "page", "limit", "sort", "fields", "search", "searchIn", "filter",
+        ] {
+            params.push(parameter(p));
+        }
+        if item == "Card" {
+            params.push(parameter("populate"));
+        }
+    }
+    if route.method == Method::Get && route.path.ends_with("/reveal") {
+        params.push(parameter("token"));
+    }
+    if route.method == Method::Post && route.auth == Auth::Key {
+        params.push(parameter("Idempotency-Key"));
+    }
+    let mut responses = Map::new();
+    let (status, ok) = success_response(op);
+    responses.insert(status.to_string(), ok);
+    for s in error_statuses(route, op) {
+        responses.insert(
+            s.to_string(),
+            json!({ "$ref": format!("#/components/responses/E{s}") }),
+        );
+    }
+    let mut o = json!({
+        "operationId": op.id,
+        "tags": [op.tag],
+        "summary": op.summary,
+        "parameters": params,
+        "responses": responses,
+    });
+    if let Some(body) = request_body(op.body) {
+        o["requestBody"] = body;
+    }
+    if route.auth == Auth::Public {
+        o["security"] = json!([]);
+    }
+    o
+}
+
+fn error_responses() -> Map<String, Value> {
+    let mut m = Map::new();
+    for (status, codes) in codes_by_status() {
+        let list = codes
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut response = json!({
+            "description": format!("Error: {list}"),
+            "content": json_content(json!({
+                "allOf": [reference("Error")],
+                "properties": {"error": {"enum": codes}},
+            })),
+        });
+        let retry =
+            json!({"schema": {"type": "integer", "minimum": 0}, "description": "Seconds to wait"});
+        match status {
+            401 => {
+                response["headers"] =
+                    json!({"WWW-Authenticate": {"schema": {"type": "string", "const": "Bearer"}}})
+            }
+            429 => response["headers"] = json!({"Retry-After": retry}),
+            _ => {}
+        }
+        m.insert(format!("E{status}"), response);
+    }
+    m
+}
+
+fn parameters() -> Value {
+    let q = |name: &str, schema: Value, description: &str| json!({"name": name, "in": "query", "required": false, "schema": schema, "description": description});
+    let path = |description: &str| json!({"in": "path", "required": true, "schema": {"type": "string"}, "description": description});
+    let mut id = path("The record's id");
+    id["name"] = json!("id");
+    let mut detail = path("The account detail's id");
+    detail["name"] = json!("sub");
+    let mut file = path("The file's id (from the holder's document urls)");
+    file["name"] = json!("sub");
+    json!({
+        "id": id,
+        "detailId": detail,
+        "fileId": file,
+        "page": q("page", json!({"type": "integer", "minimum": 1}), "Page number, from 1"),
+        "limit": q("limit", json!({"type": "integer", "minimum": 1, "maximum": 200}), "Items per page (default 20)"),
+        "sort": q("sort", json!({"type": "string"}), "Comma-separated fields, `-` for descending (default `-createdAt`)"),
+        "fields": q("fields", json!({"type": "string"}), "Comma- or space-separated fields to return (`_id` always)"),
+        "search": q("search", json!({"type": "string", "maxLength": 100}), "Case-insensitive regular expression over the search fields"),
+        "searchIn": q("searchIn", json!({"type": "string"}), "Comma-separated fields `search` looks in"),
+        "filter": q("filter", json!({"type": "string", "contentMediaType": "application/json"}),
+            "JSON object of conditions, Mongo style: `{\"balance\":{\"gte\":100}}` (operators eq, ne, gt, gte, lt, lte, in, nin, between, exists). \
+             Any field may also be given as its own query parameter (`status=active`)."),
+        "populate": q("populate", json!({"type": "string"}), "Relations to embed: `cardHolder`, `debitAccount`, each optionally `:field field`"),
+        "token": q("token", json!({"type": "string"}), "The reveal token from POST /cards/{id}/token"),
+        "Idempotency-Key": {
+            "name": "Idempotency-Key", "in": "header", "required": false,
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            "description": "A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`.",
+        },
+    })
+}
+
+/// The whole document.
+pub fn document() -> Value {
+    let mut paths = Map::new();
+    for route in ROUTES {
+        let Some(op) = operation_of(route) else {
+            continue;
+        };
+        let item = paths
+            .entry(route.path.to_string())
+            .or_insert_with(|| json!({}));
+        item[route.method.as_str().to_ascii_lowercase()] = operation(route, op);
+    }
+    let codes: Vec<&str> = codes_by_status().into_values().flatten().collect();
+    let mut schemas = schemas::components(&codes);
+    for item in [
+        "Account",
+        "LedgerEntry",
+        "AccountDetail",
+        "CardHolder",
+        "Card",
+    ] {
+        schemas.insert(format!("{item}List"), schemas::list_envelope(item));
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "cards",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "A card-issuing service: accounts with a ledger, account details, card holders \
+                with identity documents, and cards with funding, spending controls, lifecycle and a \
+                token-then-reveal flow. Every list endpoint speaks one query language. Errors share \
+                one shape (`Error`).",
+        },
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"apiKey": []}],
+        "tags": [
+            {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
+            {"name": "Card holders"}, {"name": "Cards"},
+        ],
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "responses": error_responses(),
+            "parameters": parameters(),
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "`Authorization: Bearer <key>`"},
+                "apiKey": {"type": "apiKey", "in": "header", "name": "x-api-key"},
+            },
+        },
+    })
+}
+
+/// The document as served: pretty JSON with a final newline (as kept in `docs/openapi.json`).
+pub fn document_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut s = serde_json::to_string_pretty(&document()).unwrap_or_default();
+        s.push('\n');
+        s
+    })
+}
+
+pub fn serve(_: &mut Call) -> ApiResult<Response> {
+    Ok(Response::bytes(
+        200,
+        "application/json",
+        document_text().as_bytes().to_vec(),
+    ))
+}
+
+#[cfg(test)]
+mod tests;

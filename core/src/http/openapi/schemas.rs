@@ -1,0 +1,645 @@
+//! The component schemas: the wire shapes of `views`, the request bodies of `parse`, the envelopes of
+//! `reply` and the error body of `errors`. Enumerations come from the domain's own `ALL` lists, limits
+//! from the parsers' constants, so a new value or limit reaches the document without editing it.
+
+use serde_json::{Map, Value, json};
+
+use crate::domain::Currency;
+use crate::domain::account_details::DetailType;
+use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
+use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
+use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
+use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
+use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
+
+pub fn reference(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+fn nullable(schema: Value) -> Value {
+    json!({ "anyOf": [schema, {"type": "null"}] })
+}
+
+fn string_enum(all: &[&str]) -> Value {
+    json!({ "type": "string", "enum": all })
+}
+
+fn nullable_enum(all: &[&str]) -> Value {
+    let mut values: Vec<Value> = all.iter().map(|s| json!(s)).collect();
+    values.push(Value::Null);
+    json!({ "type": ["string", "null"], "enum": values })
+}
+
+fn string() -> Value {
+    json!({ "type": "string" })
+}
+
+fn nullable_string() -> Value {
+    json!({ "type": ["string", "null"] })
+}
+
+fn timestamp() -> Value {
+    json!({ "type": "string", "format": "date-time" })
+}
+
+fn boolean() -> Value {
+    json!({ "type": "boolean" })
+}
+
+fn free_object() -> Value {
+    json!({ "type": "object" })
+}
+
+/// An amount as the service returns it: an exact JSON number.
+fn money() -> Value {
+    json!({ "type": "number" })
+}
+
+/// An amount a request may give: at most 2 decimals, below 10^15, at least `min`.
+fn money_input(min: &str, exclusive: bool) -> Value {
+    let bound = if exclusive {
+        "exclusiveMinimum"
+    } else {
+        "minimum"
+    };
+    let min: Value = serde_json::from_str(min).unwrap_or(json!(0));
+    json!({
+        "type": "number",
+        bound: min,
+        "exclusiveMaximum": 10i64.pow(MAX_INTEGER_DIGITS),
+        "multipleOf": 0.01,
+        "description": "Exact: at most 2 decimal places (JSON numbers are parsed without a float round trip)."
+    })
+}
+
+/// Free text: trimmed, not empty, at most `max` characters.
+fn text(max: usize) -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
+}
+
+/// An object with these properties; `required` lists the ones always present (or needed).
+fn object(properties: Value, required: &[&str], closed: bool) -> Value {
+    let mut o = json!({ "type": "object", "properties": properties, "required": required });
+    if closed {
+        o["additionalProperties"] = json!(false);
+    }
+    o
+}
+
+/// A response object: every property is always present.
+fn record(properties: Value) -> Value {
+    let required: Vec<String> = properties
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    json!({ "type": "object", "properties": properties, "required": required })
+}
+
+fn account() -> Value {
+    record(json!({
+        "_id": string(),
+        "ownerType": string_enum(OwnerType::ALL),
+        "ownerId": nullable_string(),
+        "client": string(),
+        "name": string(),
+        "type": string_enum(AccountType::ALL),
+        "category": string_enum(Category::ALL),
+        "status": string_enum(AccountStatus::ALL),
+        "currency": string(),
+        "network": nullable_string(),
+        "balance": money(),
+        "canDebit": boolean(),
+        "canCredit": boolean(),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+        "availableBalance": money(),
+        "ledgerBalance": money(),
+    }))
+}
+
+fn ledger_entry() -> Value {
+    let mut e = record(json!({
+        "_id": string(),
+        "accountId": string(),
+        "type": string_enum(EntryType::ALL),
+        "amount": json!({"type": "number", "description": "Signed: credits positive, debits negative."}),
+        "balanceAfter": money(),
+        "cardId": string(),
+        "createdAt": timestamp(),
+    }));
+    // Only entries that move money for a card carry `cardId`.
+    e["required"] = json!([
+        "_id",
+        "accountId",
+        "type",
+        "amount",
+        "balanceAfter",
+        "createdAt"
+    ]);
+    e
+}
+
+fn account_detail() -> Value {
+    record(json!({
+        "_id": string(),
+        "accountId": string(),
+        "type": string_enum(DetailType::ALL),
+        "details": free_object(),
+        "provider": string(),
+        "isPrimary": boolean(),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn person() -> Value {
+    record(json!({
+        "firstName": string(),
+        "lastName": string(),
+        "dateOfBirth": nullable(json!({"type": "string", "format": "date"})),
+        "email": string(),
+        "nationality": nullable_string(),
+        "gender": nullable_enum(Gender::ALL),
+        "phoneNumber": string(),
+    }))
+}
+
+fn address() -> Value {
+    record(json!({
+        "line1": nullable_string(),
+        "city": nullable_string(),
+        "state": nullable_string(),
+        "postalCode": nullable_string(),
+        "countryCode": nullable_string(),
+    }))
+}
+
+fn file_meta() -> Value {
+    record(json!({
+        "fileType": string_enum(&["image/jpeg", "image/png", "application/pdf"]),
+        "contentHash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
+    }))
+}
+
+fn document() -> Value {
+    record(json!({
+        "type": nullable_enum(DocumentType::ALL),
+        "number": nullable_string(),
+        "issueDate": nullable_string(),
+        "expiryDate": nullable_string(),
+        "issuingCountry": nullable_string(),
+        "verificationStatus": string_enum(VerificationStatus::ALL),
+        "description": nullable_string(),
+        "urls": record(json!({"main": nullable_string(), "back": nullable_string()})),
+        "meta": nullable(reference("FileMeta")),
+        "backMeta": nullable(reference("FileMeta")),
+    }))
+}
+
+fn proof_of_address() -> Value {
+    record(json!({
+        "type": nullable_enum(ProofOfAddressType::ALL),
+        "documentId": nullable_string(),
+        "verificationStatus": string_enum(VerificationStatus::ALL),
+        "description": nullable_string(),
+        "url": nullable_string(),
+        "meta": nullable(reference("FileMeta")),
+    }))
+}
+
+fn card_holder() -> Value {
+    record(json!({
+        "_id": string(),
+        "name": string(),
+        "person": reference("Person"),
+        "address": nullable(reference("Address")),
+        "identification": record(json!({
+            "document": nullable(reference("Document")),
+            "proofOfAddress": nullable(reference("ProofOfAddress")),
+        })),
+        "meta": record(json!({
+            "fundingSource": nullable_string(),
+            "monthlyTransactionValue": nullable_string(),
+        })),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn spending_controls() -> Value {
+    let categories = json!({"type": "array", "items": string()});
+    record(json!({
+        "channels": record(json!({
+            "atm": boolean(), "pos": boolean(), "web": boolean(), "mobile": boolean(),
+        })),
+        "allowedCategories": categories,
+        "blockedCategories": categories,
+        "spendingLimits": {"type": "array", "items": record(json!({
+            "amount": money(),
+            "interval": string_enum(Interval::ALL),
+            "categories": categories,
+        }))},
+    }))
+}
+
+fn card() -> Value {
+    record(json!({
+        "_id": string(),
+        "debitAccountId": string(),
+        "cardHolderId": string(),
+        "type": string_enum(CardType::ALL),
+        "brand": string_enum(Brand::ALL),
+        "currency": string(),
+        "status": string_enum(CardStatus::ALL),
+        "metadata": free_object(),
+        "spendingControls": reference("SpendingControls"),
+        "enable2FA": boolean(),
+        "disposable": boolean(),
+        "balance": money(),
+        "maskedPan": string(),
+        "last4": {"type": "string", "pattern": "^[0-9]{4}$"},
+        "expiryMonth": string(),
+        "expiryYear": string(),
+        "cancellationReason": nullable_enum(CancellationReason::ALL),
+        "canceledAt": nullable(timestamp()),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn card_token() -> Value {
+    record(json!({
+        "token": {
+            "type": ["string", "null"],
+            "description": "Single use; null on an idempotent replay (a token is shown only once)."
+        },
+        "expiresAt": timestamp(),
+    }))
+}
+
+fn card_secrets() -> Value {
+    record(json!({
+        "pan": {"type": "string", "pattern": "^[0-9]{12,19}$"},
+        "cvv": {"type": "string", "pattern": "^[0-9]{3,4}$"},
+        "expiryMonth": string(),
+        "expiryYear": string(),
+    }))
+}
+
+// ---- request bodies ----
+
+fn currency_input() -> Value {
+    json!({"type": "string", "pattern": "^[A-Za-z0-9]{3,10}$", "description": "Upper-cased."})
+}
+
+fn account_properties() -> Value {
+    json!({
+        "ownerType": string_enum(OwnerType::ALL),
+        "ownerId": text(200),
+        "client": {"type": "string", "description": "If given, must be the client of the API key."},
+        "name": text(200),
+        "type": string_enum(AccountType::ALL),
+        "category": string_enum(Category::ALL),
+        "status": string_enum(AccountStatus::ALL),
+        "currency": currency_input(),
+        "network": text(200),
+        "balance": money_input("0", false),
+        "canDebit": boolean(),
+        "canCredit": boolean(),
+    })
+}
+
+fn account_create() -> Value {
+    let mut props = account_properties();
+    // A client that is not the key's is refused; the document leaves it out of generated bodies.
+    props["client"] =
+        json!({"type": "string", "description": "Must be the client of the API key."});
+    object(
+        props,
+        &["ownerType", "name", "type", "category", "currency"],
+        true,
+    )
+}
+
+fn account_update() -> Value {
+    let mut props = account_properties();
+    if let Some(m) = props.as_object_mut() {
+        m.shift_remove("client");
+    }
+    props["ownerId"] = nullable(text(200));
+    props["network"] = nullable(text(200));
+    object(props, &[], true)
+}
+
+fn detail_properties() -> Value {
+    json!({
+        "type": string_enum(DetailType::ALL),
+        "details": free_object(),
+        "provider": text(200),
+        "isPrimary": boolean(),
+    })
+}
+
+fn category_list() -> Value {
+    json!({
+        "type": "array",
+        "maxItems": MAX_CATEGORIES,
+        "items": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
+    })
+}
+
+fn spending_controls_input() -> Value {
+    object(
+        json!({
+            "channels": object(json!({
+                "atm": boolean(), "pos": boolean(), "web": boolean(), "mobile": boolean(),
+            }), &[], true),
+            "allowedCategories": category_list(),
+            "blockedCategories": category_list(),
+            "spendingLimits": {
+                "type": "array",
+                "maxItems": MAX_SPENDING_LIMITS,
+                "items": object(json!({
+                    "amount": money_input("0", true),
+                    "interval": string_enum(Interval::ALL),
+                    "categories": category_list(),
+                }), &["amount", "interval"], true),
+            },
+        }),
+        &[],
+        true,
+    )
+    .tap_description("Allowed and blocked categories cannot both be non-empty.")
+}
+
+fn card_create() -> Value {
+    object(
+        json!({
+            "debitAccountId": text(64),
+            "cardHolderId": text(64),
+            "type": string_enum(CardType::ALL),
+            "brand": string_enum(Brand::ALL),
+            "status": string_enum(&["active", "inactive"]),
+            "currency": string_enum(Currency::CARD),
+            "metadata": free_object(),
+            "spendingControls": reference("SpendingControlsInput"),
+            "enable2FA": boolean(),
+            "amount": money_input("1", false),
+            "disposable": boolean(),
+        }),
+        &["debitAccountId", "cardHolderId", "type", "brand", "status"],
+        true,
+    )
+}
+
+fn card_update() -> Value {
+    object(
+        json!({
+            "status": string_enum(CardStatus::ALL),
+            "cancellationReason": string_enum(CancellationReason::ALL),
+            "metadata": free_object(),
+            "spendingControls": reference("SpendingControlsInput"),
+            "creditAccountId": text(64),
+        }),
+        &[],
+        true,
+    )
+    .tap_description(
+        "`cancellationReason` is required with, and `creditAccountId` only accepted with, `status: canceled`.",
+    )
+}
+
+fn card_funding() -> Value {
+    object(
+        json!({"debitAccountId": text(64), "amount": money_input("0.01", false)}),
+        &["debitAccountId", "amount"],
+        true,
+    )
+}
+
+fn person_input() -> Value {
+    object(
+        json!({
+            "firstName": text(200),
+            "lastName": text(200),
+            "dateOfBirth": {"type": "string", "format": "date"},
+            "email": {"type": "string", "format": "email", "maxLength": 200},
+            "nationality": {"type": "string", "pattern": "^[A-Z]{2}$"},
+            "gender": string_enum(Gender::ALL),
+            "phoneNumber": {"type": "string", "pattern": "^\\+?[0-9]{7,15}$"},
+        }),
+        &["firstName", "lastName", "email", "phoneNumber"],
+        false,
+    )
+    .tap_description("snake_case keys are accepted too (`first_name`).")
+}
+
+fn address_input() -> Value {
+    object(
+        json!({
+            "line1": text(200),
+            "city": text(200),
+            "state": text(200),
+            "postalCode": text(200),
+            "countryCode": {"type": "string", "pattern": "^[A-Z]{2}$"},
+        }),
+        &[],
+        false,
+    )
+}
+
+fn card_holder_create() -> Value {
+    object(
+        json!({
+            "name": text(200),
+            "person": reference("PersonInput"),
+            "address": reference("AddressInput"),
+            "identification": free_object(),
+            "meta": free_object(),
+        }),
+        &["person"],
+        false,
+    )
+    .tap_description(
+        "Without `name`, the name is `<firstName> <lastName>`. The quickstart's flat fields (`firstName`, \
+         `addressLine1`, `country`, ...) are accepted too.",
+    )
+}
+
+fn card_holder_multipart() -> Value {
+    let json_text = |what: &str| {
+        json!({"type": "string", "contentMediaType": "application/json",
+               "description": format!("JSON text of the {what} object")})
+    };
+    let file = json!({"type": "string", "contentMediaType": "application/octet-stream",
+                      "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
+    object(
+        json!({
+            "name": text(200),
+            "person": json_text("person"),
+            "address": json_text("address"),
+            "identification": json_text("identification"),
+            "meta": json_text("meta"),
+            "firstName": text(200),
+            "lastName": text(200),
+            "email": string(),
+            "phoneNumber": string(),
+            "dateOfBirth": string(),
+            "gender": string(),
+            "nationality": string(),
+            "addressLine1": string(),
+            "city": string(),
+            "state": string(),
+            "postalCode": string(),
+            "country": string(),
+            "documentMain": file,
+            "documentBack": file,
+            "proofOfAddress": file,
+        }),
+        &[],
+        false,
+    )
+}
+
+fn card_holder_update() -> Value {
+    object(
+        json!({
+            "name": text(200),
+            "person": free_object(),
+            "address": free_object(),
+            "identification": free_object(),
+            "meta": free_object(),
+        }),
+        &[],
+        false,
+    )
+    .tap_description("Merged over the stored holder, then validated as a whole.")
+}
+
+// ---- envelopes and errors ----
+
+fn error(codes: &[&str]) -> Value {
+    let mut e = object(
+        json!({
+            "statusCode": {"type": "integer"},
+            "message": string(),
+            "error": string_enum(codes),
+            "errors": {"type": "array", "items": reference("FieldError")},
+        }),
+        &["statusCode", "message", "error"],
+        false,
+    );
+    e["description"] = json!("`errors` only on `validation_error`.");
+    e
+}
+
+fn list_meta() -> Value {
+    record(json!({
+        "page": {"type": "integer", "minimum": 1},
+        "limit": {"type": "integer", "minimum": 1},
+        "total": {"type": "integer", "minimum": 0},
+        "pages": {"type": "integer", "minimum": 0},
+        "sort": nullable_string(),
+        "fields": nullable_string(),
+        "search": nullable_string(),
+        "searchIn": nullable_string(),
+        "filter": nullable_string(),
+    }))
+}
+
+/// `{"statusCode","message","data"}` around `data`.
+pub fn envelope(data: Value) -> Value {
+    record(json!({
+        "statusCode": {"type": "integer"},
+        "message": string(),
+        "data": data,
+    }))
+}
+
+/// A list page of `item`: items may be projected by `fields` and extended by `populate`, so no
+/// property is required.
+pub fn list_envelope(item: &str) -> Value {
+    record(json!({
+        "statusCode": {"type": "integer"},
+        "message": string(),
+        "data": {"type": "array", "items": reference(&format!("{item}ListItem"))},
+        "meta": reference("ListMeta"),
+        "filter": {"type": "object", "description": "The filter as understood, Mongo style."},
+    }))
+}
+
+trait Describe {
+    fn tap_description(self, d: &str) -> Value;
+}
+
+impl Describe for Value {
+    fn tap_description(mut self, d: &str) -> Value {
+        self["description"] = json!(d);
+        self
+    }
+}
+
+/// Drops `required` from a record schema, for the projected list items.
+pub fn loose(mut schema: Value) -> Value {
+    if let Some(m) = schema.as_object_mut() {
+        m.shift_remove("required");
+    }
+    schema
+}
+
+/// Every component schema, by name.
+pub fn components(error_codes: &[&str]) -> Map<String, Value> {
+    let mut m = Map::new();
+    let mut add = |name: &str, v: Value| {
+        m.insert(name.to_string(), v);
+    };
+    add("Account", account());
+    add("LedgerEntry", ledger_entry());
+    add("AccountDetail", account_detail());
+    add("Person", person());
+    add("Address", address());
+    add("FileMeta", file_meta());
+    add("Document", document());
+    add("ProofOfAddress", proof_of_address());
+    add("CardHolder", card_holder());
+    add("SpendingControls", spending_controls());
+    add("Card", card());
+    add("CardToken", card_token());
+    add("CardSecrets", card_secrets());
+    add("AccountCreate", account_create());
+    add("AccountUpdate", account_update());
+    add(
+        "AccountDetailCreate",
+        object(detail_properties(), &["type", "details", "provider"], true),
+    );
+    add(
+        "AccountDetailUpdate",
+        object(detail_properties(), &[], true),
+    );
+    add("SpendingControlsInput", spending_controls_input());
+    add("CardCreate", card_create());
+    add("CardUpdate", card_update());
+    add("CardFunding", card_funding());
+    add("PersonInput", person_input());
+    add("AddressInput", address_input());
+    add("CardHolderCreate", card_holder_create());
+    add("CardHolderCreateMultipart", card_holder_multipart());
+    add("CardHolderUpdate", card_holder_update());
+    add(
+        "FieldError",
+        record(json!({"field": string(), "message": string()})),
+    );
+    add("Error", error(error_codes));
+    add("ListMeta", list_meta());
+    add("Health", record(json!({"status": string_enum(&["ok"])})));
+    for (name, schema) in [
+        ("Account", account()),
+        ("LedgerEntry", ledger_entry()),
+        ("AccountDetail", account_detail()),
+        ("CardHolder", card_holder()),
+        ("Card", card()),
+    ] {
+        add(&format!("{name}ListItem"), loose(schema));
+    }
+    m
+}

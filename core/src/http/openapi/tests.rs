@@ -1,0 +1,123 @@
+use std::path::PathBuf;
+
+use super::*;
+
+fn doc_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/openapi.json")
+}
+
+#[test]
+fn every_route_is_documented_and_every_operation_is_a_route() {
+    let doc = document();
+    for r in ROUTES {
+        let method = r.method.as_str().to_ascii_lowercase();
+        assert!(
+            doc["paths"][r.path][&method].is_object(),
+            "{} {} is missing from the OpenAPI document (add it to openapi/operations.rs)",
+            r.method,
+            r.path
+        );
+    }
+    for o in OPERATIONS {
+        assert!(
+            ROUTES
+                .iter()
+                .any(|r| r.method == o.method && r.path == o.path),
+            "{} {} is documented but not routed",
+            o.method,
+            o.path
+        );
+    }
+    let documented: usize = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|item| item.as_object().unwrap().len())
+        .sum();
+    assert_eq!(documented, ROUTES.len());
+}
+
+#[test]
+fn every_error_code_is_documented() {
+    let doc = document();
+    let codes = &doc["components"]["schemas"]["Error"]["properties"]["error"]["enum"];
+    for e in every_error() {
+        assert!(
+            codes.as_array().unwrap().contains(&json!(e.code())),
+            "{}",
+            e.code()
+        );
+        if e.status() != 405 && e.status() != 500 {
+            assert!(
+                doc["components"]["responses"][format!("E{}", e.status())].is_object(),
+                "{}",
+                e.status()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_reference_resolves() {
+    fn walk(v: &Value, doc: &Value) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    let pointer = r.trim_start_matches('#');
+                    assert!(doc.pointer(pointer).is_some(), "unresolved {r}");
+                }
+                m.values().for_each(|v| walk(v, doc));
+            }
+            Value::Array(a) => a.iter().for_each(|v| walk(v, doc)),
+            _ => {}
+        }
+    }
+    let doc = document();
+    walk(&doc, &doc);
+}
+
+/// The view schemas list the same top-level fields as the list-query schemas of `views`.
+#[test]
+fn record_schemas_match_the_list_query_fields() {
+    use crate::http::views;
+    let doc = document();
+    for (name, schema) in [
+        ("Account", &views::ACCOUNT),
+        ("AccountDetail", &views::ACCOUNT_DETAIL),
+        ("LedgerEntry", &views::LEDGER_ENTRY),
+        ("Card", &views::CARD),
+        ("CardHolder", &views::CARD_HOLDER),
+    ] {
+        let mut documented: Vec<&str> = doc["components"]["schemas"][name]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut queried: Vec<&str> = schema
+            .fields
+            .iter()
+            .map(|(f, _)| *f)
+            .filter(|f| !f.contains('.'))
+            .collect();
+        documented.sort_unstable();
+        queried.sort_unstable();
+        assert_eq!(documented, queried, "{name}");
+    }
+}
+
+/// `docs/openapi.json` is the served document. To rewrite it after a change:
+/// `UPDATE_OPENAPI=1 cargo test -p card-core openapi`.
+#[test]
+fn docs_openapi_json_is_the_served_document() {
+    let path = doc_path();
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(&path, document_text()).unwrap();
+    }
+    let kept = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        kept == document_text(),
+        "docs/openapi.json differs from the document the code serves; \
+         regenerate it with UPDATE_OPENAPI=1 cargo test -p card-core openapi"
+    );
+}
