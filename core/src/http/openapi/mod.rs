@@ -13,8 +13,10 @@ use serde_json::{Map, Value, json};
 
 use super::handlers::Call;
 use super::routes::{Access, Auth, ROUTES, Route};
+use super::views;
 use super::{Method, Response};
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::query::{FieldType, Schema};
 use operations::{Body, OPERATIONS, Operation, Success};
 use schemas::reference;
 
@@ -109,7 +111,8 @@ fn error_statuses(route: &Route, op: &Operation) -> Vec<u16> {
         s.extend([400, 413, 415]);
     }
     if route.method == Method::Post && route.auth == Auth::Key {
-        s.push(409);
+        // idempotency_conflict, and a malformed Idempotency-Key.
+        s.extend([400, 409]);
     }
     if matches!(op.success, Success::List(_)) {
         s.push(400);
@@ -192,10 +195,6 @@ fn request_body(body: Body) -> Option<Value> {
                 "multipart/form-data": {
                     "schema": reference("CardHolderCreateMultipart"),
                     "encoding": {
-                        "person": { "contentType": "application/json, text/plain" },
-                        "address": { "contentType": "application/json, text/plain" },
-                        "identification": { "contentType": "application/json, text/plain" },
-                        "meta": { "contentType": "application/json, text/plain" },
                         "documentMain": { "contentType": "image/jpeg, image/png, application/pdf" },
                         "documentBack": { "contentType": "image/jpeg, image/png, application/pdf" },
                         "proofOfAddress": { "contentType": "image/jpeg, image/png, application/pdf" },
@@ -204,6 +203,66 @@ fn request_body(body: Body) -> Option<Value> {
             },
         })),
     }
+}
+
+/// OpenAPI links: how the record a create returns feeds the next calls (for readers, and for
+/// stateful contract tests that walk account -> card -> fund -> token -> reveal).
+fn links(op_id: &str) -> Option<Value> {
+    let new_id = "$response.body#/data/_id";
+    let to = |target: &str, params: Value| json!({"operationId": target, "parameters": params});
+    let by_id = |targets: &[&str]| -> Map<String, Value> {
+        targets
+            .iter()
+            .map(|t| (t.to_string(), to(t, json!({"path.id": new_id}))))
+            .collect()
+    };
+    let mut m = match op_id {
+        "createAccount" => by_id(&[
+            "getAccount",
+            "updateAccount",
+            "listAccountTransactions",
+            "listAccountDetails",
+            "createAccountDetail",
+        ]),
+        "createAccountDetail" => [
+            "getAccountDetail",
+            "updateAccountDetail",
+            "deleteAccountDetail",
+        ]
+        .iter()
+        .map(|t| {
+            let params = json!({"path.id": "$request.path.id", "path.sub": new_id});
+            (t.to_string(), to(t, params))
+        })
+        .collect(),
+        "createCardHolder" => by_id(&["getCardHolder", "updateCardHolder"]),
+        "createCard" => by_id(&["getCard", "updateCard", "terminateCard", "createCardToken"]),
+        "createCardToken" => {
+            let params =
+                json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
+            Map::from_iter([("revealCard".to_string(), to("revealCard", params))])
+        }
+        _ => return None,
+    };
+    match op_id {
+        "createAccount" => {
+            let mut l = to("createCard", json!({}));
+            l["requestBody"] = json!({"debitAccountId": new_id});
+            m.insert("createCardFromAccount".into(), l);
+        }
+        "createCardHolder" => {
+            let mut l = to("createCard", json!({}));
+            l["requestBody"] = json!({"cardHolderId": new_id});
+            m.insert("createCardForHolder".into(), l);
+        }
+        "createCard" => {
+            let mut l = to("fundCard", json!({"path.id": new_id}));
+            l["requestBody"] = json!({"debitAccountId": "$response.body#/data/debitAccountId"});
+            m.insert("fundCard".into(), l);
+        }
+        _ => {}
+    }
+    Some(Value::Object(m))
 }
 
 fn parameter(name: &str) -> Value {
@@ -223,14 +282,7 @@ fn operation(route: &Route, op: &Operation) -> Value {
         }));
     }
     if let Success::List(item) = op.success {
-        for p in [
-            "page", "limit", "sort", "fields", "search", "searchIn", "filter",
-        ] {
-            params.push(parameter(p));
-        }
-        if item == "Card" {
-            params.push(parameter("populate"));
-        }
+        params.extend(list_parameters(item));
     }
     if route.method == Method::Get && route.path.ends_with("/reveal") {
         params.push(parameter("token"));
@@ -239,7 +291,10 @@ fn operation(route: &Route, op: &Operation) -> Value {
         params.push(parameter("Idempotency-Key"));
     }
     let mut responses = Map::new();
-    let (status, ok) = success_response(op);
+    let (status, mut ok) = success_response(op);
+    if let Some(links) = links(op.id) {
+        ok["links"] = links;
+    }
     responses.insert(status.to_string(), ok);
     for s in error_statuses(route, op) {
         responses.insert(
@@ -293,6 +348,105 @@ fn error_responses() -> Map<String, Value> {
     m
 }
 
+/// The list-query schema of a list item.
+fn query_schema(item: &str) -> &'static Schema {
+    match item {
+        "Account" => &views::ACCOUNT,
+        "AccountDetail" => &views::ACCOUNT_DETAIL,
+        "LedgerEntry" => &views::LEDGER_ENTRY,
+        "CardHolder" => &views::CARD_HOLDER,
+        _ => &views::CARD,
+    }
+}
+
+/// The JSON form of `filter` for a query schema: one property per filterable field.
+fn filter_schema(schema: &Schema) -> Value {
+    let mut props = Map::new();
+    for (field, t) in schema.fields {
+        let scalar = match t {
+            FieldType::Str => json!({"type": "string"}),
+            // Exact decimals: bounded, at most 2 places, like the amounts they compare with.
+            FieldType::Number => {
+                json!({"type": "number", "minimum": -1e15, "maximum": 1e15, "multipleOf": 0.01})
+            }
+            FieldType::Bool => json!({"type": "boolean"}),
+            FieldType::Date => json!({"type": "string", "format": "date-time"}),
+            FieldType::Object | FieldType::FreeForm => continue,
+        };
+        let many = json!({"type": "array", "items": scalar});
+        let ops = json!({
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": false,
+            "properties": {
+                "eq": {"anyOf": [scalar, {"type": "null"}]},
+                "ne": {"anyOf": [scalar, {"type": "null"}]},
+                "gt": scalar, "gte": scalar, "lt": scalar, "lte": scalar,
+                "in": many, "nin": many,
+                "between": {"type": "array", "items": scalar, "minItems": 2, "maxItems": 2},
+                "exists": {"type": "boolean"},
+            },
+        });
+        props.insert(
+            field.to_string(),
+            json!({"anyOf": [scalar, {"type": "null"}, ops]}),
+        );
+    }
+    json!({"type": "object", "properties": props, "additionalProperties": false})
+}
+
+/// The list-query parameters of a list of `item`, with the field names of its query schema.
+fn list_parameters(item: &str) -> Vec<Value> {
+    let schema = query_schema(item);
+    let q = |name: &str, schema: Value, description: &str| json!({"name": name, "in": "query", "required": false, "schema": schema, "description": description});
+    let names: Vec<&str> = schema.fields.iter().map(|(f, _)| *f).collect();
+    // One sort key as an enumeration (the server takes a comma list of distinct keys).
+    let sortable: Vec<String> = schema
+        .fields
+        .iter()
+        .filter(|(_, t)| *t != FieldType::Object)
+        .flat_map(|(f, _)| [f.to_string(), format!("-{f}")])
+        .collect();
+    let alternatives = names
+        .iter()
+        .map(|n| regex::escape(n))
+        .collect::<Vec<_>>()
+        .join("|");
+    let list = format!("^(({alternatives})(,({alternatives}))*)?$");
+    let mut params = vec![
+        parameter("page"),
+        parameter("limit"),
+        q(
+            "sort",
+            json!({"type": "string", "enum": sortable}),
+            "Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list",
+        ),
+        q(
+            "fields",
+            json!({"type": "string", "pattern": list}),
+            "Comma-separated fields to return (`_id` always)",
+        ),
+        parameter("search"),
+        q(
+            "searchIn",
+            json!({"type": "string", "pattern": list}),
+            "Comma-separated fields `search` looks in",
+        ),
+        json!({
+            "name": "filter", "in": "query", "required": false,
+            "content": {"application/json": {"schema": filter_schema(schema)}},
+            "description": "Conditions, all ANDed: a field's value, or an object of operators \
+                (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{\"balance\":{\"gte\":100}}`. \
+                Also accepted as an expression (`status=active&balance.gte=100`), and any field may be \
+                given as its own query parameter (`status=active`, `balance.gte=100`).",
+        }),
+    ];
+    if !schema.populate.is_empty() {
+        params.push(parameter("populate"));
+    }
+    params
+}
+
 fn parameters() -> Value {
     let q = |name: &str, schema: Value, description: &str| json!({"name": name, "in": "query", "required": false, "schema": schema, "description": description});
     let path = |description: &str| json!({"in": "path", "required": true, "schema": {"type": "string"}, "description": description});
@@ -308,18 +462,13 @@ fn parameters() -> Value {
         "fileId": file,
         "page": q("page", json!({"type": "integer", "minimum": 1}), "Page number, from 1"),
         "limit": q("limit", json!({"type": "integer", "minimum": 1, "maximum": 200}), "Items per page (default 20)"),
-        "sort": q("sort", json!({"type": "string"}), "Comma-separated fields, `-` for descending (default `-createdAt`)"),
-        "fields": q("fields", json!({"type": "string"}), "Comma- or space-separated fields to return (`_id` always)"),
-        "search": q("search", json!({"type": "string", "maxLength": 100}), "Case-insensitive regular expression over the search fields"),
-        "searchIn": q("searchIn", json!({"type": "string"}), "Comma-separated fields `search` looks in"),
-        "filter": q("filter", json!({"type": "string", "contentMediaType": "application/json"}),
-            "JSON object of conditions, Mongo style: `{\"balance\":{\"gte\":100}}` (operators eq, ne, gt, gte, lt, lte, in, nin, between, exists). \
-             Any field may also be given as its own query parameter (`status=active`)."),
-        "populate": q("populate", json!({"type": "string"}), "Relations to embed: `cardHolder`, `debitAccount`, each optionally `:field field`"),
+        "search": q("search", json!({"type": "string", "format": "regex", "maxLength": 100}), "Case-insensitive regular expression over the search fields"),
+        "populate": q("populate", json!({"type": "string", "enum": ["cardHolder", "debitAccount", "cardHolder;debitAccount"]}),
+            "Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email`"),
         "token": q("token", json!({"type": "string"}), "The reveal token from POST /cards/{id}/token"),
         "Idempotency-Key": {
             "name": "Idempotency-Key", "in": "header", "required": false,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            "schema": {"type": "string", "pattern": "^[\\x20-\\x7E]{1,255}$"},
             "description": "A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`.",
         },
     })

@@ -126,7 +126,7 @@ pub static OPERATIONS: &[Operation] = &[
         "Update an account",
         Json("AccountUpdate"),
         Data(200, "Account"),
-        &[422],
+        &[409, 422],
     ),
     op(
         Get,

@@ -10,6 +10,7 @@ use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
 use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
+use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 
 pub fn reference(name: &str) -> Value {
@@ -176,7 +177,7 @@ fn address() -> Value {
 
 fn file_meta() -> Value {
     record(json!({
-        "fileType": string_enum(&["image/jpeg", "image/png", "application/pdf"]),
+        "fileType": string_enum(FILE_TYPES),
         "contentHash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
     }))
 }
@@ -296,7 +297,6 @@ fn account_properties() -> Value {
     json!({
         "ownerType": string_enum(OwnerType::ALL),
         "ownerId": text(200),
-        "client": {"type": "string", "description": "If given, must be the client of the API key."},
         "name": text(200),
         "type": string_enum(AccountType::ALL),
         "category": string_enum(Category::ALL),
@@ -310,10 +310,9 @@ fn account_properties() -> Value {
 }
 
 fn account_create() -> Value {
-    let mut props = account_properties();
-    // A client that is not the key's is refused; the document leaves it out of generated bodies.
-    props["client"] =
-        json!({"type": "string", "description": "Must be the client of the API key."});
+    let props = account_properties();
+    // `client` is accepted only when it names the key's own client, which the document cannot know;
+    // it is left out.
     object(
         props,
         &["ownerType", "name", "type", "category", "currency"],
@@ -323,9 +322,6 @@ fn account_create() -> Value {
 
 fn account_update() -> Value {
     let mut props = account_properties();
-    if let Some(m) = props.as_object_mut() {
-        m.shift_remove("client");
-    }
     props["ownerId"] = nullable(text(200));
     props["network"] = nullable(text(200));
     object(props, &[], true)
@@ -370,6 +366,13 @@ fn spending_controls_input() -> Value {
         true,
     )
     .tap_description("Allowed and blocked categories cannot both be non-empty.")
+    .with(
+        "not",
+        json!({
+            "properties": {"allowedCategories": {"minItems": 1}, "blockedCategories": {"minItems": 1}},
+            "required": ["allowedCategories", "blockedCategories"],
+        }),
+    )
 }
 
 fn card_create() -> Value {
@@ -407,6 +410,17 @@ fn card_update() -> Value {
     .tap_description(
         "`cancellationReason` is required with, and `creditAccountId` only accepted with, `status: canceled`.",
     )
+    .with(
+        "anyOf",
+        json!([
+            {"properties": {"status": {"const": "canceled"}}, "required": ["status", "cancellationReason"]},
+            {"properties": {
+                "status": {"enum": ["active", "inactive"]},
+                "cancellationReason": false,
+                "creditAccountId": false,
+            }},
+        ]),
+    )
 }
 
 fn card_funding() -> Value {
@@ -417,19 +431,33 @@ fn card_funding() -> Value {
     )
 }
 
-fn person_input() -> Value {
+fn country() -> Value {
+    json!({"type": "string", "enum": COUNTRY_CODES, "description": "ISO 3166-1 alpha-2"})
+}
+
+/// A date `YYYY-MM-DD` in the years `from..=to` (days up to 28, so every generated one is real).
+fn date_between(from: &str, description: &str) -> Value {
+    json!({
+        "type": "string",
+        "format": "date",
+        "pattern": format!("^{from}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"),
+        "description": description,
+    })
+}
+
+fn person_input(required: &[&str]) -> Value {
     object(
         json!({
             "firstName": text(200),
             "lastName": text(200),
-            "dateOfBirth": {"type": "string", "format": "date"},
-            "email": {"type": "string", "format": "email", "maxLength": 200},
-            "nationality": {"type": "string", "pattern": "^[A-Z]{2}$"},
+            "dateOfBirth": date_between("(19[0-9]{2}|200[0-9])", "Not in the future (any real date before today is accepted)."),
+            "email": {"type": "string", "pattern": EMAIL.as_str(), "maxLength": 254},
+            "nationality": country(),
             "gender": string_enum(Gender::ALL),
-            "phoneNumber": {"type": "string", "pattern": "^\\+?[0-9]{7,15}$"},
+            "phoneNumber": {"type": "string", "pattern": PHONE.as_str()},
         }),
-        &["firstName", "lastName", "email", "phoneNumber"],
-        false,
+        required,
+        true,
     )
     .tap_description("snake_case keys are accepted too (`first_name`).")
 }
@@ -440,11 +468,63 @@ fn address_input() -> Value {
             "line1": text(200),
             "city": text(200),
             "state": text(200),
-            "postalCode": text(200),
-            "countryCode": {"type": "string", "pattern": "^[A-Z]{2}$"},
+            "postalCode": text(20),
+            "countryCode": country(),
         }),
         &[],
-        false,
+        true,
+    )
+}
+
+fn file_meta_input() -> Value {
+    object(
+        json!({
+            "fileType": string_enum(FILE_TYPES),
+            "contentHash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
+        }),
+        &["fileType", "contentHash"],
+        true,
+    )
+}
+
+fn identification_input() -> Value {
+    let url = text(2048);
+    object(
+        json!({
+            "document": object(json!({
+                "type": string_enum(DocumentType::ALL),
+                "number": text(100),
+                "issueDate": date_between("(19[0-9]{2}|200[0-9])", "Not after expiryDate."),
+                "expiryDate": date_between("(20[1-9][0-9])", "Not before issueDate."),
+                "issuingCountry": country(),
+                "verificationStatus": string_enum(VerificationStatus::ALL),
+                "description": text(1000),
+                "urls": object(json!({"main": url, "back": url}), &[], true),
+                "meta": reference("FileMetaInput"),
+                "backMeta": reference("FileMetaInput"),
+            }), &[], true),
+            "proofOfAddress": object(json!({
+                "type": string_enum(ProofOfAddressType::ALL),
+                "documentId": text(200),
+                "verificationStatus": string_enum(VerificationStatus::ALL),
+                "description": text(1000),
+                "url": url,
+                "meta": reference("FileMetaInput"),
+            }), &[], true),
+        }),
+        &[],
+        true,
+    )
+}
+
+fn holder_meta_input() -> Value {
+    object(
+        json!({
+            "fundingSource": text(200),
+            "monthlyTransactionValue": {"anyOf": [text(100), {"type": "number"}]},
+        }),
+        &[],
+        true,
     )
 }
 
@@ -454,11 +534,11 @@ fn card_holder_create() -> Value {
             "name": text(200),
             "person": reference("PersonInput"),
             "address": reference("AddressInput"),
-            "identification": free_object(),
-            "meta": free_object(),
+            "identification": reference("IdentificationInput"),
+            "meta": reference("HolderMetaInput"),
         }),
         &["person"],
-        false,
+        true,
     )
     .tap_description(
         "Without `name`, the name is `<firstName> <lastName>`. The quickstart's flat fields (`firstName`, \
@@ -466,38 +546,42 @@ fn card_holder_create() -> Value {
     )
 }
 
+/// Multipart: the flat parts (and files) as properties. The JSON-text parts (`person`, `address`,
+/// `identification`, `meta`: the JSON form's objects as text) are described, not listed, so that
+/// generated requests do not send text that is not JSON.
 fn card_holder_multipart() -> Value {
-    let json_text = |what: &str| {
-        json!({"type": "string", "contentMediaType": "application/json",
-               "description": format!("JSON text of the {what} object")})
-    };
     let file = json!({"type": "string", "contentMediaType": "application/octet-stream",
                       "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
+    let person = person_input(&[]);
+    let address = address_input();
     object(
         json!({
             "name": text(200),
-            "person": json_text("person"),
-            "address": json_text("address"),
-            "identification": json_text("identification"),
-            "meta": json_text("meta"),
-            "firstName": text(200),
-            "lastName": text(200),
-            "email": string(),
-            "phoneNumber": string(),
-            "dateOfBirth": string(),
-            "gender": string(),
-            "nationality": string(),
-            "addressLine1": string(),
-            "city": string(),
-            "state": string(),
-            "postalCode": string(),
-            "country": string(),
+            "firstName": person["properties"]["firstName"],
+            "lastName": person["properties"]["lastName"],
+            "email": person["properties"]["email"],
+            "phoneNumber": person["properties"]["phoneNumber"],
+            "dateOfBirth": person["properties"]["dateOfBirth"],
+            "gender": person["properties"]["gender"],
+            "nationality": person["properties"]["nationality"],
+            "addressLine1": address["properties"]["line1"],
+            "city": address["properties"]["city"],
+            "state": address["properties"]["state"],
+            "postalCode": address["properties"]["postalCode"],
+            "country": address["properties"]["countryCode"],
             "documentMain": file,
             "documentBack": file,
             "proofOfAddress": file,
         }),
-        &[],
-        false,
+        &["firstName", "lastName", "email", "phoneNumber"],
+        true,
+    )
+    .tap_description(
+        "Flat parts, or JSON-text parts `person`, `address`, `identification` and `meta` holding the \
+         objects of the JSON form (a JSON part's field wins over the flat one); snake_case part names \
+         are accepted too. Files `documentMain`, `documentBack` and `proofOfAddress` are stored and \
+         served at `GET /card-holders/{id}/files/{fileId}`; a file without its identification object \
+         creates it (status `pending`).",
     )
 }
 
@@ -505,13 +589,13 @@ fn card_holder_update() -> Value {
     object(
         json!({
             "name": text(200),
-            "person": free_object(),
-            "address": free_object(),
-            "identification": free_object(),
-            "meta": free_object(),
+            "person": reference("PersonPatch"),
+            "address": reference("AddressInput"),
+            "identification": reference("IdentificationInput"),
+            "meta": reference("HolderMetaInput"),
         }),
         &[],
-        false,
+        true,
     )
     .tap_description("Merged over the stored holder, then validated as a whole.")
 }
@@ -570,11 +654,16 @@ pub fn list_envelope(item: &str) -> Value {
 
 trait Describe {
     fn tap_description(self, d: &str) -> Value;
+    fn with(self, key: &str, value: Value) -> Value;
 }
 
 impl Describe for Value {
-    fn tap_description(mut self, d: &str) -> Value {
-        self["description"] = json!(d);
+    fn tap_description(self, d: &str) -> Value {
+        self.with("description", json!(d))
+    }
+
+    fn with(mut self, key: &str, value: Value) -> Value {
+        self[key] = value;
         self
     }
 }
@@ -620,7 +709,14 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("CardCreate", card_create());
     add("CardUpdate", card_update());
     add("CardFunding", card_funding());
-    add("PersonInput", person_input());
+    add(
+        "PersonInput",
+        person_input(&["firstName", "lastName", "email", "phoneNumber"]),
+    );
+    add("PersonPatch", person_input(&[]));
+    add("FileMetaInput", file_meta_input());
+    add("IdentificationInput", identification_input());
+    add("HolderMetaInput", holder_meta_input());
     add("AddressInput", address_input());
     add("CardHolderCreate", card_holder_create());
     add("CardHolderCreateMultipart", card_holder_multipart());

@@ -50,12 +50,12 @@ pub const COUNTRY_CODES: &[&str] = &[
     "ZA", "ZM", "ZW",
 ];
 
-static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     // local@domain.tld: no spaces, one @, a dot-separated domain with a 2+ letter top-level label.
     Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$")
         .unwrap_or_else(|_| unreachable!("static pattern"))
 });
-static PHONE: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\+?[0-9]{7,15}$").unwrap_or_else(|_| unreachable!("static pattern"))
 });
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -65,7 +65,7 @@ static CONTENT_HASH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^sha256:[0-9a-f]{64}$").unwrap_or_else(|_| unreachable!("static pattern"))
 });
 
-const FILE_TYPES: &[&str] = &["image/jpeg", "image/png", "application/pdf"];
+pub(crate) const FILE_TYPES: &[&str] = &["image/jpeg", "image/png", "application/pdf"];
 const SHORT: usize = 200;
 const LONG: usize = 1000;
 const URL: usize = 2048;
