@@ -1,11 +1,13 @@
-//! The web console (`cards serve --console DIR`): plain files from DIR for `GET /` and for paths whose
-//! last segment has a known file extension (`/app.js`, `/pkg/cards_browser_bg.wasm`). API paths never
-//! contain a dot (resource names and hex ids), so the two cannot collide. Opt-in: without the flag
+//! The web console (`cards serve --console DIR`): plain files from DIR for `GET /`, `GET /docs` (the API
+//! reference page, `docs.html`) and for paths whose last segment has a known file extension (`/app.js`,
+//! `/pkg/cards_browser_bg.wasm`) and that are not a core route (`/openapi.json`). Opt-in: without the flag
 //! every request goes to the core.
 
 use std::path::{Path, PathBuf};
 
-use card_core::{Response, Service};
+use card_core::error::ApiError;
+use card_core::http::Prepared;
+use card_core::{Method, Request, Response, Service};
 
 #[derive(Debug, Clone)]
 pub struct StaticFiles {
@@ -22,10 +24,16 @@ impl StaticFiles {
         if method != "GET" && method != "HEAD" {
             return None;
         }
-        let rel = if path == "/" {
-            "index.html"
-        } else {
-            path.strip_prefix('/')?
+        // The core's own routes (`/openapi.json`) are never files.
+        let routed = Prepared::new(&Request::new(Method::Get, path)).route();
+        if !matches!(routed, Err(ApiError::NotFound(_))) {
+            return None;
+        }
+        let rel = match path {
+            "/" => "index.html",
+            // The API reference (Redoc over GET /openapi.json).
+            "/docs" => "docs.html",
+            _ => path.strip_prefix('/')?,
         };
         let name = rel.rsplit('/').next()?;
         let ext = name.rsplit_once('.')?.1;
@@ -103,6 +111,11 @@ mod tests {
             assert!(s.resolve("GET", api).is_none(), "{api}");
         }
         assert!(s.resolve("POST", "/").is_none());
+        assert!(s.resolve("GET", "/openapi.json").is_none(), "a core route");
+        assert_eq!(
+            s.resolve("GET", "/docs").unwrap().0,
+            PathBuf::from("/srv/web/docs.html")
+        );
         assert!(
             s.resolve("GET", "/data.redb").is_none(),
             "unknown extensions are not served"
