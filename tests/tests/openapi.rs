@@ -35,7 +35,8 @@ fn documents_the_paths_this_host_answers() {
             let resp = t.send(&method, &concrete, &[], None);
             // A documented route is routed: never "no such route" or "wrong method".
             assert!(
-                resp.status != 405 && !(resp.status == 404 && resp.body["message"] == "Route not found"),
+                resp.status != 405
+                    && !(resp.status == 404 && resp.body["message"] == "Route not found"),
                 "{method} {path}: {} {}",
                 resp.status,
                 resp.text

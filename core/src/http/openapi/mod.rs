@@ -194,11 +194,6 @@ fn request_body(body: Body) -> Option<Value> {
                 "application/json": { "schema": reference("CardHolderCreate") },
                 "multipart/form-data": {
                     "schema": reference("CardHolderCreateMultipart"),
-                    "encoding": {
-                        "documentMain": { "contentType": "image/jpeg, image/png, application/pdf" },
-                        "documentBack": { "contentType": "image/jpeg, image/png, application/pdf" },
-                        "proofOfAddress": { "contentType": "image/jpeg, image/png, application/pdf" },
-                    },
                 },
             },
         })),
@@ -460,7 +455,7 @@ fn parameters() -> Value {
         "id": id,
         "detailId": detail,
         "fileId": file,
-        "page": q("page", json!({"type": "integer", "minimum": 1}), "Page number, from 1"),
+        "page": q("page", json!({"type": "integer", "minimum": 1, "maximum": u64::MAX}), "Page number, from 1"),
         "limit": q("limit", json!({"type": "integer", "minimum": 1, "maximum": 200}), "Items per page (default 20)"),
         "search": q("search", json!({"type": "string", "format": "regex", "maxLength": 100}), "Case-insensitive regular expression over the search fields"),
         "populate": q("populate", json!({"type": "string", "enum": ["cardHolder", "debitAccount", "cardHolder;debitAccount"]}),
