@@ -1,16 +1,39 @@
 """schemathesis hooks for scripts/test-contract: let generated card requests reach real records.
 
 A card names two records, an account and a card holder, but an OpenAPI link carries values from one
-response only. So this remembers the accounts and card holders the run created, and a POST /cards
-whose body names an account or holder that does not exist (a random, schema-valid id) gets the
-latest one created instead. Ids of a schema-invalid shape are left alone, so negative cases stay
-negative. With it the stateful phase walks account -> holder -> card -> fund -> token -> reveal.
+response only, and a random account can rarely fund a card (its currency is random). So a POST
+/cards whose body names an account or holder that this run did not create (a random, schema-valid
+id) gets a fixture instead: a USD account with a large balance and a card holder, made once through
+the API. Ids of a schema-invalid shape and invalid currencies are left alone, so negative cases stay
+negative; linked ids stay too. With it the stateful phase walks holder -> card -> fund, token ->
+reveal, cancel.
 """
 
+import os
+
+import requests
 import schemathesis
 
-created = {"debitAccountId": [], "cardHolderId": []}
+BASE = os.environ["CARDS_CONTRACT_BASE"]
+HEADERS = {"Authorization": f"Bearer {os.environ['CARDS_CONTRACT_KEY']}"}
+created = {"debitAccountId": set(), "cardHolderId": set()}
 SOURCES = {"/accounts": "debitAccountId", "/card-holders": "cardHolderId"}
+fixtures = {}
+
+
+def _fixture(field):
+    if not fixtures:
+        account = requests.post(f"{BASE}/accounts", headers=HEADERS, timeout=10, json={
+            "ownerType": "business", "name": "contract fixture", "type": "checking",
+            "category": "fiat", "currency": "USD", "balance": 100000000000,
+        })
+        holder = requests.post(f"{BASE}/card-holders", headers=HEADERS, timeout=10, json={
+            "person": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
+                       "phoneNumber": "+2348012345678"},
+        })
+        fixtures["debitAccountId"] = account.json()["data"]["_id"]
+        fixtures["cardHolderId"] = holder.json()["data"]["_id"]
+    return fixtures[field]
 
 
 def _valid_id_shape(value):
@@ -25,8 +48,11 @@ def before_call(context, case, **kwargs):
     if not isinstance(body, dict):
         return
     for field, ids in created.items():
-        if ids and _valid_id_shape(body.get(field)) and body[field] not in ids:
-            body[field] = ids[-1]
+        value = body.get(field)
+        if _valid_id_shape(value) and value not in ids:
+            body[field] = _fixture(field)
+            if field == "debitAccountId" and body.get("currency", "USD") in ("USD", "NGN"):
+                body["currency"] = "USD"
 
 
 @schemathesis.hook
@@ -34,6 +60,6 @@ def after_call(context, case, response):
     field = SOURCES.get(case.operation.path)
     if field and case.operation.method.upper() == "POST" and response.status_code == 201:
         try:
-            created[field].append(response.json()["data"]["_id"])
+            created[field].add(response.json()["data"]["_id"])
         except (ValueError, KeyError, TypeError):
             pass

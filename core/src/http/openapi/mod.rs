@@ -249,6 +249,10 @@ fn links(op_id: &str) -> Option<Value> {
             let mut l = to("createCard", json!({}));
             l["requestBody"] = json!({"cardHolderId": new_id});
             m.insert("createCardForHolder".into(), l);
+            // An account the holder owns (ownerType user).
+            let mut l = to("createAccount", json!({}));
+            l["requestBody"] = json!({"ownerType": "user", "ownerId": new_id});
+            m.insert("createAccountForHolder".into(), l);
         }
         "createCard" => {
             let mut l = to("fundCard", json!({"path.id": new_id}));
