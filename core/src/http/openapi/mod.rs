@@ -184,16 +184,23 @@ fn success_response(op: &Operation) -> (u16, Value) {
 fn request_body(body: Body) -> Option<Value> {
     match body {
         Body::None => None,
-        Body::Json(schema) => Some(json!({
-            "required": true,
-            "content": json_content(reference(schema)),
-        })),
+        Body::Json(schema) => {
+            let mut content = json_content(reference(schema));
+            if let Some(e) = schemas::example(schema) {
+                content["application/json"]["example"] = e;
+            }
+            Some(json!({ "required": true, "content": content }))
+        }
         Body::CardHolder => Some(json!({
             "required": true,
             "content": {
-                "application/json": { "schema": reference("CardHolderCreate") },
+                "application/json": {
+                    "schema": reference("CardHolderCreate"),
+                    "example": schemas::example("CardHolderCreate"),
+                },
                 "multipart/form-data": {
                     "schema": reference("CardHolderCreateMultipart"),
+                    "example": schemas::example("CardHolderCreateMultipart"),
                 },
             },
         })),
@@ -400,11 +407,15 @@ fn list_parameters(item: &str) -> Vec<Value> {
     let q = |name: &str, schema: Value, description: &str| json!({"name": name, "in": "query", "required": false, "schema": schema, "description": description});
     let names: Vec<&str> = schema.fields.iter().map(|(f, _)| *f).collect();
     // One sort key as an enumeration (the server takes a comma list of distinct keys).
-    let sortable: Vec<String> = schema
-        .fields
-        .iter()
-        .filter(|(_, t)| *t != FieldType::Object)
-        .flat_map(|(f, _)| [f.to_string(), format!("-{f}")])
+    // Empty means the default.
+    let sortable: Vec<String> = std::iter::once(String::new())
+        .chain(
+            schema
+                .fields
+                .iter()
+                .filter(|(_, t)| *t != FieldType::Object)
+                .flat_map(|(f, _)| [f.to_string(), format!("-{f}")]),
+        )
         .collect();
     let alternatives = names
         .iter()

@@ -79,7 +79,16 @@ fn text(max: usize) -> Value {
 }
 
 /// An object with these properties; `required` lists the ones always present (or needed).
-fn object(properties: Value, required: &[&str], closed: bool) -> Value {
+/// A closed object is a request body (or part of one): unknown keys are refused, and an optional key
+/// may be `null`, which the parsers take as absent (`http::fields`).
+fn object(mut properties: Value, required: &[&str], closed: bool) -> Value {
+    if closed && let Some(m) = properties.as_object_mut() {
+        for (key, schema) in m.iter_mut() {
+            if !required.contains(&key.as_str()) {
+                *schema = nullable(schema.take());
+            }
+        }
+    }
     let mut o = json!({ "type": "object", "properties": properties, "required": required });
     if closed {
         o["additionalProperties"] = json!(false);
@@ -369,7 +378,10 @@ fn spending_controls_input() -> Value {
     .with(
         "not",
         json!({
-            "properties": {"allowedCategories": {"minItems": 1}, "blockedCategories": {"minItems": 1}},
+            "properties": {
+                "allowedCategories": {"type": "array", "minItems": 1},
+                "blockedCategories": {"type": "array", "minItems": 1},
+            },
             "required": ["allowedCategories", "blockedCategories"],
         }),
     )
@@ -413,11 +425,12 @@ fn card_update() -> Value {
     .with(
         "anyOf",
         json!([
-            {"properties": {"status": {"const": "canceled"}}, "required": ["status", "cancellationReason"]},
+            {"properties": {"status": {"const": "canceled"}, "cancellationReason": {"type": "string"}},
+             "required": ["status", "cancellationReason"]},
             {"properties": {
-                "status": {"enum": ["active", "inactive"]},
-                "cancellationReason": false,
-                "creditAccountId": false,
+                "status": {"enum": ["active", "inactive", null]},
+                "cancellationReason": {"type": "null"},
+                "creditAccountId": {"type": "null"},
             }},
         ]),
     )
@@ -674,6 +687,43 @@ pub fn loose(mut schema: Value) -> Value {
         m.shift_remove("required");
     }
     schema
+}
+
+/// An example body for a request schema (the README's), shown by the reference page and sent by the
+/// contract tests' examples phase.
+pub fn example(schema: &str) -> Option<Value> {
+    Some(match schema {
+        "AccountCreate" => json!({
+            "ownerType": "business", "name": "Operating", "type": "checking",
+            "category": "fiat", "currency": "USD", "balance": 500,
+        }),
+        "AccountUpdate" => json!({"name": "Operating (main)", "status": "active"}),
+        "AccountDetailCreate" => json!({
+            "type": "bank_account", "provider": "acme-bank", "isPrimary": true,
+            "details": {"accountNumber": "0123456789", "bankCode": "058"},
+        }),
+        "AccountDetailUpdate" => json!({"isPrimary": false}),
+        "CardCreate" => json!({
+            "debitAccountId": "6b0441f0af7223969f33f312", "cardHolderId": "6b0441f0af7223969f33f31a",
+            "type": "virtual", "brand": "Visa", "status": "active", "currency": "USD", "amount": 100,
+        }),
+        "CardUpdate" => json!({"status": "inactive"}),
+        "CardFunding" => json!({"debitAccountId": "6b0441f0af7223969f33f312", "amount": 25.5}),
+        "CardHolderCreate" => json!({
+            "name": "Ada Lovelace",
+            "person": {
+                "firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
+                "phoneNumber": "+2348012345678", "dateOfBirth": "1990-12-10",
+            },
+            "address": {"line1": "1 Marina", "city": "Lagos", "state": "LA", "postalCode": "101001", "countryCode": "NG"},
+        }),
+        "CardHolderCreateMultipart" => json!({
+            "firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
+            "phoneNumber": "+2348012345678", "country": "NG",
+        }),
+        "CardHolderUpdate" => json!({"address": {"city": "Abuja"}}),
+        _ => return None,
+    })
 }
 
 /// Every component schema, by name.

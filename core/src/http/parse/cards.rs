@@ -98,6 +98,11 @@ pub fn create(body: Map<String, Value>) -> ApiResult<NewCard> {
     })
 }
 
+/// Sent with a value: `null` counts as absent, as everywhere in a body (`Fields::take`).
+fn given(f: &Fields, key: &str) -> bool {
+    f.has(key) && !f.is_null(key)
+}
+
 /// Validates a PUT body on its own; the domain applies its spending controls over the card's.
 pub fn update(body: Map<String, Value>) -> ApiResult<CardUpdate> {
     let mut errors = Errors::default();
@@ -105,17 +110,17 @@ pub fn update(body: Map<String, Value>) -> ApiResult<CardUpdate> {
     let reason = f
         .opt_enum("cancellationReason", CancellationReason::ALL)
         .and_then(|s| CancellationReason::parse(&s));
-    let reason_given = f.has("cancellationReason");
+    let reason_given = given(&f, "cancellationReason");
     let metadata = f.opt_object("metadata");
     let status = f
         .opt_enum("status", CardStatus::ALL)
         .and_then(|s| CardStatus::parse(&s));
-    let status_given = f.has("status");
+    let status_given = given(&f, "status");
     let spending_controls = f
         .opt_object("spendingControls")
         .map(|m| controls_patch(&mut f, m));
     let credit_account_id = id_field(&mut f, "creditAccountId", false);
-    let credit_given = f.has("creditAccountId");
+    let credit_given = given(&f, "creditAccountId");
     f.finish();
     let canceling = status == Some(CardStatus::Canceled);
     // A bad status value is reported on its own, not again through the fields that depend on it.
@@ -155,5 +160,44 @@ pub fn fund(body: Map<String, Value>) -> ApiResult<Funding> {
             amount,
         }),
         _ => Err(ApiError::Validation(errors.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn fields_of(body: Value) -> Vec<String> {
+        let Value::Object(m) = body else {
+            unreachable!()
+        };
+        match update(m) {
+            Err(ApiError::Validation(errors)) => errors.into_iter().map(|e| e.field).collect(),
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+
+    /// `null` is absent in an update too: a null status does not let a cancellation reason through,
+    /// and a null reason does not satisfy a cancellation (found by the contract tests).
+    #[test]
+    fn null_counts_as_absent_in_the_cancel_rules() {
+        assert_eq!(
+            fields_of(json!({"status": null, "cancellationReason": "lost"})),
+            ["cancellationReason"]
+        );
+        assert_eq!(
+            fields_of(json!({"status": "canceled", "cancellationReason": null})),
+            ["cancellationReason"]
+        );
+        assert_eq!(
+            fields_of(json!({"creditAccountId": "x", "status": null})),
+            ["creditAccountId"]
+        );
+        let Value::Object(m) = json!({"status": null, "cancellationReason": null}) else {
+            unreachable!()
+        };
+        assert!(update(m).is_ok());
     }
 }
