@@ -96,6 +96,25 @@ fn object(mut properties: Value, required: &[&str], closed: bool) -> Value {
     o
 }
 
+/// Undoes the nullable wrapping of `object` for these properties (all when `keys` is empty): a
+/// multipart part cannot be null, and an update merged over the record must not clear what the
+/// record requires.
+fn not_null(mut o: Value, keys: &[&str]) -> Value {
+    if let Some(m) = o["properties"].as_object_mut() {
+        for (key, schema) in m.iter_mut() {
+            if !keys.is_empty() && !keys.contains(&key.as_str()) {
+                continue;
+            }
+            let inner = match schema.get("anyOf").and_then(Value::as_array) {
+                Some(a) if a.len() == 2 && a[1] == json!({"type": "null"}) => a[0].clone(),
+                _ => continue,
+            };
+            *schema = inner;
+        }
+    }
+    o
+}
+
 /// A response object: every property is always present.
 fn record(properties: Value) -> Value {
     let required: Vec<String> = properties
@@ -565,9 +584,9 @@ fn card_holder_create() -> Value {
 fn card_holder_multipart() -> Value {
     let file = json!({"type": "string", "contentMediaType": "application/octet-stream",
                       "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
-    let person = person_input(&[]);
-    let address = address_input();
-    object(
+    let person = not_null(person_input(&[]), &[]);
+    let address = not_null(address_input(), &[]);
+    not_null(object(
         json!({
             "name": text(200),
             "firstName": person["properties"]["firstName"],
@@ -588,7 +607,7 @@ fn card_holder_multipart() -> Value {
         }),
         &["firstName", "lastName", "email", "phoneNumber"],
         true,
-    )
+    ), &[])
     .tap_description(
         "Flat parts, or JSON-text parts `person`, `address`, `identification` and `meta` holding the \
          objects of the JSON form (a JSON part's field wins over the flat one); snake_case part names \
@@ -599,16 +618,19 @@ fn card_holder_multipart() -> Value {
 }
 
 fn card_holder_update() -> Value {
-    object(
-        json!({
-            "name": text(200),
-            "person": reference("PersonPatch"),
-            "address": reference("AddressInput"),
-            "identification": reference("IdentificationInput"),
-            "meta": reference("HolderMetaInput"),
-        }),
-        &[],
-        true,
+    not_null(
+        object(
+            json!({
+                "name": text(200),
+                "person": reference("PersonPatch"),
+                "address": reference("AddressInput"),
+                "identification": reference("IdentificationInput"),
+                "meta": reference("HolderMetaInput"),
+            }),
+            &[],
+            true,
+        ),
+        &["name", "person"],
     )
     .tap_description("Merged over the stored holder, then validated as a whole.")
 }
@@ -763,7 +785,13 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         "PersonInput",
         person_input(&["firstName", "lastName", "email", "phoneNumber"]),
     );
-    add("PersonPatch", person_input(&[]));
+    add(
+        "PersonPatch",
+        not_null(
+            person_input(&[]),
+            &["firstName", "lastName", "email", "phoneNumber"],
+        ),
+    );
     add("FileMetaInput", file_meta_input());
     add("IdentificationInput", identification_input());
     add("HolderMetaInput", holder_meta_input());
