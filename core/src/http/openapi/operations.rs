@@ -43,8 +43,7 @@ pub struct Operation {
 }
 
 const fn op(
-    method: Method,
-    path: &'static str,
+    (method, path): (Method, &'static str),
     id: &'static str,
     tag: &'static str,
     summary: &'static str,
@@ -69,8 +68,7 @@ use Success::{Bare, Data, File, List, OpenApi};
 
 pub static OPERATIONS: &[Operation] = &[
     op(
-        Get,
-        "/health",
+        (Get, "/health"),
         "health",
         "Service",
         "Whether the service can serve",
@@ -79,8 +77,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[503],
     ),
     op(
-        Get,
-        "/openapi.json",
+        (Get, "/openapi.json"),
         "openapi",
         "Service",
         "This OpenAPI document",
@@ -89,8 +86,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/accounts",
+        (Get, "/accounts"),
         "listAccounts",
         "Accounts",
         "List accounts",
@@ -99,8 +95,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Post,
-        "/accounts",
+        (Post, "/accounts"),
         "createAccount",
         "Accounts",
         "Create an account (an opening balance is recorded as a ledger entry)",
@@ -109,8 +104,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/accounts/{id}",
+        (Get, "/accounts/{id}"),
         "getAccount",
         "Accounts",
         "Get an account",
@@ -119,8 +113,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Put,
-        "/accounts/{id}",
+        (Put, "/accounts/{id}"),
         "updateAccount",
         "Accounts",
         "Update an account",
@@ -129,8 +122,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[409, 422],
     ),
     op(
-        Get,
-        "/accounts/{id}/transactions",
+        (Get, "/accounts/{id}/transactions"),
         "listAccountTransactions",
         "Accounts",
         "List an account's ledger entries",
@@ -139,8 +131,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/accounts/{id}/details",
+        (Get, "/accounts/{id}/details"),
         "listAccountDetails",
         "Account details",
         "List an account's payout details",
@@ -149,8 +140,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Post,
-        "/accounts/{id}/details",
+        (Post, "/accounts/{id}/details"),
         "createAccountDetail",
         "Account details",
         "Add payout details to an account",
@@ -159,8 +149,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/accounts/{id}/details/{sub}",
+        (Get, "/accounts/{id}/details/{sub}"),
         "getAccountDetail",
         "Account details",
         "Get payout details",
@@ -169,8 +158,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Put,
-        "/accounts/{id}/details/{sub}",
+        (Put, "/accounts/{id}/details/{sub}"),
         "updateAccountDetail",
         "Account details",
         "Update payout details",
@@ -179,8 +167,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Delete,
-        "/accounts/{id}/details/{sub}",
+        (Delete, "/accounts/{id}/details/{sub}"),
         "deleteAccountDetail",
         "Account details",
         "Delete payout details",
@@ -189,8 +176,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/card-holders",
+        (Get, "/card-holders"),
         "listCardHolders",
         "Card holders",
         "List card holders",
@@ -199,8 +185,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Post,
-        "/card-holders",
+        (Post, "/card-holders"),
         "createCardHolder",
         "Card holders",
         "Create a card holder, with identity documents as multipart files",
@@ -209,8 +194,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/card-holders/{id}",
+        (Get, "/card-holders/{id}"),
         "getCardHolder",
         "Card holders",
         "Get a card holder",
@@ -219,8 +203,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Put,
-        "/card-holders/{id}",
+        (Put, "/card-holders/{id}"),
         "updateCardHolder",
         "Card holders",
         "Update a card holder (merged over the stored one)",
@@ -229,8 +212,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/card-holders/{id}/files/{sub}",
+        (Get, "/card-holders/{id}/files/{sub}"),
         "getCardHolderFile",
         "Card holders",
         "Download an uploaded file",
@@ -239,8 +221,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Get,
-        "/cards",
+        (Get, "/cards"),
         "listCards",
         "Cards",
         "List cards (`populate=cardHolder,debitAccount`)",
@@ -249,8 +230,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Post,
-        "/cards",
+        (Post, "/cards"),
         "createCard",
         "Cards",
         "Issue a card, funded from an account in the same step",
@@ -259,8 +239,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[404, 422],
     ),
     op(
-        Get,
-        "/cards/{id}",
+        (Get, "/cards/{id}"),
         "getCard",
         "Cards",
         "Get a card",
@@ -269,8 +248,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
-        Put,
-        "/cards/{id}",
+        (Put, "/cards/{id}"),
         "updateCard",
         "Cards",
         "Change a card's status, controls or metadata; cancel it",
@@ -279,8 +257,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[409, 422],
     ),
     op(
-        Delete,
-        "/cards/{id}",
+        (Delete, "/cards/{id}"),
         "terminateCard",
         "Cards",
         "Terminate a card (its balance goes back to the debit account)",
@@ -289,8 +266,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[409],
     ),
     op(
-        Post,
-        "/cards/{id}/fund",
+        (Post, "/cards/{id}/fund"),
         "fundCard",
         "Cards",
         "Move money from an account to a card",
@@ -299,8 +275,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[409, 422],
     ),
     op(
-        Post,
-        "/cards/{id}/token",
+        (Post, "/cards/{id}/token"),
         "createCardToken",
         "Cards",
         "A short-lived single-use token to reveal the card's number",
@@ -309,8 +284,7 @@ pub static OPERATIONS: &[Operation] = &[
         &[409],
     ),
     op(
-        Get,
-        "/cards/{id}/reveal",
+        (Get, "/cards/{id}/reveal"),
         "revealCard",
         "Cards",
         "The full card number and CVV, for a token (which it consumes)",
