@@ -75,7 +75,8 @@ fn money_input(min: &str, exclusive: bool) -> Value {
 
 /// Free text: trimmed, not empty, at most `max` characters.
 fn text(max: usize) -> Value {
-    json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
+    // Not only white space, as Rust's `trim` sees it (ECMA's `\s` lacks U+0085).
+    json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "[^\\s\\u0085]" })
 }
 
 /// An object with these properties; `required` lists the ones always present (or needed).
@@ -703,12 +704,28 @@ impl Describe for Value {
     }
 }
 
-/// Drops `required` from a record schema, for the projected list items.
-pub fn loose(mut schema: Value) -> Value {
-    if let Some(m) = schema.as_object_mut() {
-        m.shift_remove("required");
+/// A record schema for projected list items: `fields` selects any paths, nested ones included, so
+/// no property is required at any depth; references are inlined from `components` to drop theirs.
+fn loose(schema: Value, components: &Map<String, Value>) -> Value {
+    match schema {
+        Value::Object(mut m) => {
+            if let Some(Value::String(r)) = m.get("$ref")
+                && let Some(target) = r
+                    .strip_prefix("#/components/schemas/")
+                    .and_then(|name| components.get(name))
+            {
+                return loose(target.clone(), components);
+            }
+            m.shift_remove("required");
+            Value::Object(
+                m.into_iter()
+                    .map(|(k, v)| (k, loose(v, components)))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(|v| loose(v, components)).collect()),
+        v => v,
     }
-    schema
 }
 
 /// An example body for a request schema (the README's), shown by the reference page and sent by the
@@ -813,7 +830,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ("CardHolder", card_holder()),
         ("Card", card()),
     ] {
-        add(&format!("{name}ListItem"), loose(schema));
+        let item = loose(schema, &m);
+        m.insert(format!("{name}ListItem"), item);
     }
     m
 }
