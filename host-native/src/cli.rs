@@ -63,6 +63,11 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(i64).range(1..))]
     pub token_ttl: i64,
 
+    /// How long an approved card authorization holds funds before it expires, in seconds (7 days).
+    #[arg(long, env = "CARDS_AUTHORIZATION_TTL", default_value_t = card_core::domain::authorizations::DEFAULT_TTL_SECS,
+          value_parser = clap::value_parser!(i64).range(1..))]
+    pub authorization_ttl: i64,
+
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it).
     #[arg(long, env = "CARDS_FILE_QUOTA", default_value_t = card_core::Config::DEFAULT_FILE_QUOTA_BYTES)]
     pub file_quota: u64,
@@ -93,6 +98,7 @@ impl std::fmt::Debug for ServeArgs {
             )
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("token_ttl", &self.token_ttl)
+            .field("authorization_ttl", &self.authorization_ttl)
             .field("max_batch", &self.max_batch)
             .field("console", &self.console)
             .field("limits", &self.limits)

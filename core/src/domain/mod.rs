@@ -7,6 +7,7 @@
 pub mod account_details;
 pub mod accounts;
 pub mod api_keys;
+pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
 pub mod currency;

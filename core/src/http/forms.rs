@@ -71,6 +71,8 @@ pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
         "transactions" => &views::LEDGER_ENTRY,
         "cards" => &views::CARD,
         "card-holders" => &views::CARD_HOLDER,
+        "authorizations" => &views::AUTHORIZATION,
+        "card-transactions" => &views::CARD_TRANSACTION,
         _ => return None,
     })
 }

@@ -18,6 +18,9 @@
 //! | `t 0 client 0 card 0 tokenhash` | a reveal token (only its hash) |
 //! | `k 0 keyhash` | a stored API key's client |
 //! | `d 0 client 0 key` / `x 0 expiry 0 ...` | an idempotency record / its expiry queue |
+//! | `i 0 client 0 authz 0 cardId 0 card 0 id` | a card's authorizations (same for `cardtx`) |
+//! | `i 0 client 0 authz 0 pending 0 card 0 id` | a card's pending authorizations (its holds) |
+//! | `sp 0 client 0 card 0 interval 0 start` | a card's running spend total in one period (ms, big endian) |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -28,6 +31,8 @@ pub enum Kind {
     CardHolder,
     Card,
     File,
+    Authorization,
+    CardTransaction,
 }
 
 impl Kind {
@@ -38,6 +43,8 @@ impl Kind {
             Kind::CardHolder => "holder",
             Kind::Card => "card",
             Kind::File => "file",
+            Kind::Authorization => "authz",
+            Kind::CardTransaction => "cardtx",
         }
     }
 }
@@ -148,6 +155,17 @@ pub fn counter(client: &str, kind: Kind, field: &str, value: &str) -> Vec<u8> {
         .part(kind.tag())
         .part(field)
         .part(value)
+        .done()
+}
+
+/// A card's running spend total for one calendar period (`interval` names it, `start_ms` is its
+/// first instant; 0 for all time).
+pub fn spend_total(client: &str, card: &str, interval: &str, start_ms: i64) -> Vec<u8> {
+    Key::new("sp")
+        .part(client)
+        .part(card)
+        .part(interval)
+        .part(start_ms.max(0).to_be_bytes())
         .done()
 }
 
