@@ -2,10 +2,12 @@
 //! controls, limits and balance decide. An approved authorization holds its amount on the card until it
 //! is captured (a card transaction that lowers the card's ledger balance), reversed, or expires.
 //!
-//! A card's holds are its pending authorizations, found through a per-card index of them, so a card's
-//! available balance (ledger balance minus holds) costs one short scan. Expiry needs no writer: a pending
-//! authorization whose `expires_at` has passed is read as expired and holds nothing ([`effective`]);
-//! the next write to the card stores it so ([`settle`]).
+//! A card's holds are its pending authorizations, indexed per card by expiry, with their sum kept
+//! beside them ([`keys::held_total`]). Expiry needs no writer: a pending authorization whose
+//! `expires_at` has passed is read as expired and holds nothing ([`effective`]); the holds still
+//! stored but expired by the clock are the short front of the card's expiry-ordered index, so what a
+//! card holds is the stored sum less that front, without reading its other holds. The next write to
+//! the card stores those as expired ([`settle`]).
 
 pub mod spend;
 pub mod transactions;
@@ -19,6 +21,7 @@ use super::{Currency, Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
 use crate::macros::str_enum;
+use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
 use transactions::TransactionType;
@@ -118,8 +121,30 @@ fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
     )?)
 }
 
-fn pending_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
-    keys::index(s.client, Kind::Authorization, "pending", &auth.card_id, &auth.id)
+fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
+    keys::hold(s.client, &auth.card_id, auth.expires_at.millis(), &auth.id)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct HeldTotal {
+    #[serde(with = "money")]
+    amount: Decimal,
+}
+
+impl Record for HeldTotal {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "held total";
+}
+
+fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+    let key = keys::held_total(s.client, card_id);
+    Ok(codec::get::<HeldTotal>(s.tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
+}
+
+fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
+    let amount = (stored_held(s, card_id)? + delta).normalize();
+    let key = keys::held_total(s.client, card_id);
+    Ok(codec::put(s.tx, &key, &HeldTotal { amount })?)
 }
 
 /// One of the caller's authorizations, as it stands now.
@@ -163,46 +188,55 @@ pub fn of_card(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
         .collect())
 }
 
-/// The card's authorizations stored as pending (some may have expired by the clock).
-pub fn stored_holds(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
-    let range = keys::index_range(s.client, Kind::Authorization, "pending", card_id);
-    by_index(s, Kind::Authorization, &range)
+/// The authorizations behind the hold entries in `start..end`.
+fn holds_in(s: &mut Scope, start: &[u8], end: &[u8]) -> Result<Vec<Authorization>> {
+    let entries = s.tx.scan(start, end, Direction::Forward, usize::MAX)?;
+    let mut out = Vec::with_capacity(entries.len());
+    for (_, id) in entries {
+        let id = String::from_utf8_lossy(&id).into_owned();
+        if let Some(a) = codec::get(s.tx, &keys::record(s.client, Kind::Authorization, &id))? {
+            out.push(a);
+        }
+    }
+    Ok(out)
 }
 
-/// What the card's holds add up to at `now`.
-pub fn held(holds: &[Authorization], now: Timestamp) -> Decimal {
-    holds
+/// The card's holds still stored as pending but expired by the clock (those [`settle`] would store).
+pub fn lapsed_holds(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
+    let (start, end) = keys::holds(s.client, card_id, s.now.millis());
+    holds_in(s, &start, &end)
+}
+
+/// What the card's holds add up to now.
+pub fn held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+    let lapsed: Decimal = lapsed_holds(s, card_id)?
         .iter()
-        .filter(|a| a.expires_at > now)
         .map(|a| a.pending_amount)
-        .sum()
+        .sum();
+    Ok((stored_held(s, card_id)? - lapsed).normalize())
 }
 
 /// Takes `auth` off the card's holds: its spend totals lose `released`, and it leaves the index once
 /// nothing is pending.
 fn release(s: &mut Scope, auth: &Authorization, released: Decimal) -> Result<()> {
     spend::add(s, &auth.card_id, auth.created_at, -released)?;
+    add_held(s, &auth.card_id, -released)?;
     if auth.pending_amount.is_zero() {
-        let key = pending_key(s, auth);
+        let key = hold_key(s, auth);
         s.tx.delete(&key)?;
     }
     Ok(())
 }
 
-/// Stores as expired every hold of the card whose time has passed; returns the holds still live.
-pub fn settle(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
-    let mut live = Vec::new();
-    for auth in stored_holds(s, card_id)? {
-        if auth.expires_at <= s.now {
-            let released = auth.pending_amount;
-            let expired = effective(auth, s.now);
-            release(s, &expired, released)?;
-            save(s, &expired)?;
-        } else {
-            live.push(auth);
-        }
+/// Stores as expired every hold of the card whose time has passed.
+pub fn settle(s: &mut Scope, card_id: &str) -> Result<()> {
+    for auth in lapsed_holds(s, card_id)? {
+        let released = auth.pending_amount;
+        let expired = effective(auth, s.now);
+        release(s, &expired, released)?;
+        save(s, &expired)?;
     }
-    Ok(live)
+    Ok(())
 }
 
 /// The first rule `new` breaks on `card`, in the documented order, given its spend and balance.
@@ -259,9 +293,9 @@ pub fn authorize(
     ttl_secs: i64,
 ) -> Result<Authorization> {
     let card = cards::get(s, card_id)?;
-    let holds = settle(s, &card.id)?;
-    let limits = spend::limits(s, &card, &holds, s.now)?;
-    let available = card.balance - held(&holds, s.now);
+    settle(s, &card.id)?;
+    let limits = spend::limits(s, &card, &[], s.now)?;
+    let available = card.available();
     let currency = new.currency.clone().unwrap_or_else(|| card.currency.clone());
     let reason = decline_reason(&card, &new, &currency, &limits, available);
     let approved = reason.is_none();
@@ -292,8 +326,9 @@ pub fn authorize(
     let by_card = keys::index(s.client, Kind::Authorization, "cardId", &card.id, &auth.id);
     s.tx.put(&by_card, &[])?;
     if approved {
-        let key = pending_key(s, &auth);
-        s.tx.put(&key, &[])?;
+        let key = hold_key(s, &auth);
+        s.tx.put(&key, auth.id.as_bytes())?;
+        add_held(s, &card.id, auth.amount)?;
         spend::add(s, &card.id, auth.created_at, auth.amount)?;
         touch(s, card)?;
     }
@@ -342,6 +377,8 @@ pub fn capture(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Autho
     auth.updated_at = s.now;
     let mut card = cards::get(s, &auth.card_id)?;
     card.balance = ledger::checked_sum(card.balance, -amount, "The card balance")?.normalize();
+    // The captured part leaves the holds too, but still counts as spent.
+    add_held(s, &auth.card_id, -amount)?;
     release(s, &auth, released)?;
     save(s, &auth)?;
     transactions::record(s, &auth, TransactionType::Capture, -amount)?;
@@ -389,7 +426,10 @@ pub fn refund(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Author
 
 /// Before a card is canceled: every live hold is reversed, expired ones are stored as expired.
 pub fn reverse_all(s: &mut Scope, card_id: &str) -> Result<()> {
-    for mut auth in settle(s, card_id)? {
+    settle(s, card_id)?;
+    let (start, _) = keys::holds(s.client, card_id, 0);
+    let end = crate::storage::prefix_end(&start);
+    for mut auth in holds_in(s, &start, &end)? {
         let amount = auth.pending_amount;
         auth.pending_amount = Decimal::ZERO;
         auth.reversed_amount += amount;
@@ -404,6 +444,6 @@ pub fn reverse_all(s: &mut Scope, card_id: &str) -> Result<()> {
 /// `GET /cards/{id}/spending`: every limit of the card with what is spent and left now.
 pub fn spending(s: &mut Scope, card_id: &str) -> Result<Vec<spend::LimitSpend>> {
     let card = cards::get(s, card_id)?;
-    let holds = stored_holds(s, &card.id)?;
-    spend::limits(s, &card, &holds, s.now)
+    let lapsed = lapsed_holds(s, &card.id)?;
+    spend::limits(s, &card, &lapsed, s.now)
 }

@@ -107,13 +107,13 @@ impl LimitSpend {
     }
 }
 
-/// Every spending limit of `card` in its order, with spent and available at `now`. `holds` are the
-/// card's stored pending authorizations (see [`super::stored_holds`]); those expired by `now` count
-/// as released.
+/// Every spending limit of `card` in its order, with spent and available at `now`. `lapsed` are the
+/// card's holds stored as pending but expired by `now` ([`super::lapsed_holds`]): they count as
+/// released. This is the one computation behind both declines and `GET /cards/{id}/spending`.
 pub fn limits(
     s: &mut Scope,
     card: &Card,
-    holds: &[Authorization],
+    lapsed: &[Authorization],
     now: Timestamp,
 ) -> Result<Vec<LimitSpend>> {
     let mut out = Vec::with_capacity(card.spending_controls.spending_limits.len());
@@ -123,7 +123,7 @@ pub fn limits(
             Interval::PerAuthorization => Decimal::ZERO,
             interval => {
                 let stored = total(s, &total_key(s, &card.id, interval, now))?;
-                let lapsed: Decimal = holds
+                let lapsed: Decimal = lapsed
                     .iter()
                     .filter(|a| a.expires_at <= now)
                     .filter(|a| period_start.is_none_or(|p| a.created_at >= p))

@@ -130,8 +130,7 @@ pub fn get(s: &mut Scope, id: &str) -> Result<Card> {
 }
 
 fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
-    let holds = authorizations::stored_holds(s, &card.id)?;
-    card.held = authorizations::held(&holds, s.now);
+    card.held = authorizations::held(s, &card.id)?;
     Ok(())
 }
 
