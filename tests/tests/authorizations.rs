@@ -97,7 +97,10 @@ fn an_approved_authorization_holds_funds() {
     assert_eq!(week, chrono::Duration::days(7));
     assert!(a["cardHolderId"].as_str().is_some());
     assert_eq!(balances(&t, &c), (d("379.5"), d("379.5"), d("500")));
-    let got = t.get(&format!("/authorizations/{}", id(a))).data(200).clone();
+    let got = t
+        .get(&format!("/authorizations/{}", id(a)))
+        .data(200)
+        .clone();
     assert_eq!(&got, a);
     // Card lists filter on the available balance too.
     let listed = t.list("/cards", &[("availableBalance.lt", "400"), ("_id", &c)]);
@@ -110,24 +113,72 @@ fn bad_bodies_are_validation_errors() {
     let c = card(&t, "100");
     let path = format!("/cards/{c}/authorizations");
     let cases: Vec<(Value, &str)> = vec![
-        (json!({"channel": "pos", "merchant": {"name": "x"}}), "amount"),
-        (json!({"amount": 0, "channel": "pos", "merchant": {"name": "x"}}), "amount"),
-        (json!({"amount": -1, "channel": "pos", "merchant": {"name": "x"}}), "amount"),
-        (json!({"amount": 1.001, "channel": "pos", "merchant": {"name": "x"}}), "amount"),
-        (json!({"amount": "1", "channel": "pos", "merchant": {"name": "x"}}), "amount"),
+        (
+            json!({"channel": "pos", "merchant": {"name": "x"}}),
+            "amount",
+        ),
+        (
+            json!({"amount": 0, "channel": "pos", "merchant": {"name": "x"}}),
+            "amount",
+        ),
+        (
+            json!({"amount": -1, "channel": "pos", "merchant": {"name": "x"}}),
+            "amount",
+        ),
+        (
+            json!({"amount": 1.001, "channel": "pos", "merchant": {"name": "x"}}),
+            "amount",
+        ),
+        (
+            json!({"amount": "1", "channel": "pos", "merchant": {"name": "x"}}),
+            "amount",
+        ),
         (json!({"amount": 1, "merchant": {"name": "x"}}), "channel"),
-        (json!({"amount": 1, "channel": "fax", "merchant": {"name": "x"}}), "channel"),
+        (
+            json!({"amount": 1, "channel": "fax", "merchant": {"name": "x"}}),
+            "channel",
+        ),
         (json!({"amount": 1, "channel": "pos"}), "merchant"),
-        (json!({"amount": 1, "channel": "pos", "merchant": "shop"}), "merchant"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {}}), "merchant.name"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": " "}}), "merchant.name"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x".repeat(101)}}), "merchant.name"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "mcc": "54a1"}}), "merchant.mcc"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "category": "Food!"}}), "merchant.category"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "country": "NGA"}}), "merchant.country"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "owner": "y"}}), "merchant.owner"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x"}, "tip": 1}), "tip"),
-        (json!({"amount": 1, "channel": "pos", "merchant": {"name": "x"}, "currency": "$"}), "currency"),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": "shop"}),
+            "merchant",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {}}),
+            "merchant.name",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": " "}}),
+            "merchant.name",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x".repeat(101)}}),
+            "merchant.name",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "mcc": "54a1"}}),
+            "merchant.mcc",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "category": "Food!"}}),
+            "merchant.category",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "country": "NGA"}}),
+            "merchant.country",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x", "owner": "y"}}),
+            "merchant.owner",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x"}, "tip": 1}),
+            "tip",
+        ),
+        (
+            json!({"amount": 1, "channel": "pos", "merchant": {"name": "x"}, "currency": "$"}),
+            "currency",
+        ),
     ];
     for (body, field) in cases {
         let resp = t.post(&path, &body);
@@ -141,8 +192,11 @@ fn bad_bodies_are_validation_errors() {
         Some(b"{}".to_vec()),
     );
     resp.expect_error(415, "unsupported_media_type");
-    t.post("/cards/0123456789abcdef01234567/authorizations", &purchase("1"))
-        .expect_error(404, "not_found");
+    t.post(
+        "/cards/0123456789abcdef01234567/authorizations",
+        &purchase("1"),
+    )
+    .expect_error(404, "not_found");
     t.post("/cards/nope/authorizations", &purchase("1"))
         .expect_error(404, "not_found");
     // Nothing was recorded by any refused request.
@@ -200,9 +254,15 @@ fn each_decline_reason_and_their_order() {
     assert_eq!(authorize(&t, &c, &purchase("5"))["approved"], true);
     // insufficient_funds last.
     let c = card(&t, "20");
-    assert_eq!(declined_for(&t, &c, &purchase("20.01")), "insufficient_funds");
+    assert_eq!(
+        declined_for(&t, &c, &purchase("20.01")),
+        "insufficient_funds"
+    );
     assert_eq!(authorize(&t, &c, &purchase("20"))["approved"], true);
-    assert_eq!(declined_for(&t, &c, &purchase("0.01")), "insufficient_funds");
+    assert_eq!(
+        declined_for(&t, &c, &purchase("0.01")),
+        "insufficient_funds"
+    );
     // A declined authorization moves no money.
     assert_eq!(balances(&t, &c), (d("0"), d("0"), d("20")));
     let declined = t.list(
@@ -227,7 +287,10 @@ fn capture_whole_and_partial() {
     let b = id(&authorize(&t, &c, &purchase("80")));
     assert_eq!(balances(&t, &c), (d("320"), d("320"), d("400")));
     let cap = t
-        .post(&format!("/authorizations/{b}/capture"), &json!({"amount": 30}))
+        .post(
+            &format!("/authorizations/{b}/capture"),
+            &json!({"amount": 30}),
+        )
         .data(200)
         .clone();
     assert_eq!(cap["status"], "closed");
@@ -241,14 +304,23 @@ fn capture_whole_and_partial() {
         .expect_error(409, "invalid_state");
     // More than pending is refused and changes nothing; a capture with no body at all takes the whole.
     let e = id(&authorize(&t, &c, &purchase("10")));
-    t.post(&format!("/authorizations/{e}/capture"), &json!({"amount": 10.01}))
-        .expect_error(409, "invalid_state");
-    t.post(&format!("/authorizations/{e}/capture"), &json!({"amount": 0}))
-        .expect_error(400, "validation_error")
-        .expect_field_error("amount");
-    t.post(&format!("/authorizations/{e}/capture"), &json!({"extra": 1}))
-        .expect_error(400, "validation_error")
-        .expect_field_error("extra");
+    t.post(
+        &format!("/authorizations/{e}/capture"),
+        &json!({"amount": 10.01}),
+    )
+    .expect_error(409, "invalid_state");
+    t.post(
+        &format!("/authorizations/{e}/capture"),
+        &json!({"amount": 0}),
+    )
+    .expect_error(400, "validation_error")
+    .expect_field_error("amount");
+    t.post(
+        &format!("/authorizations/{e}/capture"),
+        &json!({"extra": 1}),
+    )
+    .expect_error(400, "validation_error")
+    .expect_field_error("extra");
     let whole = t.send("POST", &format!("/authorizations/{e}/capture"), &[], None);
     assert_eq!(dec(&whole.data(200)["capturedAmount"]), d("10"));
     // Captures are card transactions, negative from the card's point of view.
@@ -266,7 +338,10 @@ fn capture_whole_and_partial() {
     assert_eq!(txs[0]["authorizationId"], a.as_str());
     assert_eq!(txs[0]["currency"], "USD");
     assert_eq!(txs[0]["merchant"]["name"], "Corner Shop");
-    let one = t.get(&format!("/card-transactions/{}", id(&txs[1]))).data(200).clone();
+    let one = t
+        .get(&format!("/card-transactions/{}", id(&txs[1])))
+        .data(200)
+        .clone();
     assert_eq!(one, txs[1]);
     // Declined authorizations cannot be captured.
     let declined = id(&authorize(&t, &c, &purchase("9999")));
@@ -280,15 +355,21 @@ fn reverse_partial_then_whole() {
     let c = card(&t, "200");
     let a = id(&authorize(&t, &c, &purchase("100")));
     let r = t
-        .post(&format!("/authorizations/{a}/reverse"), &json!({"amount": 40}))
+        .post(
+            &format!("/authorizations/{a}/reverse"),
+            &json!({"amount": 40}),
+        )
         .data(200)
         .clone();
     assert_eq!(r["status"], "pending");
     assert_eq!(dec(&r["pendingAmount"]), d("60"));
     assert_eq!(dec(&r["reversedAmount"]), d("40"));
     assert_eq!(balances(&t, &c), (d("140"), d("140"), d("200")));
-    t.post(&format!("/authorizations/{a}/reverse"), &json!({"amount": 61}))
-        .expect_error(409, "invalid_state");
+    t.post(
+        &format!("/authorizations/{a}/reverse"),
+        &json!({"amount": 61}),
+    )
+    .expect_error(409, "invalid_state");
     let r = t
         .post(&format!("/authorizations/{a}/reverse"), &json!({}))
         .data(200)
@@ -312,16 +393,25 @@ fn refund_up_to_what_was_captured() {
     let a = id(&authorize(&t, &c, &purchase("100")));
     t.post(&format!("/authorizations/{a}/refund"), &json!({}))
         .expect_error(409, "invalid_state");
-    t.post(&format!("/authorizations/{a}/capture"), &json!({"amount": 80}))
-        .expect(200);
+    t.post(
+        &format!("/authorizations/{a}/capture"),
+        &json!({"amount": 80}),
+    )
+    .expect(200);
     let r = t
-        .post(&format!("/authorizations/{a}/refund"), &json!({"amount": 30}))
+        .post(
+            &format!("/authorizations/{a}/refund"),
+            &json!({"amount": 30}),
+        )
         .data(200)
         .clone();
     assert_eq!(dec(&r["refundedAmount"]), d("30"));
     assert_eq!(balances(&t, &c), (d("250"), d("250"), d("250")));
-    t.post(&format!("/authorizations/{a}/refund"), &json!({"amount": 50.01}))
-        .expect_error(409, "invalid_state");
+    t.post(
+        &format!("/authorizations/{a}/refund"),
+        &json!({"amount": 50.01}),
+    )
+    .expect_error(409, "invalid_state");
     let r = t
         .post(&format!("/authorizations/{a}/refund"), &json!({}))
         .data(200)
@@ -404,10 +494,16 @@ fn spending_limits_by_period_and_the_spending_report() {
     assert_eq!(declined_for(&t, &c, &purchase("50.01")), "spending_limit");
     let a = id(&authorize(&t, &c, &purchase("40")));
     let b = id(&authorize(&t, &c, &purchase("30")));
-    t.post(&format!("/authorizations/{a}/capture"), &json!({"amount": 35}))
-        .expect(200);
-    t.post(&format!("/authorizations/{b}/reverse"), &json!({"amount": 10}))
-        .expect(200);
+    t.post(
+        &format!("/authorizations/{a}/capture"),
+        &json!({"amount": 35}),
+    )
+    .expect(200);
+    t.post(
+        &format!("/authorizations/{b}/reverse"),
+        &json!({"amount": 10}),
+    )
+    .expect(200);
     // Spent = pending + captured: 35 + 20.
     let s = spending(&t);
     assert_eq!(dec(&s[0]["spent"]), d("55"));
@@ -443,17 +539,29 @@ fn lists_use_the_query_language_and_stay_per_client() {
     let a1 = id(&authorize(&t, &c1, &purchase("10")));
     let a2 = id(&authorize(&t, &c2, &purchase("20")));
     let a3 = id(&authorize(&t, &c1, &purchase("500")));
-    let of_c1 = t.list(&format!("/cards/{c1}/authorizations"), &[("sort", "createdAt")]);
+    let of_c1 = t.list(
+        &format!("/cards/{c1}/authorizations"),
+        &[("sort", "createdAt")],
+    );
     assert_eq!(ids(&of_c1), vec![a1.clone(), a3.clone()]);
     assert_eq!(of_c1.body["meta"]["total"], 2);
     let all = t.list("/authorizations", &[("sort", "-amount"), ("limit", "2")]);
     assert_eq!(ids(&all), vec![a3.clone(), a2.clone()]);
     assert_eq!(all.body["meta"]["pages"], 2);
-    let approved = t.list("/authorizations", &[("filter", r#"{"approved": true, "amount": {"gte": 15}}"#)]);
+    let approved = t.list(
+        "/authorizations",
+        &[("filter", r#"{"approved": true, "amount": {"gte": 15}}"#)],
+    );
     assert_eq!(ids(&approved), vec![a2.clone()]);
-    let declined = t.list("/authorizations", &[("declineReason", "insufficient_funds")]);
+    let declined = t.list(
+        "/authorizations",
+        &[("declineReason", "insufficient_funds")],
+    );
     assert_eq!(ids(&declined), vec![a3.clone()]);
-    let searched = t.list("/authorizations", &[("search", "^corner"), ("fields", "merchant.name")]);
+    let searched = t.list(
+        "/authorizations",
+        &[("search", "^corner"), ("fields", "merchant.name")],
+    );
     assert_eq!(ids(&searched).len(), 3);
     assert_eq!(
         searched.data(200)[0],
@@ -467,10 +575,18 @@ fn lists_use_the_query_language_and_stay_per_client() {
         .expect_error(400, "validation_error");
     // Another client sees none of it.
     assert!(ids(&other.get("/authorizations")).is_empty());
-    other.get(&format!("/authorizations/{a1}")).expect_error(404, "not_found");
-    other.get(&format!("/cards/{c1}/authorizations")).expect_error(404, "not_found");
-    other.get(&format!("/cards/{c1}/transactions")).expect_error(404, "not_found");
-    other.get(&format!("/cards/{c1}/spending")).expect_error(404, "not_found");
+    other
+        .get(&format!("/authorizations/{a1}"))
+        .expect_error(404, "not_found");
+    other
+        .get(&format!("/cards/{c1}/authorizations"))
+        .expect_error(404, "not_found");
+    other
+        .get(&format!("/cards/{c1}/transactions"))
+        .expect_error(404, "not_found");
+    other
+        .get(&format!("/cards/{c1}/spending"))
+        .expect_error(404, "not_found");
     other
         .post(&format!("/authorizations/{a1}/capture"), &json!({}))
         .expect_error(404, "not_found");
@@ -484,7 +600,8 @@ fn lists_use_the_query_language_and_stay_per_client() {
         .post(&format!("/cards/{c1}/authorizations"), &purchase("1"))
         .expect_error(404, "not_found");
     t.get("/authorizations/nope").expect_error(404, "not_found");
-    t.get("/card-transactions/0123456789abcdef01234567").expect_error(404, "not_found");
+    t.get("/card-transactions/0123456789abcdef01234567")
+        .expect_error(404, "not_found");
     assert_eq!(balances(&t, &c1).1, d("90"));
 }
 
@@ -576,7 +693,10 @@ fn holds_expire_at_expires_at_without_any_write() {
     while chrono::Utc::now() <= expires + chrono::Duration::milliseconds(50) {
         thread::sleep(std::time::Duration::from_millis(100));
     }
-    let got = t.get(&format!("/authorizations/{}", id(&a))).data(200).clone();
+    let got = t
+        .get(&format!("/authorizations/{}", id(&a)))
+        .data(200)
+        .clone();
     assert_eq!(got["status"], "expired");
     assert_eq!(dec(&got["pendingAmount"]), d("0"));
     assert_eq!(got["updatedAt"], a["expiresAt"]);

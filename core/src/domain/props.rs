@@ -7,12 +7,12 @@ use rust_decimal::Decimal;
 use super::accounts::{
     self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType,
 };
+use super::authorizations::{
+    self, Authorization, AuthorizationStatus, Channel, Merchant, NewAuthorization, spend,
+};
 use super::card_holders::{self, HolderMeta, Identification, NewCardHolder, Person};
 use super::cards::{
     self, Brand, CancellationReason, CardStatus, CardType, CardUpdate, Funding, NewCard,
-};
-use super::authorizations::{
-    self, Authorization, AuthorizationStatus, Channel, Merchant, NewAuthorization, spend,
 };
 use super::cards::{ControlsPatch, Interval, SpendingLimit};
 use super::ledger::{self, EntryType};

@@ -6,10 +6,10 @@ use serde::{Serialize, Serializer};
 
 use crate::domain::account_details::AccountDetail;
 use crate::domain::accounts::Account;
-use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::authorizations::spend::LimitSpend;
 use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
+use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Card, SpendingControls};
 use crate::domain::ledger::Entry;
 use crate::env::Timestamp;

@@ -296,7 +296,10 @@ pub fn authorize(
     settle(s, &card.id)?;
     let limits = spend::limits(s, &card, &[], s.now)?;
     let available = card.available();
-    let currency = new.currency.clone().unwrap_or_else(|| card.currency.clone());
+    let currency = new
+        .currency
+        .clone()
+        .unwrap_or_else(|| card.currency.clone());
     let reason = decline_reason(&card, &new, &currency, &limits, available);
     let approved = reason.is_none();
     let auth = Authorization {

@@ -53,7 +53,13 @@ pub(super) fn record(
         &keys::record(s.client, Kind::CardTransaction, &tx.id),
         &tx,
     )?;
-    let by_card = keys::index(s.client, Kind::CardTransaction, "cardId", &tx.card_id, &tx.id);
+    let by_card = keys::index(
+        s.client,
+        Kind::CardTransaction,
+        "cardId",
+        &tx.card_id,
+        &tx.id,
+    );
     s.tx.put(&by_card, &[])?;
     Ok(tx)
 }

@@ -44,10 +44,7 @@ fn list_of<T>(
     message: &str,
 ) -> ApiResult<Response> {
     let q = c.list_query(schema)?;
-    let items = records(c)?
-        .iter()
-        .map(view)
-        .collect::<ApiResult<_>>()?;
+    let items = records(c)?.iter().map(view).collect::<ApiResult<_>>()?;
     let (items, total) = q.select(items);
     Ok(reply::list(message, &q, items, total))
 }
