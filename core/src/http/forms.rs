@@ -47,6 +47,14 @@ pub fn update_card(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /cards/{id}/authorizations.
+pub fn create_authorization(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::authorizations::create(m)),
+        Err(e) => e,
+    }
+}
+
 /// POST /cards/{id}/fund.
 pub fn fund_card(body: &Value) -> Vec<FieldError> {
     match object(body) {

@@ -98,3 +98,36 @@ pub fn amount(body: Map<String, Value>) -> ApiResult<Option<Decimal>> {
     f.finish();
     errors.finish(amount)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::http::forms;
+
+    fn fields(body: serde_json::Value) -> Vec<String> {
+        forms::create_authorization(&body)
+            .into_iter()
+            .map(|e| e.field)
+            .collect()
+    }
+
+    #[test]
+    fn the_browser_sees_the_servers_field_errors() {
+        let ok =
+            json!({"amount": 1.5, "channel": "web", "merchant": {"name": "Shop", "mcc": "5411"}});
+        assert!(fields(ok).is_empty());
+        assert_eq!(
+            fields(json!({"amount": 0, "channel": "tv", "merchant": {"mcc": "1", "x": 1}, "y": 2})),
+            vec![
+                "amount",
+                "channel",
+                "merchant.name",
+                "merchant.mcc",
+                "merchant.x",
+                "y"
+            ]
+        );
+        assert_eq!(fields(json!([])), vec!["body"]);
+    }
+}
