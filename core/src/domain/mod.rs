@@ -11,6 +11,7 @@ pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
 pub mod currency;
+pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;

@@ -81,6 +81,7 @@ pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
         "card-holders" => &views::CARD_HOLDER,
         "authorizations" => &views::AUTHORIZATION,
         "card-transactions" => &views::CARD_TRANSACTION,
+        "events" => &views::EVENT,
         _ => return None,
     })
 }

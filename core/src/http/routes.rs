@@ -224,6 +224,8 @@ pub static ROUTES: &[Route] = &[
         Read,
         handlers::authorizations::transaction,
     ),
+    route(Get, "/events", Read, handlers::events::list),
+    route(Get, "/events/{id}", Read, handlers::events::get),
 ];
 
 /// The rows of one path, by index into [`ROUTES`].

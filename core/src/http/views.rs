@@ -11,6 +11,7 @@ use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Card, SpendingControls};
+use crate::domain::events::Event;
 use crate::domain::ledger::Entry;
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
@@ -382,6 +383,46 @@ impl<'a> From<&'a LimitSpend> for LimitSpendView<'a> {
         }
     }
 }
+
+#[derive(Serialize)]
+pub struct EventData<'a> {
+    object: &'a JsonText,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    data: EventData<'a>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a Event> for EventView<'a> {
+    fn from(e: &'a Event) -> Self {
+        EventView {
+            id: &e.id,
+            kind: e.kind.as_str(),
+            data: EventData { object: &e.object },
+            created_at: e.created_at,
+        }
+    }
+}
+
+pub static EVENT: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("type", FieldType::Str),
+        ("data", FieldType::Object),
+        ("data.object", FieldType::FreeForm),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["type"],
+    populate: &[],
+};
 
 const MERCHANT_FIELDS: [(&str, FieldType); 6] = [
     ("merchant", FieldType::Object),

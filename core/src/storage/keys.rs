@@ -34,6 +34,7 @@ pub enum Kind {
     File,
     Authorization,
     CardTransaction,
+    Event,
 }
 
 impl Kind {
@@ -46,6 +47,7 @@ impl Kind {
             Kind::File => "file",
             Kind::Authorization => "authz",
             Kind::CardTransaction => "cardtx",
+            Kind::Event => "event",
         }
     }
 }

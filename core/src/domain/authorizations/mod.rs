@@ -24,7 +24,7 @@ use crate::macros::str_enum;
 use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
-use transactions::TransactionType;
+use transactions::{CardTransaction, TransactionType};
 
 /// How long an authorization holds funds unless configured otherwise: 7 days.
 pub const DEFAULT_TTL_SECS: i64 = 7 * 24 * 3600;
@@ -369,7 +369,11 @@ fn amount_within(amount: Option<Decimal>, max: Decimal, what: &str) -> Result<De
 
 /// Captures `amount` (default: all that is pending) and releases the rest; the card's ledger balance
 /// falls by the captured amount and a capture transaction is recorded.
-pub fn capture(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Authorization> {
+pub fn capture(
+    s: &mut Scope,
+    id: &str,
+    amount: Option<Decimal>,
+) -> Result<(Authorization, CardTransaction)> {
     let mut auth = pending(s, id, "captured")?;
     let amount = amount_within(amount, auth.pending_amount, "pending amount")?;
     let released = auth.pending_amount - amount;
@@ -384,9 +388,9 @@ pub fn capture(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Autho
     add_held(s, &auth.card_id, -amount)?;
     release(s, &auth, released)?;
     save(s, &auth)?;
-    transactions::record(s, &auth, TransactionType::Capture, -amount)?;
+    let tx = transactions::record(s, &auth, TransactionType::Capture, -amount)?;
     touch(s, card)?;
-    Ok(auth)
+    Ok((auth, tx))
 }
 
 /// Releases `amount` of the hold (default: all of it); reversed once nothing is pending.
@@ -407,7 +411,11 @@ pub fn reverse(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Autho
 }
 
 /// The merchant returns `amount` (default: all captured and not yet refunded) to the card.
-pub fn refund(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Authorization> {
+pub fn refund(
+    s: &mut Scope,
+    id: &str,
+    amount: Option<Decimal>,
+) -> Result<(Authorization, CardTransaction)> {
     let mut auth = get(s, id)?;
     let refundable = auth.captured_amount - auth.refunded_amount;
     if refundable <= Decimal::ZERO {
@@ -422,9 +430,9 @@ pub fn refund(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Author
     auth.refunded_amount += amount;
     auth.updated_at = s.now;
     save(s, &auth)?;
-    transactions::record(s, &auth, TransactionType::Refund, amount)?;
+    let tx = transactions::record(s, &auth, TransactionType::Refund, amount)?;
     touch(s, card)?;
-    Ok(auth)
+    Ok((auth, tx))
 }
 
 /// Before a card is canceled: every live hold is reversed, expired ones are stored as expired.

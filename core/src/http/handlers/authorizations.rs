@@ -4,8 +4,9 @@
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
-use super::{Call, to_value};
+use super::{Call, emit, to_value};
 use crate::domain::authorizations::{self, Authorization, transactions};
+use crate::domain::events::EventType;
 use crate::error::ApiResult;
 use crate::http::views::{self, AuthorizationView, CardTransactionView, LimitSpendView};
 use crate::http::{Response, parse, reply};
@@ -20,6 +21,11 @@ pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse::authorizations::create(c.json_body()?)?;
     let ttl = c.config.authorization_ttl_secs;
     let auth = authorizations::authorize(&mut c.scope, &c.route.id, new, ttl)?;
+    emit(
+        c,
+        EventType::AuthorizationCreated,
+        &AuthorizationView::from(&auth),
+    )?;
     let message = if auth.approved {
         "Authorization approved"
     } else {
@@ -121,13 +127,36 @@ fn amount_body(c: &mut Call) -> ApiResult<Option<Decimal>> {
     parse::authorizations::amount(body)
 }
 
+/// The events of a change to an authorization: it was updated, and a capture or refund made a
+/// card transaction.
+fn changed(
+    c: &mut Call,
+    auth: &Authorization,
+    made: Option<&transactions::CardTransaction>,
+) -> ApiResult<()> {
+    emit(
+        c,
+        EventType::AuthorizationUpdated,
+        &AuthorizationView::from(auth),
+    )?;
+    if let Some(tx) = made {
+        emit(
+            c,
+            EventType::TransactionCreated,
+            &CardTransactionView::from(tx),
+        )?;
+    }
+    Ok(())
+}
+
 pub fn check_amount(c: &mut Call) -> ApiResult<()> {
     amount_body(c).map(drop)
 }
 
 pub fn capture(c: &mut Call) -> ApiResult<Response> {
     let amount = amount_body(c)?;
-    let auth = authorizations::capture(&mut c.scope, &c.route.id, amount)?;
+    let (auth, tx) = authorizations::capture(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, Some(&tx))?;
     Ok(reply::ok(
         "Authorization captured successfully",
         &AuthorizationView::from(&auth),
@@ -137,6 +166,7 @@ pub fn capture(c: &mut Call) -> ApiResult<Response> {
 pub fn reverse(c: &mut Call) -> ApiResult<Response> {
     let amount = amount_body(c)?;
     let auth = authorizations::reverse(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, None)?;
     Ok(reply::ok(
         "Authorization reversed successfully",
         &AuthorizationView::from(&auth),
@@ -145,7 +175,8 @@ pub fn reverse(c: &mut Call) -> ApiResult<Response> {
 
 pub fn refund(c: &mut Call) -> ApiResult<Response> {
     let amount = amount_body(c)?;
-    let auth = authorizations::refund(&mut c.scope, &c.route.id, amount)?;
+    let (auth, tx) = authorizations::refund(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, Some(&tx))?;
     Ok(reply::ok(
         "Authorization refunded successfully",
         &AuthorizationView::from(&auth),
