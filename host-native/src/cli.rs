@@ -221,6 +221,8 @@ mod tests {
             "fedcba9876543210=bob",
             "--token-ttl",
             "30",
+            "--authorization-ttl",
+            "3600",
             "--max-batch",
             "1",
         ])
@@ -232,6 +234,7 @@ mod tests {
         assert_eq!(s.data.data, PathBuf::from("/tmp/d.redb"));
         assert_eq!(s.api_keys.len(), 2);
         assert_eq!((s.token_ttl, s.max_batch), (30, 1));
+        assert_eq!(s.authorization_ttl, 3600);
         assert_eq!(s.data.store, None);
         let cli = Cli::try_parse_from([
             "cards",

@@ -168,5 +168,8 @@ mod tests {
         assert_eq!(parse_token_ttl(" 300 ").unwrap(), Some(300));
         assert!(parse_token_ttl("0").is_err());
         assert!(parse_token_ttl("abc").is_err());
+        assert_eq!(parse_ttl("authorization_ttl", "60").unwrap(), Some(60));
+        let err = parse_ttl("authorization_ttl", "-1").unwrap_err();
+        assert!(err.starts_with("authorization_ttl"), "{err}");
     }
 }
