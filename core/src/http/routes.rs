@@ -163,6 +163,69 @@ pub static ROUTES: &[Route] = &[
     route(Post, "/cards/{id}/token", Write, handlers::cards::token),
     // A reveal consumes its token, so this GET writes.
     route(Get, "/cards/{id}/reveal", Write, handlers::cards::reveal),
+    with_body(
+        Post,
+        "/cards/{id}/authorizations",
+        handlers::authorizations::create,
+        handlers::authorizations::check_create,
+    ),
+    route(
+        Get,
+        "/cards/{id}/authorizations",
+        Read,
+        handlers::authorizations::list_of_card,
+    ),
+    route(
+        Get,
+        "/cards/{id}/transactions",
+        Read,
+        handlers::authorizations::transactions_of_card,
+    ),
+    route(
+        Get,
+        "/cards/{id}/spending",
+        Read,
+        handlers::authorizations::spending,
+    ),
+    route(Get, "/authorizations", Read, handlers::authorizations::list),
+    route(
+        Get,
+        "/authorizations/{id}",
+        Read,
+        handlers::authorizations::get,
+    ),
+    with_body(
+        Post,
+        "/authorizations/{id}/capture",
+        handlers::authorizations::capture,
+        handlers::authorizations::check_amount,
+    ),
+    with_body(
+        Post,
+        "/authorizations/{id}/reverse",
+        handlers::authorizations::reverse,
+        handlers::authorizations::check_amount,
+    ),
+    with_body(
+        Post,
+        "/authorizations/{id}/refund",
+        handlers::authorizations::refund,
+        handlers::authorizations::check_amount,
+    ),
+    route(
+        Get,
+        "/card-transactions",
+        Read,
+        handlers::authorizations::transactions,
+    ),
+    route(
+        Get,
+        "/card-transactions/{id}",
+        Read,
+        handlers::authorizations::transaction,
+    ),
+    route(Get, "/events", Read, handlers::events::list),
+    route(Get, "/events/{id}", Read, handlers::events::get),
 ];
 
 /// The rows of one path, by index into [`ROUTES`].
