@@ -13,6 +13,11 @@ const FORMS = {
   holder: { path: () => "/card-holders", validator: "validateCreateCardHolder", record: "holders" },
   card: { path: () => "/cards", validator: "validateCreateCard", record: "cards" },
   fund: { path: (ids) => `/cards/${encodeURIComponent(ids.cardId)}/fund`, validator: "validateFundCard", record: "cards" },
+  authorize: {
+    path: (ids) => `/cards/${encodeURIComponent(ids.cardId)}/authorizations`,
+    validator: "validateCreateAuthorization",
+    record: null,
+  },
 };
 
 const records = { accounts: new Map(), holders: new Map(), cards: new Map() };
@@ -190,7 +195,8 @@ async function submit(form) {
     }
     if (res.ok) {
       log("ok", `POST ${path} → ${res.status} ${json?.message ?? ""}`, json?.data ?? json);
-      remember(spec.record, json?.data);
+      if (spec.record) remember(spec.record, json?.data);
+      if (form.dataset.kind === "authorize") showDecision(json?.data);
       if (form.dataset.kind === "fund" && json?.data?.debitAccountId) refreshAccount(json.data.debitAccountId);
       if (form.dataset.kind === "card" && json?.data?.debitAccountId && body.amount) refreshAccount(json.data.debitAccountId);
     } else {
@@ -201,6 +207,28 @@ async function submit(form) {
     log("fail", `POST ${path} failed: ${e.message}`);
   } finally {
     button.disabled = false;
+  }
+}
+
+/** An authorization's decision and, when declined, the first rule it broke; then the card as it is now. */
+function showDecision(auth) {
+  if (!auth) return;
+  const text = auth.approved
+    ? `Approved: ${auth.amount} ${auth.currency} held until ${auth.expiresAt}`
+    : `Declined: ${auth.declineReason}`;
+  $("#authorize-decision").textContent = text;
+  log(auth.approved ? "ok" : "blocked", text);
+  refreshCard(auth.cardId);
+}
+
+async function refreshCard(id) {
+  const key = $("#api-key").value.trim();
+  const base = $("#api-base").value.trim().replace(/\/+$/, "");
+  try {
+    const res = await fetch(`${base}/cards/${encodeURIComponent(id)}`, { headers: key ? { "x-api-key": key } : {} });
+    if (res.ok) remember("cards", (await res.json()).data);
+  } catch {
+    // As for accounts: a convenience only.
   }
 }
 

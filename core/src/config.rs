@@ -9,6 +9,8 @@ pub struct Config {
     pub api_keys: ConfiguredKeys,
     /// Lifetime of a reveal token.
     pub token_ttl_secs: i64,
+    /// How long an approved authorization holds funds before it expires.
+    pub authorization_ttl_secs: i64,
     /// AES-256 key for PAN and CVV (set by the host from configuration).
     pub vault_key: Option<[u8; 32]>,
     /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
@@ -24,6 +26,7 @@ impl fmt::Debug for Config {
         f.debug_struct("Config")
             .field("api_keys", &self.api_keys)
             .field("token_ttl_secs", &self.token_ttl_secs)
+            .field("authorization_ttl_secs", &self.authorization_ttl_secs)
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("stored_ids", &self.stored_ids)
             .field("file_quota_bytes", &self.file_quota_bytes)
@@ -41,6 +44,7 @@ impl Default for Config {
         Config {
             api_keys: ConfiguredKeys::default(),
             token_ttl_secs: 120,
+            authorization_ttl_secs: crate::domain::authorizations::DEFAULT_TTL_SECS,
             vault_key: None,
             stored_ids: false,
             file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,

@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use crate::domain::ledger::{self, EntryType};
-use crate::domain::{Scope, accounts, cards};
+use crate::domain::{Scope, accounts, authorizations, cards};
 use crate::env::Env;
 use crate::http::routes::ROUTES;
 use crate::http::{Method, Request, Response};
@@ -96,6 +96,7 @@ struct Pools {
     details: Vec<(String, String)>,
     files: Vec<(String, String)>,
     tokens: Vec<(String, String)>,
+    authorizations: Vec<String>,
     /// A currency change makes the per-currency sum unknowable from the store; the total still holds.
     currency_changed: bool,
 }
@@ -262,6 +263,25 @@ fn body_for(rng: &mut Rng, method: Method, path: &str, p: &Pools) -> Value {
         (Method::Post, "/cards/{id}/fund") => {
             json!({"debitAccountId": one_of(rng, &p.accounts), "amount": money(rng)})
         }
+        (Method::Post, "/cards/{id}/authorizations") => {
+            // Mostly small amounts, so funded cards approve and later steps capture and refund.
+            let amount = if rng.chance(70) {
+                json!(rng.pick(&[1, 2, 5]))
+            } else {
+                money(rng)
+            };
+            let mut b = json!({"amount": amount, "channel": rng.pick(&["atm", "pos", "web", "mobile"]),
+                "merchant": {"name": "Shop", "category": rng.pick(&["grocery_stores", "electronics"])}});
+            if rng.chance(20) {
+                b["currency"] = json!(currency(rng));
+            }
+            b
+        }
+        (Method::Post, path) if path.starts_with("/authorizations/") => match rng.below(3) {
+            0 => json!({}),
+            1 => json!({"amount": 1}),
+            _ => json!({"amount": money(rng)}),
+        },
         _ => json!({}),
     };
     if rng.chance(15)
@@ -387,6 +407,15 @@ fn pick_route(rng: &mut Rng, p: &Pools) -> &'static crate::http::routes::Route {
         (Post, "/accounts"),
         (Get, "/cards"),
         (Get, "/accounts/{id}/transactions"),
+        (Post, "/cards/{id}/authorizations"),
+        (Post, "/cards/{id}/authorizations"),
+        (Post, "/cards/{id}/authorizations"),
+        (Post, "/authorizations/{id}/capture"),
+        (Post, "/authorizations/{id}/capture"),
+        (Post, "/authorizations/{id}/reverse"),
+        (Post, "/authorizations/{id}/refund"),
+        (Post, "/authorizations/{id}/refund"),
+        (Get, "/cards/{id}/spending"),
     ]);
     row(method, path)
 }
@@ -423,6 +452,8 @@ fn request(rng: &mut Rng, p: &Pools) -> Request {
         (single(rng, &p.accounts), String::new())
     } else if route.path.starts_with("/card-holders") {
         (single(rng, &p.holders), String::new())
+    } else if route.path.starts_with("/authorizations") {
+        (single(rng, &p.authorizations), String::new())
     } else {
         (single(rng, &p.cards), String::new())
     };
@@ -529,6 +560,7 @@ fn collect(req: &Request, resp: &Response, p: &mut Pools) {
             }
         }
         (Method::Post, ["", "cards"]) => p.cards.extend(id),
+        (Method::Post, ["", "cards", _, "authorizations"]) => p.authorizations.extend(id),
         (Method::Post, ["", "cards", card, "token"]) => {
             if let Some(t) = data["token"].as_str() {
                 p.tokens.push((card.to_string(), t.to_string()));
@@ -544,7 +576,7 @@ fn collect(req: &Request, resp: &Response, p: &mut Pools) {
 }
 
 /// Each account's balance is its ledger's sum; per currency (or in total, after a currency change),
-/// account and card balances together equal the adjustments.
+/// account and card ledger balances plus captured less refunded amounts equal the adjustments.
 fn check_money(app: &App, p: &Pools) -> Result<(), TestCaseError> {
     for client in ["alice", "bob"] {
         let mut store = app.store.clone();
@@ -586,7 +618,14 @@ fn check_money(app: &App, p: &Pools) -> Result<(), TestCaseError> {
         }
         for c in &cards {
             prop_assert!(c.balance >= Decimal::ZERO && c.balance < ledger::money_limit());
+            prop_assert!(c.available() >= Decimal::ZERO && c.available() <= c.balance);
             *held.entry(key(&c.currency)).or_default() += c.balance;
+        }
+        // Captured money left for the merchant; refunded money came back.
+        let auths =
+            authorizations::all(&mut s).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        for a in &auths {
+            *held.entry(key(&a.currency)).or_default() += a.captured_amount - a.refunded_amount;
         }
         held.retain(|_, v| !v.is_zero());
         put_in.retain(|_, v| !v.is_zero());

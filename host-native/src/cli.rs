@@ -63,6 +63,11 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(i64).range(1..))]
     pub token_ttl: i64,
 
+    /// How long an approved card authorization holds funds before it expires, in seconds (7 days).
+    #[arg(long, env = "CARDS_AUTHORIZATION_TTL", default_value_t = card_core::domain::authorizations::DEFAULT_TTL_SECS,
+          value_parser = clap::value_parser!(i64).range(1..))]
+    pub authorization_ttl: i64,
+
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it).
     #[arg(long, env = "CARDS_FILE_QUOTA", default_value_t = card_core::Config::DEFAULT_FILE_QUOTA_BYTES)]
     pub file_quota: u64,
@@ -93,6 +98,7 @@ impl std::fmt::Debug for ServeArgs {
             )
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("token_ttl", &self.token_ttl)
+            .field("authorization_ttl", &self.authorization_ttl)
             .field("max_batch", &self.max_batch)
             .field("console", &self.console)
             .field("limits", &self.limits)
@@ -215,6 +221,8 @@ mod tests {
             "fedcba9876543210=bob",
             "--token-ttl",
             "30",
+            "--authorization-ttl",
+            "3600",
             "--max-batch",
             "1",
         ])
@@ -226,6 +234,7 @@ mod tests {
         assert_eq!(s.data.data, PathBuf::from("/tmp/d.redb"));
         assert_eq!(s.api_keys.len(), 2);
         assert_eq!((s.token_ttl, s.max_batch), (30, 1));
+        assert_eq!(s.authorization_ttl, 3600);
         assert_eq!(s.data.store, None);
         let cli = Cli::try_parse_from([
             "cards",

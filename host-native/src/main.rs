@@ -100,6 +100,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
         Config {
             api_keys,
             token_ttl_secs: args.token_ttl,
+            authorization_ttl_secs: args.authorization_ttl,
             vault_key: Some(vault_key),
             // Long-lived instances: the id counter lives in memory. Ids stay unique across instances
             // on one database through their 5 random instance bytes.

@@ -128,8 +128,29 @@ export interface FundCardBody {
   amount: number;
 }
 
+/** POST /cards/{id}/authorizations (a simulated purchase) */
+export interface CreateAuthorizationBody {
+  /** Greater than 0, at most 2 decimal places. */
+  amount: number;
+  /** Default: the card's currency. */
+  currency?: string;
+  channel: "atm" | "pos" | "web" | "mobile";
+  merchant: {
+    /** 1 to 100 characters. */
+    name: string;
+    /** a-z, 0-9 and _, e.g. "grocery_stores". */
+    category?: string;
+    /** 4 digits. */
+    mcc?: string;
+    city?: string;
+    /** ISO 3166-1 alpha-2. */
+    country?: string;
+  };
+}
+
 /** The path segment of a list endpoint. */
-export type ListResource = "accounts" | "account-details" | "transactions" | "cards" | "card-holders";
+export type ListResource = "accounts" | "account-details" | "transactions" | "cards" | "card-holders"
+  | "authorizations" | "card-transactions";
 
 /** The normalized plan of a list query, as the server will run it. */
 export interface ListPlan {
@@ -220,6 +241,14 @@ pub fn validate_fund_card(
     #[wasm_bindgen(unchecked_param_type = "Draft<FundCardBody>")] body: JsValue,
 ) -> JsValue {
     validate(&body, forms::fund_card)
+}
+
+/// Checks a POST /cards/{id}/authorizations body (the decision itself is the server's).
+#[wasm_bindgen(js_name = validateCreateAuthorization, unchecked_return_type = "FieldError[]")]
+pub fn validate_create_authorization(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateAuthorizationBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::create_authorization)
 }
 
 /// Parses a list query string (no leading `?`) for a list endpoint into its normalized plan, or the

@@ -85,13 +85,18 @@ pub mod settings {
 
     /// Parses the `token_ttl` variable (seconds); empty means the core's default.
     pub fn parse_token_ttl(value: &str) -> Result<Option<i64>, String> {
+        parse_ttl("token_ttl", value)
+    }
+
+    /// Parses a lifetime variable `name` (seconds, > 0); empty means the core's default.
+    pub fn parse_ttl(name: &str, value: &str) -> Result<Option<i64>, String> {
         let value = value.trim();
         if value.is_empty() {
             return Ok(None);
         }
         match value.parse::<i64>() {
             Ok(secs) if secs > 0 => Ok(Some(secs)),
-            _ => Err("token_ttl must be a positive number of seconds".to_string()),
+            _ => Err(format!("{name} must be a positive number of seconds")),
         }
     }
 
@@ -163,5 +168,8 @@ mod tests {
         assert_eq!(parse_token_ttl(" 300 ").unwrap(), Some(300));
         assert!(parse_token_ttl("0").is_err());
         assert!(parse_token_ttl("abc").is_err());
+        assert_eq!(parse_ttl("authorization_ttl", "60").unwrap(), Some(60));
+        let err = parse_ttl("authorization_ttl", "-1").unwrap_err();
+        assert!(err.starts_with("authorization_ttl"), "{err}");
     }
 }

@@ -173,6 +173,9 @@ fn config_from_variables() -> Result<Config, String> {
     if let Some(ttl) = settings::parse_token_ttl(&variable("token_ttl")?)? {
         config.token_ttl_secs = ttl;
     }
+    if let Some(ttl) = settings::parse_ttl("authorization_ttl", &variable("authorization_ttl")?)? {
+        config.authorization_ttl_secs = ttl;
+    }
     let quota = variable("file_quota")?;
     if !quota.trim().is_empty() {
         config.file_quota_bytes = quota

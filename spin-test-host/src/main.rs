@@ -4,7 +4,7 @@
 //! `wasmtime serve` cannot run the component because nothing there provides `fermyon:spin/*`; this host
 //! adds the two Spin interfaces the component imports:
 //! - `fermyon:spin/sqlite@2.0.0` over rusqlite, with the database named `default` in `--sqlite FILE`;
-//! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl` from the environment
+//! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl` from the environment
 //!   (`CARDS_API_KEYS`, `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`); unset ones are `undefined`, as in Spin
 //!   when a variable has no value, and the component falls back to its defaults.
 //!
@@ -74,6 +74,7 @@ fn variables_from_env() -> HashMap<String, String> {
         ("api_keys", "CARDS_API_KEYS"),
         ("vault_key", "CARDS_VAULT_KEY"),
         ("token_ttl", "CARDS_TOKEN_TTL"),
+        ("authorization_ttl", "CARDS_AUTHORIZATION_TTL"),
     ]
     .into_iter()
     .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))

@@ -167,6 +167,8 @@ struct Launch {
     api_keys: String,
     /// None: started without one (the native host then keeps a key file beside its data).
     vault_key: Option<String>,
+    /// Extra environment for the server.
+    env: Vec<(String, String)>,
     dir: PathBuf,
     /// The PostgreSQL URL under `CARDS_TEST_STORE=postgres`.
     store: Option<String>,
@@ -207,6 +209,7 @@ impl Launch {
             keys,
             api_keys,
             vault_key: Some(random_hex(32)),
+            env: Vec::new(),
             dir,
             store,
         }
@@ -232,6 +235,7 @@ impl Launch {
             cmd.env("CARDS_API_KEYS", &self.api_keys)
                 .env("CARDS_READ_RATE", "0")
                 .env("CARDS_WRITE_RATE", "0");
+            cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
             match &self.vault_key {
                 Some(key) => cmd.env("CARDS_VAULT_KEY", key),
                 None => cmd.env_remove("CARDS_VAULT_KEY"),
@@ -340,7 +344,17 @@ pub enum Stop {
 impl Instance {
     /// Starts a dedicated server of the kind chosen by `CARDS_TEST_HOST`.
     pub fn start() -> Instance {
-        let launch = Launch::new(HostKind::from_env());
+        Instance::start_with_env(&[])
+    }
+
+    /// [`Instance::start`] with extra environment variables (e.g. `CARDS_AUTHORIZATION_TTL`; the Spin
+    /// test host maps those to its variables).
+    pub fn start_with_env(env: &[(&str, &str)]) -> Instance {
+        let mut launch = Launch::new(HostKind::from_env());
+        launch.env = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let (pid, base_url) = launch.run();
         Instance {
             launch,

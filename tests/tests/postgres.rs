@@ -211,6 +211,67 @@ fn concurrent_fundings_on_two_instances_conserve_money_and_conflicts_are_re_run(
 }
 
 #[test]
+fn concurrent_authorizations_on_two_instances_hold_each_unit_of_money_once() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    let (a, b) = (db.serve("a"), db.serve("b"));
+    let ta = Tenant::at(&a.base_url, &key, "acme");
+    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let (acct, card) = account_and_card(&ta, 500);
+    ta.post(
+        &format!("/cards/{card}/fund"),
+        &json!({"debitAccountId": acct, "amount": 500}),
+    )
+    .data(200);
+    let tenants = Arc::new([ta.clone(), tb.clone()]);
+    let threads: Vec<_> = (0..100)
+        .map(|i| {
+            let (tenants, card) = (tenants.clone(), card.clone());
+            thread::spawn(move || {
+                tenants[i % 2].post(
+                    &format!("/cards/{card}/authorizations"),
+                    &json!({"amount": 10, "channel": "pos", "merchant": {"name": "Shop"}}),
+                )
+            })
+        })
+        .collect();
+    let responses: Vec<Resp> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let mut approved = 0;
+    for r in &responses {
+        let data = r.data(201);
+        if data["approved"] == true {
+            approved += 1;
+            assert_eq!(data["status"], "pending", "{}", r.text);
+        } else {
+            assert_eq!(data["declineReason"], "insufficient_funds", "{}", r.text);
+        }
+    }
+    assert_eq!(
+        approved, 50,
+        "500 on the card holds exactly 50 authorizations of 10"
+    );
+    for t in [&ta, &tb] {
+        let c = t.get(&format!("/cards/{card}")).data(200).clone();
+        assert_eq!(dec(&c["availableBalance"]), Decimal::ZERO);
+        assert_eq!(dec(&c["ledgerBalance"]), Decimal::from(500));
+        let pending = t
+            .list(
+                &format!("/cards/{card}/authorizations"),
+                &[("status", "pending"), ("limit", "200")],
+            )
+            .data(200)
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(pending, 50, "every approval is stored, on every instance");
+    }
+    assert!(!(a.output() + &b.output()).contains("answered busy"));
+}
+
+#[test]
 fn keys_made_by_the_command_line_work_on_every_instance_until_revoked() {
     if !native() {
         return;

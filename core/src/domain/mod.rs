@@ -7,9 +7,11 @@
 pub mod account_details;
 pub mod accounts;
 pub mod api_keys;
+pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
 pub mod currency;
+pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;

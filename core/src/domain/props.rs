@@ -7,10 +7,14 @@ use rust_decimal::Decimal;
 use super::accounts::{
     self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType,
 };
+use super::authorizations::{
+    self, Authorization, AuthorizationStatus, Channel, Merchant, NewAuthorization, spend,
+};
 use super::card_holders::{self, HolderMeta, Identification, NewCardHolder, Person};
 use super::cards::{
     self, Brand, CancellationReason, CardStatus, CardType, CardUpdate, Funding, NewCard,
 };
+use super::cards::{ControlsPatch, Interval, SpendingLimit};
 use super::ledger::{self, EntryType};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
@@ -46,24 +50,62 @@ enum Op {
     Block {
         account: usize,
     },
+    Authorize {
+        card: usize,
+        cents: u32,
+        web: bool,
+    },
+    Capture {
+        auth: usize,
+        cents: Option<u32>,
+    },
+    Reverse {
+        auth: usize,
+        cents: Option<u32>,
+    },
+    Refund {
+        auth: usize,
+        cents: Option<u32>,
+    },
+    /// The clock moves past the authorization lifetime.
+    Expire,
+    Limit {
+        card: usize,
+        cents: u32,
+        interval: usize,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        (0usize..3, proptest::option::of(100u32..8000))
+        2 => (0usize..3, proptest::option::of(100u32..8000))
             .prop_map(|(account, cents)| Op::Issue { account, cents }),
-        (0usize..8, 0usize..3, 1u32..5000).prop_map(|(card, account, cents)| Op::Fund {
+        1 => (0usize..8, 0usize..3, 1u32..5000).prop_map(|(card, account, cents)| Op::Fund {
             card,
             account,
             cents
         }),
-        (0usize..8, any::<bool>()).prop_map(|(card, to_other)| Op::Cancel { card, to_other }),
-        (0usize..8).prop_map(|card| Op::Terminate { card }),
-        (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
-        (0usize..8).prop_map(|card| Op::Pause { card }),
-        (0usize..3).prop_map(|account| Op::Block { account }),
+        1 => (0usize..8, any::<bool>()).prop_map(|(card, to_other)| Op::Cancel { card, to_other }),
+        1 => (0usize..8).prop_map(|card| Op::Terminate { card }),
+        1 => (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
+        1 => (0usize..8).prop_map(|card| Op::Pause { card }),
+        1 => (0usize..3).prop_map(|account| Op::Block { account }),
+        6 => (0usize..4, 1u32..1500, any::<bool>())
+            .prop_map(|(card, cents, web)| Op::Authorize { card, cents, web }),
+        3 => (0usize..8, proptest::option::of(1u32..1500))
+            .prop_map(|(auth, cents)| Op::Capture { auth, cents }),
+        2 => (0usize..8, proptest::option::of(1u32..1500))
+            .prop_map(|(auth, cents)| Op::Reverse { auth, cents }),
+        2 => (0usize..8, proptest::option::of(1u32..1500))
+            .prop_map(|(auth, cents)| Op::Refund { auth, cents }),
+        1 => Just(Op::Expire),
+        2 => (0usize..4, 500u32..6000, 0usize..6)
+            .prop_map(|(card, cents, interval)| Op::Limit { card, cents, interval }),
     ]
 }
+
+/// The authorization lifetime of these runs: an hour, so `Expire` moves the clock across days.
+const TTL: i64 = 3600;
 
 fn cents(c: u32) -> Decimal {
     Decimal::new(c.into(), 2)
@@ -137,10 +179,12 @@ fn holder() -> NewCardHolder {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-    /// Σ account balances + Σ card balances = Σ adjustment entries; every account balance is the sum
-    /// of its entries; nothing is negative; a refused command changes nothing.
+    /// Σ account balances + Σ card ledger balances + Σ captured − Σ refunded = Σ adjustment entries;
+    /// every account balance is the sum of its entries; nothing is negative; a refused command changes
+    /// nothing; a card's available balance is its ledger balance less its pending holds; spend totals
+    /// equal a sum over every authorization.
     #[test]
-    fn money_is_conserved_by_the_domain(ops in proptest::collection::vec(op(), 1..40)) {
+    fn money_is_conserved_by_the_domain(ops in proptest::collection::vec(op(), 1..60)) {
         let env = DeterministicEnv::default();
         let mut w = World { store: MemStore::new(), ids: IdGen::new(&env), env, vault: Vault::new(&[9; 32]) };
         let accounts: Vec<String> = (0..3)
@@ -148,6 +192,7 @@ proptest! {
             .collect();
         let holder = w.run(|s, _| card_holders::create(s, holder(), Vec::new(), u64::MAX)).unwrap().id;
         let mut cards: Vec<String> = Vec::new();
+        let mut auths: Vec<String> = Vec::new();
         for op in ops {
             let before = w.store.clone();
             let result = match op.clone() {
@@ -201,18 +246,60 @@ proptest! {
                         ..Default::default()
                     }))
                     .map(drop),
+                Op::Authorize { card, cents: amount, web } if card < cards.len() => w
+                    .run(|s, _| authorizations::authorize(s, &cards[card], NewAuthorization {
+                        amount: cents(amount),
+                        currency: None,
+                        channel: if web { Channel::Web } else { Channel::Pos },
+                        merchant: Merchant {
+                            name: "Shop".into(),
+                            category: web.then(|| "electronics".to_string()),
+                            mcc: None,
+                            city: None,
+                            country: None,
+                        },
+                    }, TTL))
+                    .map(|a| auths.push(a.id)),
+                Op::Capture { auth, cents: amount } if auth < auths.len() => w
+                    .run(|s, _| authorizations::capture(s, &auths[auth], amount.map(cents)))
+                    .map(drop),
+                Op::Reverse { auth, cents: amount } if auth < auths.len() => w
+                    .run(|s, _| authorizations::reverse(s, &auths[auth], amount.map(cents)))
+                    .map(drop),
+                Op::Refund { auth, cents: amount } if auth < auths.len() => w
+                    .run(|s, _| authorizations::refund(s, &auths[auth], amount.map(cents)))
+                    .map(drop),
+                Op::Expire => {
+                    w.env.advance_millis((TTL + 1) * 1000);
+                    Ok(())
+                }
+                Op::Limit { card, cents: amount, interval } if card < cards.len() => w
+                    .run(|s, _| cards::update(s, &cards[card], CardUpdate {
+                        spending_controls: Some(ControlsPatch {
+                            spending_limits: Some(vec![SpendingLimit {
+                                amount: cents(amount),
+                                interval: Interval::parse(Interval::ALL[interval]).unwrap(),
+                                categories: if interval == 5 { vec!["electronics".into()] } else { vec![] },
+                            }]),
+                            ..Default::default()
+                        }),
+                        ..Default::default()
+                    }))
+                    .map(drop),
                 _ => Ok(()),
             };
             if result.is_err() {
                 prop_assert!(w.store.iter().eq(before.iter()), "a refused {op:?} wrote");
             }
-            let (balances, entries, all_cards) = {
-                let env = DeterministicEnv::default();
-                let mut s = Scope { tx: &mut w.store, client: "alice", now: env.now(), ids: &w.ids, env: &env };
+            let now = w.env.now();
+            let (balances, entries, all_cards, all_auths, spending) = {
+                let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
                 let a = accounts::all(&mut s).unwrap();
                 let e = ledger::all_entries(&mut s).unwrap();
                 let c = cards::all(&mut s).unwrap();
-                (a, e, c)
+                let z = authorizations::all(&mut s).unwrap();
+                let sp: Vec<_> = c.iter().map(|c| authorizations::spending(&mut s, &c.id).unwrap()).collect();
+                (a, e, c, z, sp)
             };
             let mut total = Decimal::ZERO;
             for a in &balances {
@@ -221,13 +308,40 @@ proptest! {
                 prop_assert_eq!(sum, a.balance);
                 total += a.balance;
             }
-            for c in &all_cards {
+            for (c, limits) in all_cards.iter().zip(&spending) {
+                let of_card: Vec<&Authorization> = all_auths.iter().filter(|a| a.card_id == c.id).collect();
+                // available = ledger - pending holds, the holds judged by the clock alone.
+                let pending: Decimal = of_card.iter().map(|a| a.pending_amount).sum();
+                prop_assert_eq!(c.available(), c.balance - pending);
+                prop_assert!(c.available() >= Decimal::ZERO);
+                for a in &of_card {
+                    prop_assert_eq!(a.pending_amount + a.captured_amount + a.reversed_amount
+                        + if a.status == AuthorizationStatus::Expired { a.amount - a.captured_amount - a.reversed_amount } else { Decimal::ZERO },
+                        if a.approved { a.amount } else { Decimal::ZERO });
+                    prop_assert!(a.refunded_amount <= a.captured_amount);
+                }
+                // The running totals agree with a sum over every authorization.
+                for l in limits {
+                    let expected: Decimal = of_card
+                        .iter()
+                        .filter(|a| a.approved)
+                        .filter(|a| l.period_start.is_none_or(|p| a.created_at >= p))
+                        .map(|a| a.pending_amount + a.captured_amount)
+                        .sum();
+                    if l.limit.interval != Interval::PerAuthorization {
+                        prop_assert_eq!(l.spent, expected, "{:?}", l.limit);
+                    }
+                    prop_assert_eq!(spend::period_start(l.limit.interval, now), l.period_start);
+                }
                 prop_assert!(c.balance >= Decimal::ZERO);
                 if c.status == CardStatus::Canceled {
                     prop_assert_eq!(c.balance, Decimal::ZERO);
                 }
                 total += c.balance;
             }
+            let captured: Decimal = all_auths.iter().map(|a| a.captured_amount).sum();
+            let refunded: Decimal = all_auths.iter().map(|a| a.refunded_amount).sum();
+            total += captured - refunded;
             let adjustments: Decimal = entries
                 .iter()
                 .filter(|e| e.kind == EntryType::Adjustment)

@@ -47,6 +47,14 @@ pub fn update_card(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /cards/{id}/authorizations.
+pub fn create_authorization(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::authorizations::create(m)),
+        Err(e) => e,
+    }
+}
+
 /// POST /cards/{id}/fund.
 pub fn fund_card(body: &Value) -> Vec<FieldError> {
     match object(body) {
@@ -71,6 +79,9 @@ pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
         "transactions" => &views::LEDGER_ENTRY,
         "cards" => &views::CARD,
         "card-holders" => &views::CARD_HOLDER,
+        "authorizations" => &views::AUTHORIZATION,
+        "card-transactions" => &views::CARD_TRANSACTION,
+        "events" => &views::EVENT,
         _ => return None,
     })
 }

@@ -171,6 +171,69 @@ pub static ROUTES: &[Route] = &[
     route(Post, "/cards/{id}/token", Write, handlers::cards::token),
     // A reveal consumes its token, so this GET writes.
     route(Get, "/cards/{id}/reveal", Write, handlers::cards::reveal),
+    with_body(
+        Post,
+        "/cards/{id}/authorizations",
+        handlers::authorizations::create,
+        handlers::authorizations::check_create,
+    ),
+    route(
+        Get,
+        "/cards/{id}/authorizations",
+        Read,
+        handlers::authorizations::list_of_card,
+    ),
+    route(
+        Get,
+        "/cards/{id}/transactions",
+        Read,
+        handlers::authorizations::transactions_of_card,
+    ),
+    route(
+        Get,
+        "/cards/{id}/spending",
+        Read,
+        handlers::authorizations::spending,
+    ),
+    route(Get, "/authorizations", Read, handlers::authorizations::list),
+    route(
+        Get,
+        "/authorizations/{id}",
+        Read,
+        handlers::authorizations::get,
+    ),
+    with_body(
+        Post,
+        "/authorizations/{id}/capture",
+        handlers::authorizations::capture,
+        handlers::authorizations::check_amount,
+    ),
+    with_body(
+        Post,
+        "/authorizations/{id}/reverse",
+        handlers::authorizations::reverse,
+        handlers::authorizations::check_amount,
+    ),
+    with_body(
+        Post,
+        "/authorizations/{id}/refund",
+        handlers::authorizations::refund,
+        handlers::authorizations::check_amount,
+    ),
+    route(
+        Get,
+        "/card-transactions",
+        Read,
+        handlers::authorizations::transactions,
+    ),
+    route(
+        Get,
+        "/card-transactions/{id}",
+        Read,
+        handlers::authorizations::transaction,
+    ),
+    route(Get, "/events", Read, handlers::events::list),
+    route(Get, "/events/{id}", Read, handlers::events::get),
 ];
 
 /// The rows of one path, by index into [`ROUTES`].
@@ -247,6 +310,21 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// A read of one record by id (its path ends in a parameter) or a public route: a few keys, so a
+    /// host may run it where the connection runs rather than hand it to a thread pool. Lists scan.
+    pub fn reads_few(&self) -> bool {
+        match &self.matched {
+            Ok(i) => {
+                let r = &ROUTES[*i];
+                r.access == Access::Read && (r.path.ends_with('}') || r.auth == Auth::Public)
+            }
+            // Answered from the table alone.
+            Err(_) => true,
+        }
+    }
+}
+
 fn allow(rows: &[usize]) -> String {
     let mut methods: Vec<&str> = rows.iter().map(|&i| ROUTES[i].method.as_str()).collect();
     if methods.contains(&"GET") {
@@ -284,5 +362,19 @@ mod tests {
         let head = Prepared::new(&Request::new(Method::Head, "/cards/x"));
         assert_eq!(head.route().unwrap().method, Method::Get);
         assert_eq!(head.access(), Access::Read);
+    }
+
+    #[test]
+    fn reads_of_one_record_are_few_and_lists_are_not() {
+        let few = |m, p| Prepared::new(&Request::new(m, p)).reads_few();
+        assert!(few(Method::Get, "/cards/x"));
+        assert!(few(Method::Get, "/health"));
+        assert!(few(Method::Get, "/card-holders/x/files/y"));
+        assert!(few(Method::Get, "/nope"));
+        assert!(!few(Method::Get, "/cards"));
+        assert!(!few(Method::Get, "/accounts/x/transactions"));
+        assert!(!few(Method::Get, "/accounts/x/details"));
+        assert!(!few(Method::Put, "/cards/x"));
+        assert!(!few(Method::Get, "/cards/x/reveal"));
     }
 }

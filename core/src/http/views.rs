@@ -6,8 +6,12 @@ use serde::{Serialize, Serializer};
 
 use crate::domain::account_details::AccountDetail;
 use crate::domain::accounts::Account;
+use crate::domain::authorizations::spend::LimitSpend;
+use crate::domain::authorizations::transactions::CardTransaction;
+use crate::domain::authorizations::{Authorization, Merchant};
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Card, SpendingControls};
+use crate::domain::events::Event;
 use crate::domain::ledger::Entry;
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
@@ -204,6 +208,12 @@ pub struct CardView<'a> {
     created_at: Timestamp,
     #[serde(serialize_with = "rfc3339")]
     updated_at: Timestamp,
+    /// What can still be spent: the ledger balance less pending holds (= `balance`).
+    #[serde(with = "money")]
+    available_balance: Decimal,
+    /// Funds on the card, holds included.
+    #[serde(with = "money")]
+    ledger_balance: Decimal,
 }
 
 impl<'a> From<&'a Card> for CardView<'a> {
@@ -220,7 +230,7 @@ impl<'a> From<&'a Card> for CardView<'a> {
             spending_controls: &c.spending_controls,
             enable_2fa: c.enable_2fa,
             disposable: c.disposable,
-            balance: c.balance,
+            balance: c.available(),
             masked_pan: &c.masked_pan,
             last4: &c.last4,
             expiry_month: &c.expiry_month,
@@ -229,9 +239,248 @@ impl<'a> From<&'a Card> for CardView<'a> {
             canceled_at: c.canceled_at,
             created_at: c.created_at,
             updated_at: c.updated_at,
+            available_balance: c.available(),
+            ledger_balance: c.balance.normalize(),
         }
     }
 }
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MerchantView<'a> {
+    name: &'a str,
+    category: &'a Option<String>,
+    mcc: &'a Option<String>,
+    city: &'a Option<String>,
+    country: &'a Option<String>,
+}
+
+impl<'a> From<&'a Merchant> for MerchantView<'a> {
+    fn from(m: &'a Merchant) -> Self {
+        MerchantView {
+            name: &m.name,
+            category: &m.category,
+            mcc: &m.mcc,
+            city: &m.city,
+            country: &m.country,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizationView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    card_id: &'a str,
+    card_holder_id: &'a str,
+    #[serde(with = "money")]
+    amount: Decimal,
+    currency: &'a str,
+    channel: &'a str,
+    merchant: MerchantView<'a>,
+    approved: bool,
+    status: &'a str,
+    decline_reason: Option<&'a str>,
+    #[serde(with = "money")]
+    pending_amount: Decimal,
+    #[serde(with = "money")]
+    captured_amount: Decimal,
+    #[serde(with = "money")]
+    reversed_amount: Decimal,
+    #[serde(with = "money")]
+    refunded_amount: Decimal,
+    #[serde(serialize_with = "rfc3339")]
+    expires_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
+    fn from(a: &'a Authorization) -> Self {
+        AuthorizationView {
+            id: &a.id,
+            card_id: &a.card_id,
+            card_holder_id: &a.card_holder_id,
+            amount: a.amount.normalize(),
+            currency: a.currency.as_str(),
+            channel: a.channel.as_str(),
+            merchant: MerchantView::from(&a.merchant),
+            approved: a.approved,
+            status: a.status.as_str(),
+            decline_reason: a.decline_reason.map(|r| r.as_str()),
+            pending_amount: a.pending_amount.normalize(),
+            captured_amount: a.captured_amount.normalize(),
+            reversed_amount: a.reversed_amount.normalize(),
+            refunded_amount: a.refunded_amount.normalize(),
+            expires_at: a.expires_at,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardTransactionView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    card_id: &'a str,
+    authorization_id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    /// Signed from the card's point of view: captures negative, refunds positive.
+    #[serde(with = "money")]
+    amount: Decimal,
+    currency: &'a str,
+    merchant: MerchantView<'a>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a CardTransaction> for CardTransactionView<'a> {
+    fn from(t: &'a CardTransaction) -> Self {
+        CardTransactionView {
+            id: &t.id,
+            card_id: &t.card_id,
+            authorization_id: &t.authorization_id,
+            kind: t.kind.as_str(),
+            amount: t.amount.normalize(),
+            currency: t.currency.as_str(),
+            merchant: MerchantView::from(&t.merchant),
+            created_at: t.created_at,
+        }
+    }
+}
+
+/// One entry of `GET /cards/{id}/spending`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitSpendView<'a> {
+    #[serde(with = "money")]
+    amount: Decimal,
+    interval: &'a str,
+    categories: &'a [String],
+    #[serde(serialize_with = "opt_rfc3339")]
+    period_start: Option<Timestamp>,
+    #[serde(with = "money")]
+    spent: Decimal,
+    #[serde(with = "money")]
+    available: Decimal,
+}
+
+impl<'a> From<&'a LimitSpend> for LimitSpendView<'a> {
+    fn from(l: &'a LimitSpend) -> Self {
+        LimitSpendView {
+            amount: l.limit.amount.normalize(),
+            interval: l.limit.interval.as_str(),
+            categories: &l.limit.categories,
+            period_start: l.period_start,
+            spent: l.spent.normalize(),
+            available: l.available.normalize(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct EventData<'a> {
+    object: &'a JsonText,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    data: EventData<'a>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a Event> for EventView<'a> {
+    fn from(e: &'a Event) -> Self {
+        EventView {
+            id: &e.id,
+            kind: e.kind.as_str(),
+            data: EventData { object: &e.object },
+            created_at: e.created_at,
+        }
+    }
+}
+
+pub static EVENT: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("type", FieldType::Str),
+        ("data", FieldType::Object),
+        ("data.object", FieldType::FreeForm),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["type"],
+    populate: &[],
+};
+
+const MERCHANT_FIELDS: [(&str, FieldType); 6] = [
+    ("merchant", FieldType::Object),
+    ("merchant.name", FieldType::Str),
+    ("merchant.category", FieldType::Str),
+    ("merchant.mcc", FieldType::Str),
+    ("merchant.city", FieldType::Str),
+    ("merchant.country", FieldType::Str),
+];
+
+pub static AUTHORIZATION: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("cardId", FieldType::Str),
+        ("cardHolderId", FieldType::Str),
+        ("amount", FieldType::Number),
+        ("currency", FieldType::Str),
+        ("channel", FieldType::Str),
+        MERCHANT_FIELDS[0],
+        MERCHANT_FIELDS[1],
+        MERCHANT_FIELDS[2],
+        MERCHANT_FIELDS[3],
+        MERCHANT_FIELDS[4],
+        MERCHANT_FIELDS[5],
+        ("approved", FieldType::Bool),
+        ("status", FieldType::Str),
+        ("declineReason", FieldType::Str),
+        ("pendingAmount", FieldType::Number),
+        ("capturedAmount", FieldType::Number),
+        ("reversedAmount", FieldType::Number),
+        ("refundedAmount", FieldType::Number),
+        ("expiresAt", FieldType::Date),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &["merchant.name"],
+    populate: &[],
+};
+
+pub static CARD_TRANSACTION: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("cardId", FieldType::Str),
+        ("authorizationId", FieldType::Str),
+        ("type", FieldType::Str),
+        ("amount", FieldType::Number),
+        ("currency", FieldType::Str),
+        MERCHANT_FIELDS[0],
+        MERCHANT_FIELDS[1],
+        MERCHANT_FIELDS[2],
+        MERCHANT_FIELDS[3],
+        MERCHANT_FIELDS[4],
+        MERCHANT_FIELDS[5],
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["type", "merchant.name"],
+    populate: &[],
+};
 
 pub static ACCOUNT: Schema = Schema {
     fields: &[
@@ -308,6 +557,8 @@ pub static CARD: Schema = Schema {
         ("enable2FA", FieldType::Bool),
         ("disposable", FieldType::Bool),
         ("balance", FieldType::Number),
+        ("availableBalance", FieldType::Number),
+        ("ledgerBalance", FieldType::Number),
         ("maskedPan", FieldType::Str),
         ("last4", FieldType::Str),
         ("expiryMonth", FieldType::Str),

@@ -18,6 +18,10 @@
 //! | `t 0 client 0 card 0 tokenhash` | a reveal token (only its hash) |
 //! | `k 0 keyhash` | a stored API key's client |
 //! | `d 0 client 0 key` / `x 0 expiry 0 ...` | an idempotency record / its expiry queue |
+//! | `i 0 client 0 authz 0 cardId 0 card 0 id` | a card's authorizations (same for `cardtx`) |
+//! | `h 0 client 0 card 0 expiry 0 id` | a card's holds (pending authorizations) by expiry; value: the id |
+//! | `ht 0 client 0 card` | the sum of a card's stored holds |
+//! | `sp 0 client 0 card 0 interval 0 start` | a card's running spend total in one period (ms, big endian) |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -28,6 +32,9 @@ pub enum Kind {
     CardHolder,
     Card,
     File,
+    Authorization,
+    CardTransaction,
+    Event,
 }
 
 impl Kind {
@@ -38,6 +45,9 @@ impl Kind {
             Kind::CardHolder => "holder",
             Kind::Card => "card",
             Kind::File => "file",
+            Kind::Authorization => "authz",
+            Kind::CardTransaction => "cardtx",
+            Kind::Event => "event",
         }
     }
 }
@@ -151,6 +161,43 @@ pub fn counter(client: &str, kind: Kind, field: &str, value: &str) -> Vec<u8> {
         .done()
 }
 
+/// A hold of `card`: its pending authorization `id`, ordered by when it expires (ms, big endian).
+pub fn hold(client: &str, card: &str, expires_at_ms: i64, id: &str) -> Vec<u8> {
+    Key::new("h")
+        .part(client)
+        .part(card)
+        .part(expires_at_ms.max(0).to_be_bytes())
+        .part(id)
+        .done()
+}
+
+/// Every hold of `card`, and the end of the part that has expired by `now_ms` (`expiry <= now`).
+pub fn holds(client: &str, card: &str, now_ms: i64) -> (Vec<u8>, Vec<u8>) {
+    let start = Key::new("h").part(client).part(card).prefix();
+    let end = Key::new("h")
+        .part(client)
+        .part(card)
+        .part(now_ms.saturating_add(1).max(0).to_be_bytes())
+        .done();
+    (start, end)
+}
+
+/// The sum of the pending amounts of `card`'s stored holds.
+pub fn held_total(client: &str, card: &str) -> Vec<u8> {
+    Key::new("ht").part(client).part(card).done()
+}
+
+/// A card's running spend total for one calendar period (`interval` names it, `start_ms` is its
+/// first instant; 0 for all time).
+pub fn spend_total(client: &str, card: &str, interval: &str, start_ms: i64) -> Vec<u8> {
+    Key::new("sp")
+        .part(client)
+        .part(card)
+        .part(interval)
+        .part(start_ms.max(0).to_be_bytes())
+        .done()
+}
+
 /// The bytes of identity files a client stores (a counter, u64 big endian), for its file quota.
 pub fn file_usage(client: &str) -> Vec<u8> {
     counter(client, Kind::File, "bytes", "all")
@@ -247,6 +294,17 @@ mod tests {
         let (start, end) = idempotency_expired(100);
         assert!(early >= start && early < end);
         assert!(late >= end);
+    }
+
+    #[test]
+    fn holds_sort_by_expiry_and_stay_per_card() {
+        let early = hold("c", "card", 5, "b");
+        let late = hold("c", "card", 300, "a");
+        assert!(early < late);
+        let (start, end) = holds("c", "card", 5);
+        assert!(early >= start && early < end);
+        assert!(late >= end);
+        assert!(!hold("c", "card2", 1, "a").starts_with(&start));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::accounts::{self, Account};
 use super::ledger::{self, EntryType};
 use super::lifecycle::{CardTrigger, card_move};
 use super::vault::{self, Vault};
-use super::{Currency, Result, Scope, card_holders};
+use super::{Currency, Result, Scope, authorizations, card_holders};
 use crate::env::Timestamp;
 use crate::error::ApiError;
 use crate::macros::str_enum;
@@ -50,9 +50,14 @@ pub struct Card {
     pub spending_controls: SpendingControls,
     pub enable_2fa: bool,
     pub disposable: bool,
-    /// What the card can spend: issue funding plus fundings, less refunds.
+    /// The ledger balance: issue funding plus fundings and merchant refunds, less captures and the
+    /// refund at cancel. Holds are not taken off it (see `held`).
     #[serde(with = "money")]
     pub balance: Decimal,
+    /// What the card's pending authorizations hold at the time of reading; not stored (the holds are),
+    /// filled by [`get`] and [`all`].
+    #[serde(skip)]
+    pub held: Decimal,
     pub masked_pan: String,
     pub last4: String,
     pub expiry_month: String,
@@ -69,6 +74,11 @@ impl Record for Card {
 }
 
 impl Card {
+    /// What can still be spent: the ledger balance less the holds.
+    pub fn available(&self) -> Decimal {
+        (self.balance - self.held).normalize()
+    }
+
     pub fn check_not_canceled(&self) -> Result<()> {
         if self.status == CardStatus::Canceled {
             Err(ApiError::InvalidState(
@@ -114,10 +124,17 @@ pub struct Funding {
 }
 
 pub fn get(s: &mut Scope, id: &str) -> Result<Card> {
-    super::find(s, Kind::Card, id, "Card")
+    let mut card: Card = super::find(s, Kind::Card, id, "Card")?;
+    fill_held(s, &mut card)?;
+    Ok(card)
 }
 
-fn save(s: &mut Scope, card: &Card) -> Result<()> {
+fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
+    card.held = authorizations::held(s, &card.id)?;
+    Ok(())
+}
+
+pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
     Ok(codec::put(
         s.tx,
         &keys::record(s.client, Kind::Card, &card.id),
@@ -127,7 +144,11 @@ fn save(s: &mut Scope, card: &Card) -> Result<()> {
 
 /// Every card of the caller, oldest first.
 pub fn all(s: &mut Scope) -> Result<Vec<Card>> {
-    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::Card))?)
+    let mut cards: Vec<Card> = codec::scan(s.tx, &keys::records(s.client, Kind::Card))?;
+    for card in &mut cards {
+        fill_held(s, card)?;
+    }
+    Ok(cards)
 }
 
 fn check_currency(card_currency: &Currency, account: &Account) -> Result<()> {
@@ -183,6 +204,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
         enable_2fa: new.enable_2fa,
         disposable: new.disposable,
         balance,
+        held: Decimal::ZERO,
         masked_pan: vault::mask(&secrets.pan),
         last4: vault::last4(&secrets.pan).to_string(),
         expiry_month: format!("{:02}", expires.month()),
@@ -196,7 +218,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
     Ok(card)
 }
 
-/// Cancels `card` (PUT canceled or DELETE): refunds its balance to the credit account, or else to
+/// Cancels `card` (PUT canceled or DELETE): reverses its pending authorizations, then refunds its balance to the credit account, or else to
 /// its debit account, as a ledger entry, and destroys its PAN and CVV.
 fn cancel(
     s: &mut Scope,
@@ -206,6 +228,8 @@ fn cancel(
     credit_account_id: Option<String>,
 ) -> Result<()> {
     card.status = card_move(card.status, trigger)?;
+    authorizations::reverse_all(s, &card.id)?;
+    card.held = Decimal::ZERO;
     let refund_to = credit_account_id.unwrap_or_else(|| card.debit_account_id.clone());
     let mut account = accounts::get(s, &refund_to)?;
     if card.balance > Decimal::ZERO {

@@ -1,7 +1,8 @@
 //! /accounts and /accounts/{id}/transactions.
 
-use super::{Call, to_value};
+use super::{Call, emit, to_value};
 use crate::domain::accounts::{AccountUpdate, NewAccount};
+use crate::domain::events::EventType;
 use crate::domain::{accounts, ledger};
 use crate::error::ApiResult;
 use crate::http::views::{self, AccountView, EntryView};
@@ -18,6 +19,7 @@ pub fn check_create(c: &mut Call) -> ApiResult<()> {
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse_create(c)?;
     let account = accounts::create(&mut c.scope, new)?;
+    emit(c, EventType::AccountCreated, &AccountView::from(&account))?;
     Ok(reply::created(
         "Account created successfully",
         &AccountView::from(&account),
@@ -61,6 +63,7 @@ pub fn check_update(c: &mut Call) -> ApiResult<()> {
 pub fn update(c: &mut Call) -> ApiResult<Response> {
     let u = parse_update(c)?;
     let account = accounts::update(&mut c.scope, &c.route.id, u)?;
+    emit(c, EventType::AccountUpdated, &AccountView::from(&account))?;
     Ok(reply::ok(
         "Account updated successfully",
         &AccountView::from(&account),

@@ -5,9 +5,10 @@
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
-use super::{Call, to_value};
+use super::{Call, emit, to_value};
 use crate::domain::card_holders::files::Upload;
 use crate::domain::card_holders::{self, NewCardHolder};
+use crate::domain::events::EventType;
 use crate::env::Timestamp;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::Errors;
@@ -66,6 +67,11 @@ pub fn check_create(c: &mut Call) -> ApiResult<()> {
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let (new, uploads) = parse_create(c)?;
     let holder = card_holders::create(&mut c.scope, new, uploads, c.config.file_quota_bytes)?;
+    emit(
+        c,
+        EventType::CardHolderCreated,
+        &CardHolderView::from(&holder),
+    )?;
     Ok(reply::created(
         "Card holder created successfully",
         &CardHolderView::from(&holder),
@@ -122,6 +128,11 @@ pub fn check_update(c: &mut Call) -> ApiResult<()> {
 pub fn update(c: &mut Call) -> ApiResult<Response> {
     let (id, new) = parse_update(c)?;
     let holder = card_holders::replace(&mut c.scope, &id, new)?;
+    emit(
+        c,
+        EventType::CardHolderUpdated,
+        &CardHolderView::from(&holder),
+    )?;
     Ok(reply::ok(
         "Card holder updated successfully",
         &CardHolderView::from(&holder),

@@ -4,8 +4,9 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::{Call, to_value};
+use super::{Call, emit, to_value};
 use crate::domain::cards;
+use crate::domain::events::EventType;
 use crate::domain::vault::Vault;
 use crate::domain::{accounts, card_holders};
 use crate::error::{ApiError, ApiResult};
@@ -38,6 +39,7 @@ pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse::cards::create(c.json_body()?)?;
     let vault = vault(c)?;
     let card = cards::create(&mut c.scope, &vault, new)?;
+    emit(c, EventType::CardCreated, &CardView::from(&card))?;
     Ok(reply::created(
         "Card created successfully",
         &CardView::from(&card),
@@ -109,7 +111,14 @@ pub fn check_update(c: &mut Call) -> ApiResult<()> {
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
     let u = parse::cards::update(c.json_body()?)?;
+    let canceling = u.status == Some(cards::CardStatus::Canceled);
     let card = cards::update(&mut c.scope, &c.route.id, u)?;
+    let kind = if canceling {
+        EventType::CardCanceled
+    } else {
+        EventType::CardUpdated
+    };
+    emit(c, kind, &CardView::from(&card))?;
     Ok(reply::ok(
         "Card updated successfully",
         &CardView::from(&card),
@@ -118,6 +127,7 @@ pub fn update(c: &mut Call) -> ApiResult<Response> {
 
 pub fn terminate(c: &mut Call) -> ApiResult<Response> {
     let card = cards::terminate(&mut c.scope, &c.route.id)?;
+    emit(c, EventType::CardCanceled, &CardView::from(&card))?;
     Ok(reply::ok(
         "Card terminated successfully",
         &CardView::from(&card),
@@ -131,6 +141,7 @@ pub fn check_fund(c: &mut Call) -> ApiResult<()> {
 pub fn fund(c: &mut Call) -> ApiResult<Response> {
     let funding = parse::cards::fund(c.json_body()?)?;
     let card = cards::fund(&mut c.scope, &c.route.id, funding)?;
+    emit(c, EventType::CardFunded, &CardView::from(&card))?;
     Ok(reply::ok(
         "Card funded successfully",
         &CardView::from(&card),

@@ -3,8 +3,10 @@
 
 pub mod account_details;
 pub mod accounts;
+pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
+pub mod events;
 
 use serde_json::{Map, Value, json};
 
@@ -12,8 +14,10 @@ use super::routes::Prepared;
 use super::{Request, Response, body, reply};
 use crate::config::Config;
 use crate::domain::Scope;
+use crate::domain::events::EventType;
 use crate::error::{ApiError, ApiResult};
 use crate::query::{self, ListQuery, Schema};
+use crate::storage::codec::JsonText;
 
 /// What a handler gets: the request, its path parameters, the configuration and the domain scope.
 pub struct Call<'a> {
@@ -45,6 +49,16 @@ impl Call<'_> {
     pub fn list_query(&self, schema: &'static Schema) -> ApiResult<ListQuery> {
         query::parse(&self.req.query, schema).map_err(ApiError::Validation)
     }
+}
+
+/// Appends the event of a change: `view` is the changed resource as a read returns it.
+pub fn emit(c: &mut Call, kind: EventType, view: &impl serde::Serialize) -> ApiResult<()> {
+    let object = match to_value(view)? {
+        Value::Object(m) => JsonText(m),
+        _ => JsonText::default(),
+    };
+    crate::domain::events::append(&mut c.scope, kind, object)?;
+    Ok(())
 }
 
 /// A view as the JSON value the list language works on.

@@ -1,0 +1,460 @@
+//! Simulated card spend: a card network asks to approve a purchase; the card's status, spending
+//! controls, limits and balance decide. An approved authorization holds its amount on the card until it
+//! is captured (a card transaction that lowers the card's ledger balance), reversed, or expires.
+//!
+//! A card's holds are its pending authorizations, indexed per card by expiry, with their sum kept
+//! beside them ([`keys::held_total`]). Expiry needs no writer: a pending authorization whose
+//! `expires_at` has passed is read as expired and holds nothing ([`effective`]); the holds still
+//! stored but expired by the clock are the short front of the card's expiry-ordered index, so what a
+//! card holds is the stored sum less that front, without reading its other holds. The next write to
+//! the card stores those as expired ([`settle`]).
+
+pub mod spend;
+pub mod transactions;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::cards::{self, Card, CardStatus};
+use super::ledger;
+use super::{Currency, Result, Scope};
+use crate::env::Timestamp;
+use crate::error::ApiError;
+use crate::macros::str_enum;
+use crate::storage::Direction;
+use crate::storage::codec::{self, Record, money};
+use crate::storage::keys::{self, Kind};
+use transactions::{CardTransaction, TransactionType};
+
+/// How long an authorization holds funds unless configured otherwise: 7 days.
+pub const DEFAULT_TTL_SECS: i64 = 7 * 24 * 3600;
+
+str_enum!(Channel { Atm = "atm", Pos = "pos", Web = "web", Mobile = "mobile" });
+str_enum!(AuthorizationStatus {
+    Pending = "pending",
+    Closed = "closed",
+    Reversed = "reversed",
+    Expired = "expired",
+    Declined = "declined",
+});
+str_enum!(
+    /// In the order they are checked: the first that fails is the reason.
+    DeclineReason {
+        CardCanceled = "card_canceled",
+        CardInactive = "card_inactive",
+        CurrencyMismatch = "currency_mismatch",
+        ChannelBlocked = "channel_blocked",
+        CategoryBlocked = "category_blocked",
+        CategoryNotAllowed = "category_not_allowed",
+        SpendingLimit = "spending_limit",
+        InsufficientFunds = "insufficient_funds",
+    }
+);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Merchant {
+    pub name: String,
+    pub category: Option<String>,
+    pub mcc: Option<String>,
+    pub city: Option<String>,
+    pub country: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Authorization {
+    pub id: String,
+    pub card_id: String,
+    pub card_holder_id: String,
+    #[serde(with = "money")]
+    pub amount: Decimal,
+    pub currency: Currency,
+    pub channel: Channel,
+    pub merchant: Merchant,
+    pub approved: bool,
+    pub status: AuthorizationStatus,
+    pub decline_reason: Option<DeclineReason>,
+    /// Still held on the card.
+    #[serde(with = "money")]
+    pub pending_amount: Decimal,
+    #[serde(with = "money")]
+    pub captured_amount: Decimal,
+    /// Released: reversed, or the uncaptured rest of a capture.
+    #[serde(with = "money")]
+    pub reversed_amount: Decimal,
+    #[serde(with = "money")]
+    pub refunded_amount: Decimal,
+    pub expires_at: Timestamp,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl Record for Authorization {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "authorization";
+}
+
+/// POST /cards/{id}/authorizations, validated.
+#[derive(Debug, Clone)]
+pub struct NewAuthorization {
+    pub amount: Decimal,
+    pub currency: Option<Currency>,
+    pub channel: Channel,
+    pub merchant: Merchant,
+}
+
+/// `auth` as it stands at `now`: a pending authorization past its `expires_at` is expired and holds
+/// nothing, whether or not it has been written since.
+pub fn effective(mut auth: Authorization, now: Timestamp) -> Authorization {
+    if auth.status == AuthorizationStatus::Pending && auth.expires_at <= now {
+        auth.status = AuthorizationStatus::Expired;
+        auth.pending_amount = Decimal::ZERO;
+        auth.updated_at = auth.expires_at;
+    }
+    auth
+}
+
+fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
+    Ok(codec::put(
+        s.tx,
+        &keys::record(s.client, Kind::Authorization, &auth.id),
+        auth,
+    )?)
+}
+
+fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
+    keys::hold(s.client, &auth.card_id, auth.expires_at.millis(), &auth.id)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct HeldTotal {
+    #[serde(with = "money")]
+    amount: Decimal,
+}
+
+impl Record for HeldTotal {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "held total";
+}
+
+fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+    let key = keys::held_total(s.client, card_id);
+    Ok(codec::get::<HeldTotal>(s.tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
+}
+
+fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
+    let amount = (stored_held(s, card_id)? + delta).normalize();
+    let key = keys::held_total(s.client, card_id);
+    Ok(codec::put(s.tx, &key, &HeldTotal { amount })?)
+}
+
+/// One of the caller's authorizations, as it stands now.
+pub fn get(s: &mut Scope, id: &str) -> Result<Authorization> {
+    let auth: Authorization = super::find(s, Kind::Authorization, id, "Authorization")?;
+    Ok(effective(auth, s.now))
+}
+
+/// Every authorization of the caller, oldest first, as they stand now.
+pub fn all(s: &mut Scope) -> Result<Vec<Authorization>> {
+    let now = s.now;
+    Ok(
+        codec::scan(s.tx, &keys::records(s.client, Kind::Authorization))?
+            .into_iter()
+            .map(|a| effective(a, now))
+            .collect(),
+    )
+}
+
+/// The records an index range points at, in id order.
+pub(super) fn by_index<T: Record>(s: &mut Scope, kind: Kind, range: &[u8]) -> Result<Vec<T>> {
+    let entries = crate::storage::scan_prefix(s.tx, range)?;
+    let mut out = Vec::with_capacity(entries.len());
+    for (key, _) in entries {
+        let id = String::from_utf8_lossy(&key[range.len()..]).into_owned();
+        if let Some(r) = codec::get(s.tx, &keys::record(s.client, kind, &id))? {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// The authorizations of one of the caller's cards (404 for an unknown card), as they stand now.
+pub fn of_card(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
+    let card = cards::get(s, card_id)?;
+    let range = keys::index_range(s.client, Kind::Authorization, "cardId", &card.id);
+    let now = s.now;
+    Ok(by_index::<Authorization>(s, Kind::Authorization, &range)?
+        .into_iter()
+        .map(|a| effective(a, now))
+        .collect())
+}
+
+/// The authorizations behind the hold entries in `start..end`.
+fn holds_in(s: &mut Scope, start: &[u8], end: &[u8]) -> Result<Vec<Authorization>> {
+    let entries = s.tx.scan(start, end, Direction::Forward, usize::MAX)?;
+    let mut out = Vec::with_capacity(entries.len());
+    for (_, id) in entries {
+        let id = String::from_utf8_lossy(&id).into_owned();
+        if let Some(a) = codec::get(s.tx, &keys::record(s.client, Kind::Authorization, &id))? {
+            out.push(a);
+        }
+    }
+    Ok(out)
+}
+
+/// The card's holds still stored as pending but expired by the clock (those [`settle`] would store).
+pub fn lapsed_holds(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
+    let (start, end) = keys::holds(s.client, card_id, s.now.millis());
+    holds_in(s, &start, &end)
+}
+
+/// What the card's holds add up to now.
+pub fn held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+    let lapsed: Decimal = lapsed_holds(s, card_id)?
+        .iter()
+        .map(|a| a.pending_amount)
+        .sum();
+    Ok((stored_held(s, card_id)? - lapsed).normalize())
+}
+
+/// Takes `auth` off the card's holds: its spend totals lose `released`, and it leaves the index once
+/// nothing is pending.
+fn release(s: &mut Scope, auth: &Authorization, released: Decimal) -> Result<()> {
+    spend::add(s, &auth.card_id, auth.created_at, -released)?;
+    add_held(s, &auth.card_id, -released)?;
+    if auth.pending_amount.is_zero() {
+        let key = hold_key(s, auth);
+        s.tx.delete(&key)?;
+    }
+    Ok(())
+}
+
+/// Stores as expired every hold of the card whose time has passed.
+pub fn settle(s: &mut Scope, card_id: &str) -> Result<()> {
+    for auth in lapsed_holds(s, card_id)? {
+        let released = auth.pending_amount;
+        let expired = effective(auth, s.now);
+        release(s, &expired, released)?;
+        save(s, &expired)?;
+    }
+    Ok(())
+}
+
+/// The first rule `new` breaks on `card`, in the documented order, given its spend and balance.
+fn decline_reason(
+    card: &Card,
+    new: &NewAuthorization,
+    currency: &Currency,
+    limits: &[spend::LimitSpend],
+    available: Decimal,
+) -> Option<DeclineReason> {
+    let controls = &card.spending_controls;
+    let category = new.merchant.category.as_deref();
+    let mcc = new.merchant.mcc.as_deref();
+    let listed = |list: &[String]| {
+        list.iter()
+            .any(|c| Some(c.as_str()) == category || Some(c.as_str()) == mcc)
+    };
+    let channel_open = match new.channel {
+        Channel::Atm => controls.channels.atm,
+        Channel::Pos => controls.channels.pos,
+        Channel::Web => controls.channels.web,
+        Channel::Mobile => controls.channels.mobile,
+    };
+    if card.status == CardStatus::Canceled {
+        Some(DeclineReason::CardCanceled)
+    } else if card.status == CardStatus::Inactive {
+        Some(DeclineReason::CardInactive)
+    } else if currency != &card.currency {
+        Some(DeclineReason::CurrencyMismatch)
+    } else if !channel_open {
+        Some(DeclineReason::ChannelBlocked)
+    } else if listed(&controls.blocked_categories) {
+        Some(DeclineReason::CategoryBlocked)
+    } else if !controls.allowed_categories.is_empty() && !listed(&controls.allowed_categories) {
+        Some(DeclineReason::CategoryNotAllowed)
+    } else if limits
+        .iter()
+        .any(|l| l.applies_to(category, mcc) && !l.allows(new.amount))
+    {
+        Some(DeclineReason::SpendingLimit)
+    } else if new.amount > available {
+        Some(DeclineReason::InsufficientFunds)
+    } else {
+        None
+    }
+}
+
+/// Decides a purchase on one of the caller's cards and records the authorization, approved (its
+/// amount held on the card) or declined (nothing moves).
+pub fn authorize(
+    s: &mut Scope,
+    card_id: &str,
+    new: NewAuthorization,
+    ttl_secs: i64,
+) -> Result<Authorization> {
+    let card = cards::get(s, card_id)?;
+    settle(s, &card.id)?;
+    let limits = spend::limits(s, &card, &[], s.now)?;
+    let available = card.available();
+    let currency = new
+        .currency
+        .clone()
+        .unwrap_or_else(|| card.currency.clone());
+    let reason = decline_reason(&card, &new, &currency, &limits, available);
+    let approved = reason.is_none();
+    let auth = Authorization {
+        id: s.new_id(),
+        card_id: card.id.clone(),
+        card_holder_id: card.card_holder_id.clone(),
+        amount: new.amount,
+        currency,
+        channel: new.channel,
+        merchant: new.merchant,
+        approved,
+        status: if approved {
+            AuthorizationStatus::Pending
+        } else {
+            AuthorizationStatus::Declined
+        },
+        decline_reason: reason,
+        pending_amount: if approved { new.amount } else { Decimal::ZERO },
+        captured_amount: Decimal::ZERO,
+        reversed_amount: Decimal::ZERO,
+        refunded_amount: Decimal::ZERO,
+        expires_at: s.now.plus_seconds(ttl_secs),
+        created_at: s.now,
+        updated_at: s.now,
+    };
+    save(s, &auth)?;
+    let by_card = keys::index(s.client, Kind::Authorization, "cardId", &card.id, &auth.id);
+    s.tx.put(&by_card, &[])?;
+    if approved {
+        let key = hold_key(s, &auth);
+        s.tx.put(&key, auth.id.as_bytes())?;
+        add_held(s, &card.id, auth.amount)?;
+        spend::add(s, &card.id, auth.created_at, auth.amount)?;
+        touch(s, card)?;
+    }
+    Ok(auth)
+}
+
+/// The card's available balance changed: so did the card.
+fn touch(s: &mut Scope, mut card: Card) -> Result<Card> {
+    card.updated_at = s.now;
+    cards::save(s, &card)?;
+    Ok(card)
+}
+
+/// A pending authorization of the caller's, for a change; anything else is 409.
+fn pending(s: &mut Scope, id: &str, action: &str) -> Result<Authorization> {
+    let auth = get(s, id)?;
+    if auth.status != AuthorizationStatus::Pending {
+        return Err(ApiError::InvalidState(format!(
+            "Authorization is {} and cannot be {action}",
+            auth.status.as_str()
+        )));
+    }
+    Ok(auth)
+}
+
+fn amount_within(amount: Option<Decimal>, max: Decimal, what: &str) -> Result<Decimal> {
+    let amount = amount.unwrap_or(max);
+    if amount > max {
+        return Err(ApiError::InvalidState(format!(
+            "Amount {amount} is more than the {what} {max}"
+        )));
+    }
+    Ok(amount)
+}
+
+/// Captures `amount` (default: all that is pending) and releases the rest; the card's ledger balance
+/// falls by the captured amount and a capture transaction is recorded.
+pub fn capture(
+    s: &mut Scope,
+    id: &str,
+    amount: Option<Decimal>,
+) -> Result<(Authorization, CardTransaction)> {
+    let mut auth = pending(s, id, "captured")?;
+    let amount = amount_within(amount, auth.pending_amount, "pending amount")?;
+    let released = auth.pending_amount - amount;
+    auth.captured_amount += amount;
+    auth.reversed_amount += released;
+    auth.pending_amount = Decimal::ZERO;
+    auth.status = AuthorizationStatus::Closed;
+    auth.updated_at = s.now;
+    let mut card = cards::get(s, &auth.card_id)?;
+    card.balance = ledger::checked_sum(card.balance, -amount, "The card balance")?.normalize();
+    // The captured part leaves the holds too, but still counts as spent.
+    add_held(s, &auth.card_id, -amount)?;
+    release(s, &auth, released)?;
+    save(s, &auth)?;
+    let tx = transactions::record(s, &auth, TransactionType::Capture, -amount)?;
+    touch(s, card)?;
+    Ok((auth, tx))
+}
+
+/// Releases `amount` of the hold (default: all of it); reversed once nothing is pending.
+pub fn reverse(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Authorization> {
+    let mut auth = pending(s, id, "reversed")?;
+    let amount = amount_within(amount, auth.pending_amount, "pending amount")?;
+    auth.pending_amount -= amount;
+    auth.reversed_amount += amount;
+    if auth.pending_amount.is_zero() {
+        auth.status = AuthorizationStatus::Reversed;
+    }
+    auth.updated_at = s.now;
+    release(s, &auth, amount)?;
+    save(s, &auth)?;
+    let card = cards::get(s, &auth.card_id)?;
+    touch(s, card)?;
+    Ok(auth)
+}
+
+/// The merchant returns `amount` (default: all captured and not yet refunded) to the card.
+pub fn refund(
+    s: &mut Scope,
+    id: &str,
+    amount: Option<Decimal>,
+) -> Result<(Authorization, CardTransaction)> {
+    let mut auth = get(s, id)?;
+    let refundable = auth.captured_amount - auth.refunded_amount;
+    if refundable <= Decimal::ZERO {
+        return Err(ApiError::InvalidState(
+            "Authorization has nothing captured left to refund".into(),
+        ));
+    }
+    let amount = amount_within(amount, refundable, "refundable amount")?;
+    let mut card = cards::get(s, &auth.card_id)?;
+    card.check_not_canceled()?;
+    card.balance = ledger::checked_sum(card.balance, amount, "The card balance")?.normalize();
+    auth.refunded_amount += amount;
+    auth.updated_at = s.now;
+    save(s, &auth)?;
+    let tx = transactions::record(s, &auth, TransactionType::Refund, amount)?;
+    touch(s, card)?;
+    Ok((auth, tx))
+}
+
+/// Before a card is canceled: every live hold is reversed, expired ones are stored as expired.
+pub fn reverse_all(s: &mut Scope, card_id: &str) -> Result<()> {
+    settle(s, card_id)?;
+    let (start, _) = keys::holds(s.client, card_id, 0);
+    let end = crate::storage::prefix_end(&start);
+    for mut auth in holds_in(s, &start, &end)? {
+        let amount = auth.pending_amount;
+        auth.pending_amount = Decimal::ZERO;
+        auth.reversed_amount += amount;
+        auth.status = AuthorizationStatus::Reversed;
+        auth.updated_at = s.now;
+        release(s, &auth, amount)?;
+        save(s, &auth)?;
+    }
+    Ok(())
+}
+
+/// `GET /cards/{id}/spending`: every limit of the card with what is spent and left now.
+pub fn spending(s: &mut Scope, card_id: &str) -> Result<Vec<spend::LimitSpend>> {
+    let card = cards::get(s, card_id)?;
+    let lapsed = lapsed_holds(s, &card.id)?;
+    spend::limits(s, &card, &lapsed, s.now)
+}

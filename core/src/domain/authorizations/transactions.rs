@@ -1,0 +1,84 @@
+//! Card transactions: what a capture takes from a card and what a refund gives back, signed from the
+//! card's point of view (capture negative, refund positive).
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::{Authorization, Merchant};
+use crate::domain::{Currency, Result, Scope, cards};
+use crate::env::Timestamp;
+use crate::macros::str_enum;
+use crate::storage::codec::{self, Record, money};
+use crate::storage::keys::{self, Kind};
+
+str_enum!(TransactionType { Capture = "capture", Refund = "refund" });
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardTransaction {
+    pub id: String,
+    pub card_id: String,
+    pub authorization_id: String,
+    pub kind: TransactionType,
+    #[serde(with = "money")]
+    pub amount: Decimal,
+    pub currency: Currency,
+    pub merchant: Merchant,
+    pub created_at: Timestamp,
+}
+
+impl Record for CardTransaction {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "card transaction";
+}
+
+/// Records a transaction of `auth`, indexed under its card.
+pub(super) fn record(
+    s: &mut Scope,
+    auth: &Authorization,
+    kind: TransactionType,
+    amount: Decimal,
+) -> Result<CardTransaction> {
+    let tx = CardTransaction {
+        id: s.new_id(),
+        card_id: auth.card_id.clone(),
+        authorization_id: auth.id.clone(),
+        kind,
+        amount: amount.normalize(),
+        currency: auth.currency.clone(),
+        merchant: auth.merchant.clone(),
+        created_at: s.now,
+    };
+    codec::put(
+        s.tx,
+        &keys::record(s.client, Kind::CardTransaction, &tx.id),
+        &tx,
+    )?;
+    let by_card = keys::index(
+        s.client,
+        Kind::CardTransaction,
+        "cardId",
+        &tx.card_id,
+        &tx.id,
+    );
+    s.tx.put(&by_card, &[])?;
+    Ok(tx)
+}
+
+pub fn get(s: &mut Scope, id: &str) -> Result<CardTransaction> {
+    crate::domain::find(s, Kind::CardTransaction, id, "Card transaction")
+}
+
+/// Every card transaction of the caller, oldest first.
+pub fn all(s: &mut Scope) -> Result<Vec<CardTransaction>> {
+    Ok(codec::scan(
+        s.tx,
+        &keys::records(s.client, Kind::CardTransaction),
+    )?)
+}
+
+/// The transactions of one of the caller's cards (404 for an unknown card), oldest first.
+pub fn of_card(s: &mut Scope, card_id: &str) -> Result<Vec<CardTransaction>> {
+    let card = cards::get(s, card_id)?;
+    let range = keys::index_range(s.client, Kind::CardTransaction, "cardId", &card.id);
+    super::by_index(s, Kind::CardTransaction, &range)
+}

@@ -1,0 +1,64 @@
+//! The event log: every change appends one event, in the same transaction as the change, carrying the
+//! changed resource as a read returns it. Resources never hold PAN, CVV or reveal tokens in their
+//! read form, so neither do events.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Result, Scope};
+use crate::env::Timestamp;
+use crate::macros::str_enum;
+use crate::storage::codec::{self, JsonText, Record};
+use crate::storage::keys::{self, Kind};
+
+str_enum!(EventType {
+    AccountCreated = "account.created",
+    AccountUpdated = "account.updated",
+    CardHolderCreated = "card_holder.created",
+    CardHolderUpdated = "card_holder.updated",
+    CardCreated = "card.created",
+    CardUpdated = "card.updated",
+    CardFunded = "card.funded",
+    CardCanceled = "card.canceled",
+    AuthorizationCreated = "authorization.created",
+    AuthorizationUpdated = "authorization.updated",
+    TransactionCreated = "transaction.created",
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub id: String,
+    pub kind: EventType,
+    /// The resource after the change, as a read returns it.
+    pub object: JsonText,
+    pub created_at: Timestamp,
+}
+
+impl Record for Event {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "event";
+}
+
+/// Appends an event of `kind` about `object` (the resource's read form).
+pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event> {
+    let event = Event {
+        id: s.new_id(),
+        kind,
+        object,
+        created_at: s.now,
+    };
+    codec::put(
+        s.tx,
+        &keys::record(s.client, Kind::Event, &event.id),
+        &event,
+    )?;
+    Ok(event)
+}
+
+pub fn get(s: &mut Scope, id: &str) -> Result<Event> {
+    super::find(s, Kind::Event, id, "Event")
+}
+
+/// Every event of the caller, oldest first.
+pub fn all(s: &mut Scope) -> Result<Vec<Event>> {
+    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::Event))?)
+}

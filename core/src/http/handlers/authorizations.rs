@@ -1,0 +1,184 @@
+//! Simulated card spend: authorizations, their capture, reversal and refund, card transactions and
+//! what is left of a card's spending limits.
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use super::{Call, emit, to_value};
+use crate::domain::authorizations::{self, Authorization, transactions};
+use crate::domain::events::EventType;
+use crate::error::ApiResult;
+use crate::http::views::{self, AuthorizationView, CardTransactionView, LimitSpendView};
+use crate::http::{Response, parse, reply};
+use crate::query::Schema;
+
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    parse::authorizations::create(c.json_body()?).map(drop)
+}
+
+/// 201 whether approved or declined: the decision is the resource.
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let new = parse::authorizations::create(c.json_body()?)?;
+    let ttl = c.config.authorization_ttl_secs;
+    let auth = authorizations::authorize(&mut c.scope, &c.route.id, new, ttl)?;
+    emit(
+        c,
+        EventType::AuthorizationCreated,
+        &AuthorizationView::from(&auth),
+    )?;
+    let message = if auth.approved {
+        "Authorization approved"
+    } else {
+        "Authorization declined"
+    };
+    Ok(reply::created(message, &AuthorizationView::from(&auth)))
+}
+
+pub fn get(c: &mut Call) -> ApiResult<Response> {
+    let auth = authorizations::get(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Authorization fetched successfully",
+        &AuthorizationView::from(&auth),
+    ))
+}
+
+fn list_of<T>(
+    c: &mut Call,
+    schema: &'static Schema,
+    records: impl FnOnce(&mut Call) -> ApiResult<Vec<T>>,
+    view: impl Fn(&T) -> ApiResult<Value>,
+    message: &str,
+) -> ApiResult<Response> {
+    let q = c.list_query(schema)?;
+    let items = records(c)?.iter().map(view).collect::<ApiResult<_>>()?;
+    let (items, total) = q.select(items);
+    Ok(reply::list(message, &q, items, total))
+}
+
+fn auth_value(a: &Authorization) -> ApiResult<Value> {
+    to_value(AuthorizationView::from(a))
+}
+
+fn tx_value(t: &transactions::CardTransaction) -> ApiResult<Value> {
+    to_value(CardTransactionView::from(t))
+}
+
+pub fn list(c: &mut Call) -> ApiResult<Response> {
+    list_of(
+        c,
+        &views::AUTHORIZATION,
+        |c| authorizations::all(&mut c.scope),
+        auth_value,
+        "Authorizations fetched successfully",
+    )
+}
+
+pub fn list_of_card(c: &mut Call) -> ApiResult<Response> {
+    list_of(
+        c,
+        &views::AUTHORIZATION,
+        |c| authorizations::of_card(&mut c.scope, &c.route.id),
+        auth_value,
+        "Authorizations fetched successfully",
+    )
+}
+
+pub fn transactions(c: &mut Call) -> ApiResult<Response> {
+    list_of(
+        c,
+        &views::CARD_TRANSACTION,
+        |c| transactions::all(&mut c.scope),
+        tx_value,
+        "Card transactions fetched successfully",
+    )
+}
+
+pub fn transactions_of_card(c: &mut Call) -> ApiResult<Response> {
+    list_of(
+        c,
+        &views::CARD_TRANSACTION,
+        |c| transactions::of_card(&mut c.scope, &c.route.id),
+        tx_value,
+        "Card transactions fetched successfully",
+    )
+}
+
+pub fn transaction(c: &mut Call) -> ApiResult<Response> {
+    let t = transactions::get(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Card transaction fetched successfully",
+        &CardTransactionView::from(&t),
+    ))
+}
+
+pub fn spending(c: &mut Call) -> ApiResult<Response> {
+    let limits = authorizations::spending(&mut c.scope, &c.route.id)?;
+    let views: Vec<LimitSpendView> = limits.iter().map(LimitSpendView::from).collect();
+    Ok(reply::ok("Card spending fetched successfully", &views))
+}
+
+/// The `{amount?}` body of capture, reverse and refund; no body at all means no amount.
+fn amount_body(c: &mut Call) -> ApiResult<Option<Decimal>> {
+    let body = if c.req.body.is_empty() {
+        Map::new()
+    } else {
+        c.json_body()?
+    };
+    parse::authorizations::amount(body)
+}
+
+/// The events of a change to an authorization: it was updated, and a capture or refund made a
+/// card transaction.
+fn changed(
+    c: &mut Call,
+    auth: &Authorization,
+    made: Option<&transactions::CardTransaction>,
+) -> ApiResult<()> {
+    emit(
+        c,
+        EventType::AuthorizationUpdated,
+        &AuthorizationView::from(auth),
+    )?;
+    if let Some(tx) = made {
+        emit(
+            c,
+            EventType::TransactionCreated,
+            &CardTransactionView::from(tx),
+        )?;
+    }
+    Ok(())
+}
+
+pub fn check_amount(c: &mut Call) -> ApiResult<()> {
+    amount_body(c).map(drop)
+}
+
+pub fn capture(c: &mut Call) -> ApiResult<Response> {
+    let amount = amount_body(c)?;
+    let (auth, tx) = authorizations::capture(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, Some(&tx))?;
+    Ok(reply::ok(
+        "Authorization captured successfully",
+        &AuthorizationView::from(&auth),
+    ))
+}
+
+pub fn reverse(c: &mut Call) -> ApiResult<Response> {
+    let amount = amount_body(c)?;
+    let auth = authorizations::reverse(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, None)?;
+    Ok(reply::ok(
+        "Authorization reversed successfully",
+        &AuthorizationView::from(&auth),
+    ))
+}
+
+pub fn refund(c: &mut Call) -> ApiResult<Response> {
+    let amount = amount_body(c)?;
+    let (auth, tx) = authorizations::refund(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, Some(&tx))?;
+    Ok(reply::ok(
+        "Authorization refunded successfully",
+        &AuthorizationView::from(&auth),
+    ))
+}
