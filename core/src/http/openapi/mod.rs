@@ -184,12 +184,13 @@ fn success_response(op: &Operation) -> (u16, Value) {
 fn request_body(body: Body) -> Option<Value> {
     match body {
         Body::None => None,
-        Body::Json(schema) => {
+        Body::Json(schema) | Body::OptionalJson(schema) => {
             let mut content = json_content(reference(schema));
             if let Some(e) = schemas::example(schema) {
                 content["application/json"]["example"] = e;
             }
-            Some(json!({ "required": true, "content": content }))
+            let required = matches!(body, Body::Json(_));
+            Some(json!({ "required": required, "content": content }))
         }
         Body::CardHolder => Some(json!({
             "required": true,
@@ -238,7 +239,20 @@ fn links(op_id: &str) -> Option<Value> {
         })
         .collect(),
         "createCardHolder" => by_id(&["getCardHolder", "updateCardHolder"]),
-        "createCard" => by_id(&["getCard", "updateCard", "terminateCard", "createCardToken"]),
+        "createCard" => by_id(&[
+            "getCard",
+            "updateCard",
+            "terminateCard",
+            "createCardToken",
+            "createAuthorization",
+            "getCardSpending",
+        ]),
+        "createAuthorization" => by_id(&[
+            "getAuthorization",
+            "captureAuthorization",
+            "reverseAuthorization",
+            "refundAuthorization",
+        ]),
         "createCardToken" => {
             let params =
                 json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
@@ -361,6 +375,9 @@ fn query_schema(item: &str) -> &'static Schema {
         "AccountDetail" => &views::ACCOUNT_DETAIL,
         "LedgerEntry" => &views::LEDGER_ENTRY,
         "CardHolder" => &views::CARD_HOLDER,
+        "Authorization" => &views::AUTHORIZATION,
+        "CardTransaction" => &views::CARD_TRANSACTION,
+        "Event" => &views::EVENT,
         _ => &views::CARD,
     }
 }
@@ -504,6 +521,9 @@ pub fn document() -> Value {
         "AccountDetail",
         "CardHolder",
         "Card",
+        "Authorization",
+        "CardTransaction",
+        "Event",
     ] {
         schemas.insert(format!("{item}List"), schemas::list_envelope(item));
     }
@@ -521,7 +541,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Events"},
         ],
         "paths": paths,
         "components": {

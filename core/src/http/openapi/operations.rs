@@ -10,6 +10,8 @@ pub enum Body {
     None,
     /// A JSON object of this component schema.
     Json(&'static str),
+    /// The same, or no body at all.
+    OptionalJson(&'static str),
     /// JSON, or multipart with JSON-text parts, flat parts and files (POST /card-holders).
     CardHolder,
 }
@@ -63,7 +65,7 @@ const fn op(
     }
 }
 
-use Body::{CardHolder, Json};
+use Body::{CardHolder, Json, OptionalJson};
 use Success::{Bare, Data, File, List, OpenApi};
 
 pub static OPERATIONS: &[Operation] = &[
@@ -291,5 +293,122 @@ pub static OPERATIONS: &[Operation] = &[
         Body::None,
         Bare("CardSecrets"),
         &[403, 409],
+    ),
+    op(
+        (Post, "/cards/{id}/authorizations"),
+        "createAuthorization",
+        "Card spend",
+        "Simulate a purchase: approved (a hold) or declined with a reason",
+        Json("AuthorizationCreate"),
+        Data(201, "Authorization"),
+        &[409, 422],
+    ),
+    op(
+        (Get, "/cards/{id}/authorizations"),
+        "listCardAuthorizations",
+        "Card spend",
+        "List a card's authorizations",
+        Body::None,
+        List("Authorization"),
+        &[],
+    ),
+    op(
+        (Get, "/cards/{id}/transactions"),
+        "listCardTransactionsOfCard",
+        "Card spend",
+        "List a card's transactions (captures and refunds)",
+        Body::None,
+        List("CardTransaction"),
+        &[],
+    ),
+    op(
+        (Get, "/cards/{id}/spending"),
+        "getCardSpending",
+        "Card spend",
+        "What each spending limit allows in its current period",
+        Body::None,
+        Data(200, "LimitSpendList"),
+        &[],
+    ),
+    op(
+        (Get, "/authorizations"),
+        "listAuthorizations",
+        "Card spend",
+        "List authorizations",
+        Body::None,
+        List("Authorization"),
+        &[],
+    ),
+    op(
+        (Get, "/authorizations/{id}"),
+        "getAuthorization",
+        "Card spend",
+        "Get an authorization",
+        Body::None,
+        Data(200, "Authorization"),
+        &[],
+    ),
+    op(
+        (Post, "/authorizations/{id}/capture"),
+        "captureAuthorization",
+        "Card spend",
+        "Capture a pending authorization, wholly or in part",
+        OptionalJson("AmountBody"),
+        Data(200, "Authorization"),
+        &[409, 422],
+    ),
+    op(
+        (Post, "/authorizations/{id}/reverse"),
+        "reverseAuthorization",
+        "Card spend",
+        "Release a pending authorization's hold, wholly or in part",
+        OptionalJson("AmountBody"),
+        Data(200, "Authorization"),
+        &[409, 422],
+    ),
+    op(
+        (Post, "/authorizations/{id}/refund"),
+        "refundAuthorization",
+        "Card spend",
+        "Refund a captured amount, wholly or in part",
+        OptionalJson("AmountBody"),
+        Data(200, "Authorization"),
+        &[409, 422],
+    ),
+    op(
+        (Get, "/card-transactions"),
+        "listCardTransactions",
+        "Card spend",
+        "List card transactions",
+        Body::None,
+        List("CardTransaction"),
+        &[],
+    ),
+    op(
+        (Get, "/card-transactions/{id}"),
+        "getCardTransaction",
+        "Card spend",
+        "Get a card transaction",
+        Body::None,
+        Data(200, "CardTransaction"),
+        &[],
+    ),
+    op(
+        (Get, "/events"),
+        "listEvents",
+        "Events",
+        "List events (one per change, the resource as a read returns it)",
+        Body::None,
+        List("Event"),
+        &[],
+    ),
+    op(
+        (Get, "/events/{id}"),
+        "getEvent",
+        "Events",
+        "Get an event",
+        Body::None,
+        Data(200, "Event"),
+        &[],
     ),
 ];

@@ -7,8 +7,11 @@ use serde_json::{Map, Value, json};
 use crate::domain::Currency;
 use crate::domain::account_details::DetailType;
 use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
+use crate::domain::authorizations::transactions::TransactionType;
+use crate::domain::authorizations::{AuthorizationStatus, Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
+use crate::domain::events::EventType;
 use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
@@ -286,6 +289,8 @@ fn card() -> Value {
         "enable2FA": boolean(),
         "disposable": boolean(),
         "balance": money(),
+        "availableBalance": money(),
+        "ledgerBalance": money(),
         "maskedPan": string(),
         "last4": {"type": "string", "pattern": "^[0-9]{4}$"},
         "expiryMonth": string(),
@@ -295,6 +300,90 @@ fn card() -> Value {
         "createdAt": timestamp(),
         "updatedAt": timestamp(),
     }))
+}
+
+fn merchant() -> Value {
+    record(json!({
+        "name": string(),
+        "category": nullable_string(),
+        "mcc": nullable_string(),
+        "city": nullable_string(),
+        "country": nullable_string(),
+    }))
+}
+
+fn authorization() -> Value {
+    record(json!({
+        "_id": string(),
+        "cardId": string(),
+        "cardHolderId": string(),
+        "amount": money(),
+        "currency": string(),
+        "channel": string_enum(Channel::ALL),
+        "merchant": reference("Merchant"),
+        "approved": boolean(),
+        "status": string_enum(AuthorizationStatus::ALL),
+        "declineReason": nullable_enum(DeclineReason::ALL),
+        "pendingAmount": money(),
+        "capturedAmount": money(),
+        "reversedAmount": money(),
+        "refundedAmount": money(),
+        "expiresAt": timestamp(),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn card_transaction() -> Value {
+    record(json!({
+        "_id": string(),
+        "cardId": string(),
+        "authorizationId": string(),
+        "type": string_enum(TransactionType::ALL),
+        "amount": {"type": "number", "description": "Signed for the card: captures negative, refunds positive."},
+        "currency": string(),
+        "merchant": reference("Merchant"),
+        "createdAt": timestamp(),
+    }))
+}
+
+fn limit_spend() -> Value {
+    record(json!({
+        "amount": money(),
+        "interval": string_enum(Interval::ALL),
+        "categories": {"type": "array", "items": string()},
+        "periodStart": nullable(timestamp()),
+        "spent": money(),
+        "available": money(),
+    }))
+}
+
+fn event() -> Value {
+    record(json!({
+        "_id": string(),
+        "type": string_enum(EventType::ALL),
+        "data": record(json!({"object": {"type": "object", "description": "The resource as a read returns it."}})),
+        "createdAt": timestamp(),
+    }))
+}
+
+fn authorization_create() -> Value {
+    object(
+        json!({
+            "amount": money_input("0", true),
+            "currency": currency_input(),
+            "channel": string_enum(Channel::ALL),
+            "merchant": object(json!({
+                "name": text(100),
+                "category": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
+                "mcc": {"type": "string", "pattern": "^[0-9]{4}$"},
+                "city": text(100),
+                "country": {"type": "string", "pattern": "^[A-Za-z]{2}$"},
+            }), &["name"], true),
+        }),
+        &["amount", "channel", "merchant"],
+        true,
+    )
 }
 
 fn card_token() -> Value {
@@ -761,6 +850,11 @@ pub fn example(schema: &str) -> Option<Value> {
             "phoneNumber": "+2348012345678", "country": "NG",
         }),
         "CardHolderUpdate" => json!({"address": {"city": "Abuja"}}),
+        "AuthorizationCreate" => json!({
+            "amount": 12.5, "channel": "web",
+            "merchant": {"name": "Coffee Shop", "category": "restaurants", "mcc": "5814", "country": "NG"},
+        }),
+        "AmountBody" => json!({"amount": 5}),
         _ => return None,
     })
 }
@@ -783,6 +877,21 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("SpendingControls", spending_controls());
     add("Card", card());
     add("CardToken", card_token());
+    add("Merchant", merchant());
+    add("Authorization", authorization());
+    add("CardTransaction", card_transaction());
+    add("LimitSpend", limit_spend());
+    add(
+        "LimitSpendList",
+        json!({"type": "array", "items": reference("LimitSpend")}),
+    );
+    add("Event", event());
+    add("AuthorizationCreate", authorization_create());
+    add(
+        "AmountBody",
+        object(json!({"amount": money_input("0", true)}), &[], true)
+            .tap_description("Without `amount` (or without a body), the whole remaining amount."),
+    );
     add("CardSecrets", card_secrets());
     add("AccountCreate", account_create());
     add("AccountUpdate", account_update());
@@ -829,6 +938,9 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ("AccountDetail", account_detail()),
         ("CardHolder", card_holder()),
         ("Card", card()),
+        ("Authorization", authorization()),
+        ("CardTransaction", card_transaction()),
+        ("Event", event()),
     ] {
         let item = loose(schema, &m);
         m.insert(format!("{name}ListItem"), item);

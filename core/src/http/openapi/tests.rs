@@ -87,6 +87,9 @@ fn record_schemas_match_the_list_query_fields() {
         ("LedgerEntry", &views::LEDGER_ENTRY),
         ("Card", &views::CARD),
         ("CardHolder", &views::CARD_HOLDER),
+        ("Authorization", &views::AUTHORIZATION),
+        ("CardTransaction", &views::CARD_TRANSACTION),
+        ("Event", &views::EVENT),
     ] {
         let mut documented: Vec<&str> = doc["components"]["schemas"][name]["properties"]
             .as_object()
