@@ -17,7 +17,7 @@ fn served_without_a_key_and_equal_to_the_kept_copy() {
     assert!(
         resp.text == kept(),
         "GET /openapi.json differs from docs/openapi.json \
-         (regenerate: UPDATE_OPENAPI=1 cargo test -p card-core openapi)"
+         (regenerate: UPDATE_OPENAPI=1 cargo test -p host-native --test openapi_file)"
     );
     assert_eq!(resp.body["openapi"], "3.1.0");
 }

@@ -1,7 +1,8 @@
 //! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: paths, methods, who may
 //! call), the operation table beside it (names, bodies, answers), the error table (`ApiError`: every
 //! status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
-//! is a copy a test keeps equal (`UPDATE_OPENAPI=1 cargo test -p card-core openapi` rewrites it).
+//! is a copy a test keeps equal (`UPDATE_OPENAPI=1 cargo test -p host-native --test openapi_file`
+//! rewrites it).
 
 mod operations;
 mod schemas;
