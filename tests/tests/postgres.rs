@@ -117,28 +117,30 @@ fn balance(t: &Tenant, path: &str) -> Decimal {
     dec(&t.get(path).data(200)["balance"])
 }
 
-/// `n` concurrent fundings of `amount`, sent alternately to the tenants; returns the responses.
-fn fund_concurrently(
+/// `n` concurrent POSTs of `body` to `path`, sent alternately to the tenants; returns the responses.
+fn post_concurrently(
     tenants: &[Tenant],
-    card: &str,
-    acct: &str,
+    path: &str,
+    body: serde_json::Value,
     n: usize,
-    amount: i64,
 ) -> Vec<Resp> {
     let tenants = Arc::new(tenants.to_vec());
     let threads: Vec<_> = (0..n)
         .map(|i| {
-            let tenants = tenants.clone();
-            let (card, acct) = (card.to_string(), acct.to_string());
-            thread::spawn(move || {
-                tenants[i % tenants.len()].post(
-                    &format!("/cards/{card}/fund"),
-                    &json!({"debitAccountId": acct, "amount": amount}),
-                )
-            })
+            let (tenants, path, body) = (tenants.clone(), path.to_string(), body.clone());
+            thread::spawn(move || tenants[i % tenants.len()].post(&path, &body))
         })
         .collect();
     threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+/// Two instances on `db` and a tenant of client `acme` (with a key made by the command line) on each.
+fn two_instances(db: &Db) -> (Process, Process, Tenant, Tenant) {
+    let key = db.create_key("acme");
+    let (a, b) = (db.serve("a"), db.serve("b"));
+    let ta = Tenant::at(&a.base_url, &key, "acme");
+    let tb = Tenant::at(&b.base_url, &key, "acme");
+    (a, b, ta, tb)
 }
 
 #[test]
@@ -147,10 +149,7 @@ fn concurrent_fundings_on_two_instances_conserve_money_and_conflicts_are_re_run(
         return;
     }
     let db = Db::new();
-    let key = db.create_key("acme");
-    let (a, b) = (db.serve("a"), db.serve("b"));
-    let ta = Tenant::at(&a.base_url, &key, "acme");
-    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let (a, b, ta, tb) = two_instances(&db);
     let conflicts = || {
         let log = a.output() + &b.output();
         log.matches("re-running").count()
@@ -158,7 +157,12 @@ fn concurrent_fundings_on_two_instances_conserve_money_and_conflicts_are_re_run(
     // Conflicts depend on timing: repeat the round (each one fully checked) until one was seen.
     for round in 1..=5 {
         let (acct, card) = account_and_card(&ta, 500);
-        let responses = fund_concurrently(&[ta.clone(), tb.clone()], &card, &acct, 100, 10);
+        let responses = post_concurrently(
+            &[ta.clone(), tb.clone()],
+            &format!("/cards/{card}/fund"),
+            json!({"debitAccountId": acct, "amount": 10}),
+            100,
+        );
         let ok = responses.iter().filter(|r| r.status == 200).count();
         for r in &responses {
             assert!(
@@ -216,29 +220,19 @@ fn concurrent_authorizations_on_two_instances_hold_each_unit_of_money_once() {
         return;
     }
     let db = Db::new();
-    let key = db.create_key("acme");
-    let (a, b) = (db.serve("a"), db.serve("b"));
-    let ta = Tenant::at(&a.base_url, &key, "acme");
-    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let (a, b, ta, tb) = two_instances(&db);
     let (acct, card) = account_and_card(&ta, 500);
     ta.post(
         &format!("/cards/{card}/fund"),
         &json!({"debitAccountId": acct, "amount": 500}),
     )
     .data(200);
-    let tenants = Arc::new([ta.clone(), tb.clone()]);
-    let threads: Vec<_> = (0..100)
-        .map(|i| {
-            let (tenants, card) = (tenants.clone(), card.clone());
-            thread::spawn(move || {
-                tenants[i % 2].post(
-                    &format!("/cards/{card}/authorizations"),
-                    &json!({"amount": 10, "channel": "pos", "merchant": {"name": "Shop"}}),
-                )
-            })
-        })
-        .collect();
-    let responses: Vec<Resp> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let responses = post_concurrently(
+        &[ta.clone(), tb.clone()],
+        &format!("/cards/{card}/authorizations"),
+        json!({"amount": 10, "channel": "pos", "merchant": {"name": "Shop"}}),
+        100,
+    );
     let mut approved = 0;
     for r in &responses {
         let data = r.data(201);
