@@ -39,7 +39,13 @@ impl Service {
     /// Checks that the store's data format is the one this release reads (stamping an empty store);
     /// hosts call it once at start, or per request where every request is a fresh instance.
     pub fn open_store(tx: &mut dyn Tx) -> Result<(), format::FormatError> {
-        format::open(tx)
+        match format::open(tx)? {
+            format::Opened::Current => Ok(()),
+            format::Opened::Older(v) => {
+                crate::domain::upgrade::from(tx, v)?;
+                Ok(format::stamp(tx)?)
+            }
+        }
     }
 
     /// Checks the configured vault key against the data (stamping its fingerprint on first use):

@@ -334,7 +334,11 @@ proptest! {
             for a in &accounts {
                 let b = app.balance_of(&format!("/accounts/{a}"));
                 prop_assert!(b >= Decimal::ZERO);
-                let entries: Vec<Entry> = codec::scan(&mut app.store, &keys::ledger("alice", a)).unwrap();
+                let entries: Vec<Entry> = codec::scan(&mut app.store, &keys::records("alice", keys::Kind::LedgerEntry))
+                    .unwrap()
+                    .into_iter()
+                    .filter(|e: &Entry| e.account_id == *a)
+                    .collect();
                 let sum: Decimal = entries.iter().map(|e| e.amount).sum();
                 prop_assert_eq!(sum, b);
                 total += b;
@@ -347,4 +351,93 @@ proptest! {
             prop_assert_eq!(total, adjustments);
         }
     }
+}
+
+/// Every key and value of the store.
+fn snapshot(store: &mut crate::storage::MemStore) -> Vec<(Vec<u8>, Vec<u8>)> {
+    crate::storage::scan_prefix(store, &[]).unwrap()
+}
+
+#[test]
+fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    let acct = app.account("100", "USD");
+    let holder = app.holder();
+    let (s, card) = app.issue(&acct, &holder, Some("60"));
+    assert_eq!(s, 201, "{card}");
+    let card = card["data"]["_id"].as_str().unwrap().to_string();
+    let body = json!({"amount": 20, "channel": "pos", "merchant": {"name": "Shop"}});
+    let (s, auth) = app.call(
+        Method::Post,
+        &format!("/cards/{card}/authorizations"),
+        Some(body),
+    );
+    assert_eq!(s, 201, "{auth}");
+    let auth = auth["data"]["_id"].as_str().unwrap().to_string();
+    let (s, v) = app.call(
+        Method::Post,
+        &format!("/authorizations/{auth}/capture"),
+        Some(json!({})),
+    );
+    assert_eq!(s, 200, "{v}");
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+
+    // Format 2's layout: no index entries or counts but authorizations and card transactions by
+    // card in id order, and ledger entries under `l 0 client 0 account 0 id`.
+    let key = |parts: &[&str]| parts.join("\0").into_bytes();
+    for (k, v) in &current {
+        let parts: Vec<String> = keys::text_parts(k)
+            .iter()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect();
+        match parts.first().map(String::as_str) {
+            Some("i" | "c") => app.store.delete(k).unwrap(),
+            Some("p") if parts[2] == "ledger" => {
+                let e: Entry = codec::decode(v).unwrap();
+                app.store.delete(k).unwrap();
+                app.store
+                    .put(&key(&["l", &parts[1], &e.account_id, &e.id]), v)
+                    .unwrap();
+            }
+            Some("p") if parts[2] == "authz" || parts[2] == "cardtx" => {
+                let id = &parts[3];
+                let card = if parts[2] == "authz" {
+                    card.clone()
+                } else {
+                    let t: crate::domain::authorizations::transactions::CardTransaction =
+                        codec::decode(v).unwrap();
+                    t.card_id
+                };
+                app.store
+                    .put(&key(&["i", &parts[1], &parts[2], "cardId", &card, id]), b"")
+                    .unwrap();
+            }
+            _ => {}
+        }
+    }
+    app.store
+        .put(&keys::format_version(), &2u32.to_be_bytes())
+        .unwrap();
+    assert_ne!(snapshot(&mut app.store), current);
+
+    crate::Service::open_store(&mut app.store).unwrap();
+    let upgraded = snapshot(&mut app.store);
+    let show = |kv: &(Vec<u8>, Vec<u8>)| String::from_utf8_lossy(&kv.0).into_owned();
+    let missing: Vec<String> = current
+        .iter()
+        .filter(|kv| !upgraded.contains(kv))
+        .map(show)
+        .collect();
+    let extra: Vec<String> = upgraded
+        .iter()
+        .filter(|kv| !current.contains(kv))
+        .map(show)
+        .collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing {missing:?}, extra {extra:?}"
+    );
+    let (s, v) = app.call(Method::Get, &format!("/accounts/{acct}/transactions"), None);
+    assert_eq!((s, v["meta"]["total"].as_u64()), (200, Some(2)), "{v}");
 }

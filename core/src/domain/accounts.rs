@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::macros::str_enum;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 
 str_enum!(OwnerType { User = "user", Business = "business", System = "system", Provider = "provider" });
 str_enum!(AccountType { Savings = "savings", Treasury = "treasury", Checking = "checking", Credit = "credit" });
@@ -101,11 +102,28 @@ pub fn get(s: &mut Scope, id: &str) -> Result<Account> {
 }
 
 pub fn save(s: &mut Scope, account: &Account) -> Result<()> {
-    Ok(codec::put(
-        s.tx,
-        &keys::record(s.client, Kind::Account, &account.id),
-        account,
-    )?)
+    Ok(table::save(s.tx, s.client, account)?)
+}
+
+impl Indexed for Account {
+    const KIND: Kind = Kind::Account;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] =
+        &["status", "currency", "type", "category", "ownerType"];
+    fn index_values(&self) -> Vec<&str> {
+        vec![
+            self.status.as_str(),
+            self.currency.as_str(),
+            self.kind.as_str(),
+            self.category.as_str(),
+            self.owner_type.as_str(),
+        ]
+    }
 }
 
 /// Every account of the caller, oldest first.

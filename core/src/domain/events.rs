@@ -9,6 +9,7 @@ use crate::env::Timestamp;
 use crate::macros::str_enum;
 use crate::storage::codec::{self, JsonText, Record};
 use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 
 str_enum!(EventType {
     AccountCreated = "account.created",
@@ -38,6 +39,20 @@ impl Record for Event {
     const NAME: &'static str = "event";
 }
 
+impl Indexed for Event {
+    const KIND: Kind = Kind::Event;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] = &["type"];
+    fn index_values(&self) -> Vec<&str> {
+        vec![self.kind.as_str()]
+    }
+}
+
 /// Appends an event of `kind` about `object` (the resource's read form).
 pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event> {
     let event = Event {
@@ -46,11 +61,7 @@ pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event>
         object,
         created_at: s.now,
     };
-    codec::put(
-        s.tx,
-        &keys::record(s.client, Kind::Event, &event.id),
-        &event,
-    )?;
+    table::insert(s.tx, s.client, &event)?;
     Ok(event)
 }
 

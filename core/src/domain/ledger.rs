@@ -10,7 +10,8 @@ use crate::env::Timestamp;
 use crate::error::ApiError;
 use crate::macros::str_enum;
 use crate::storage::codec::{self, Record, money};
-use crate::storage::keys;
+use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 
 /// Amounts and balances stay below 10^15 (15 integer digits): far from `Decimal`'s limits, so
 /// sums of a few of them never overflow, and still more than any real balance.
@@ -56,6 +57,21 @@ impl Record for Entry {
     const NAME: &'static str = "ledger entry";
 }
 
+/// The index by account is each account's ledger in time order.
+impl Indexed for Entry {
+    const KIND: Kind = Kind::LedgerEntry;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] = &["accountId"];
+    fn index_values(&self) -> Vec<&str> {
+        vec![&self.account_id]
+    }
+}
+
 /// Moves `amount` (signed) into `account`, writing the entry and the account. A debit that would take
 /// the balance below zero is refused with `insufficient_funds` and writes nothing.
 pub fn post(
@@ -80,21 +96,15 @@ pub fn post(
     };
     account.balance = after;
     account.updated_at = s.now;
-    codec::put(
-        s.tx,
-        &keys::ledger_entry(s.client, &account.id, &entry.id),
-        &entry,
-    )?;
+    table::insert(s.tx, s.client, &entry)?;
     super::accounts::save(s, account)?;
     Ok(entry)
 }
 
-/// The entries of one account, oldest first.
-pub fn entries(s: &mut Scope, account_id: &str) -> Result<Vec<Entry>> {
-    Ok(codec::scan(s.tx, &keys::ledger(s.client, account_id))?)
-}
-
-/// Every entry of the client, account by account.
+/// Every entry of the client (for checks over the whole ledger).
 pub fn all_entries(s: &mut Scope) -> Result<Vec<Entry>> {
-    Ok(codec::scan(s.tx, &keys::client_ledger(s.client))?)
+    Ok(codec::scan(
+        s.tx,
+        &keys::records(s.client, Kind::LedgerEntry),
+    )?)
 }

@@ -12,6 +12,7 @@ pub mod fields;
 pub mod forms;
 pub mod handlers;
 pub mod idempotency;
+pub mod listing;
 pub mod openapi;
 pub mod parse;
 mod pipeline;

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::Response;
-use crate::query::ListQuery;
+use crate::query::{ListQuery, Page};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,8 +32,8 @@ pub fn created(message: &str, data: &impl Serialize) -> Response {
     envelope(201, message, data)
 }
 
-/// A list page: the items (as JSON values, so the query can project them) and the query's `meta`.
-pub fn list(message: &str, q: &ListQuery, items: Vec<serde_json::Value>, total: u64) -> Response {
-    let items = items.into_iter().map(|d| q.project(d)).collect();
-    Response::json(200, &q.envelope(message, items, total))
+/// A list page: the items (whole documents, projected here) and the query's `meta`.
+pub fn list(message: &str, q: &ListQuery, page: Page) -> Response {
+    let items = page.items.into_iter().map(|d| q.project(d)).collect();
+    Response::json(200, &q.envelope(message, items, page.total, page.has_more))
 }

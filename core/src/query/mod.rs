@@ -7,6 +7,7 @@ mod filter;
 mod output;
 mod parse;
 mod project;
+mod run;
 mod schema;
 mod value;
 
@@ -15,6 +16,7 @@ mod tests;
 
 pub use parse::parse;
 pub use project::project_fields;
+pub use run::{ALL, Documents, Page, Pos, Source};
 
 use regex::Regex;
 
@@ -69,6 +71,10 @@ pub struct ListQuery {
     search_in: Vec<String>,
     /// All ANDed.
     conditions: Vec<Condition>,
+    /// `startingAfter`: the list continues after this record (pages count from it).
+    after: Option<String>,
+    /// `endingBefore`: the list ends before this record; alone, pages count back from it.
+    before: Option<String>,
     raw: Raw,
 }
 

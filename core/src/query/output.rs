@@ -8,7 +8,7 @@ use super::value::Scalar;
 
 impl ListQuery {
     /// `{"statusCode":200,"message","data","meta","filter"}` for a page of (projected) items.
-    pub fn envelope(&self, message: &str, items: Vec<Value>, total: u64) -> Value {
+    pub fn envelope(&self, message: &str, items: Vec<Value>, total: u64, has_more: bool) -> Value {
         json!({
             "statusCode": 200,
             "message": message,
@@ -23,6 +23,9 @@ impl ListQuery {
                 "search": self.raw.search,
                 "searchIn": self.raw.search_in,
                 "filter": self.raw.filter,
+                "startingAfter": self.after,
+                "endingBefore": self.before,
+                "hasMore": has_more,
             },
             "filter": self.filter_json(),
         })

@@ -8,9 +8,20 @@ use super::schema::{field_type, populated};
 use super::{FieldType, ListQuery, Populate, Raw, Schema};
 use crate::error::FieldError;
 
-const RESERVED: [&str; 8] = [
-    "page", "limit", "sort", "fields", "search", "searchIn", "filter", "populate",
+const RESERVED: [&str; 10] = [
+    "page",
+    "limit",
+    "sort",
+    "fields",
+    "search",
+    "searchIn",
+    "filter",
+    "populate",
+    "startingAfter",
+    "endingBefore",
 ];
+/// Ids are short ASCII tokens; anything longer is not one.
+const MAX_CURSOR_CHARS: usize = 64;
 const MAX_LIMIT: u64 = 200;
 const DEFAULT_LIMIT: u64 = 20;
 const MAX_SEARCH_CHARS: usize = 100;
@@ -20,8 +31,8 @@ const REGEX_SIZE_LIMIT: usize = 1 << 20;
 /// Parses a raw query string (no `?`) against `schema`; on failure returns every field error.
 pub fn parse(raw_query: &str, schema: &'static Schema) -> Result<ListQuery, Vec<FieldError>> {
     let mut errors = Vec::new();
-    let mut reserved: [Option<String>; 8] = Default::default();
-    let mut repeated = [false; 8];
+    let mut reserved: [Option<String>; 10] = Default::default();
+    let mut repeated = [false; 10];
     let mut top_level = Vec::new();
     for (key, value) in form_urlencoded::parse(raw_query.as_bytes()) {
         match RESERVED.iter().position(|r| *r == key) {
@@ -44,6 +55,8 @@ pub fn parse(raw_query: &str, schema: &'static Schema) -> Result<ListQuery, Vec<
         search_in,
         filter,
         populate,
+        starting_after,
+        ending_before,
     ] = reserved;
 
     let page = count(page.as_deref(), 1, u64::MAX, 1)
@@ -77,6 +90,9 @@ pub fn parse(raw_query: &str, schema: &'static Schema) -> Result<ListQuery, Vec<
     }
     let conditions = builder.conditions;
 
+    let after = parse_cursor("startingAfter", starting_after, &mut errors);
+    let before = parse_cursor("endingBefore", ending_before, &mut errors);
+
     let populate_list = populate
         .as_deref()
         .map(|p| parse_populate(p, schema, &mut errors))
@@ -94,6 +110,8 @@ pub fn parse(raw_query: &str, schema: &'static Schema) -> Result<ListQuery, Vec<
         search: regex,
         search_in: search_fields,
         conditions,
+        after,
+        before,
         raw: Raw {
             sort,
             fields,
@@ -102,6 +120,24 @@ pub fn parse(raw_query: &str, schema: &'static Schema) -> Result<ListQuery, Vec<
             filter,
         },
     })
+}
+
+/// A record id given as `startingAfter` or `endingBefore`.
+fn parse_cursor(param: &str, id: Option<String>, errors: &mut Vec<FieldError>) -> Option<String> {
+    let id = id?;
+    let valid = !id.is_empty()
+        && id.len() <= MAX_CURSOR_CHARS
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !valid {
+        errors.push(FieldError::new(
+            param,
+            "must be the id of a record in this list",
+        ));
+        return None;
+    }
+    Some(id)
 }
 
 fn fail(errors: &mut Vec<FieldError>, field: &str, message: &str) -> u64 {

@@ -5,10 +5,20 @@
 //! |---|---|
 //! | 1 | (no version key) records as JSON text, keys `tag 0 parts` |
 //! | 2 | records in the postcard codec with a version byte; the key layout of [`super::keys`] |
+//! | 3 | secondary indexes in creation order with sharded counts ([`super::table`]); ledger entries are records of their own kind. A format-2 store is upgraded in place on open |
 
 use super::{Direction, StoreError, Tx, keys};
 
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
+
+/// What [`open`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opened {
+    /// In the current format (or empty, now stamped).
+    Current,
+    /// In this older format, which the caller upgrades before stamping it with [`stamp`].
+    Older(u32),
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatError {
@@ -47,15 +57,21 @@ pub fn read(tx: &mut dyn Tx) -> Result<Option<u32>, StoreError> {
     Ok(if any.is_empty() { None } else { Some(1) })
 }
 
+/// Writes [`CURRENT`] as the store's format.
+pub fn stamp(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    tx.put(&keys::format_version(), &CURRENT.to_be_bytes())
+}
+
 /// Checks that the store can be read by this release, and stamps an empty one with [`CURRENT`].
 /// Needs a write transaction when the store is empty.
-pub fn open(tx: &mut dyn Tx) -> Result<(), FormatError> {
+pub fn open(tx: &mut dyn Tx) -> Result<Opened, FormatError> {
     match read(tx)? {
-        Some(CURRENT) => Ok(()),
+        Some(CURRENT) => Ok(Opened::Current),
         None => {
-            tx.put(&keys::format_version(), &CURRENT.to_be_bytes())?;
-            Ok(())
+            stamp(tx)?;
+            Ok(Opened::Current)
         }
+        Some(2) => Ok(Opened::Older(2)),
         Some(1) => Err(FormatError::Unsupported(format!(
             "the data was written by an earlier release (data format 1, JSON records); this release \
              reads data format {CURRENT}. Start this release on a new data file (or database), or keep \
@@ -76,9 +92,9 @@ mod tests {
     fn stamps_empty_stores_and_refuses_old_ones() {
         let mut s = MemStore::new();
         assert_eq!(read(&mut s).unwrap(), None);
-        open(&mut s).unwrap();
+        assert_eq!(open(&mut s).unwrap(), Opened::Current);
         assert_eq!(read(&mut s).unwrap(), Some(CURRENT));
-        open(&mut s).unwrap();
+        assert_eq!(open(&mut s).unwrap(), Opened::Current);
 
         let mut old = MemStore::new();
         old.put(b"acct\0c\0id", b"{}").unwrap();

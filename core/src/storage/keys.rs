@@ -10,15 +10,14 @@
 //! | `m 0 vaultkey` | the fingerprint of the vault key the card data is sealed with |
 //! | `p 0 client 0 kind 0 id` | a record (accounts, cards, card holders, files' metadata) |
 //! | `p 0 client 0 detail 0 account 0 id` | an account detail, under its account |
-//! | `l 0 client 0 account 0 id` | a ledger entry; ids sort by time, so this is the account's ledger in order |
-//! | `i 0 client 0 kind 0 field 0 value 0 id` | a secondary index entry (empty value) |
+//! | `i 0 client 0 kind 0 field 0 value 0 created 0 id` | a secondary index entry (empty value): the records with `field = value` in creation order (`created`: ms, big endian); field `*` holds every record of the kind |
+//! | `c 0 client 0 kind 0 field 0 value 0 shard` | one shard of the number of index entries for `field = value` (u64, big endian) |
 //! | `n 0 client 0 kind 0 field 0 value` | a counter (u64, big endian) |
 //! | `f 0 client 0 file 0 chunk` | a file's bytes in fixed-size chunks |
 //! | `v 0 client 0 card` / `pan 0 hmac` | a card's sealed PAN and CVV / the keyed PAN uniqueness index |
 //! | `t 0 client 0 card 0 tokenhash` | a reveal token (only its hash) |
 //! | `k 0 keyhash` | a stored API key's client |
 //! | `d 0 client 0 key` / `x 0 expiry 0 ...` | an idempotency record / its expiry queue |
-//! | `i 0 client 0 authz 0 cardId 0 card 0 id` | a card's authorizations (same for `cardtx`) |
 //! | `h 0 client 0 card 0 expiry 0 id` | a card's holds (pending authorizations) by expiry; value: the id |
 //! | `ht 0 client 0 card` | the sum of a card's stored holds |
 //! | `sp 0 client 0 card 0 interval 0 start` | a card's running spend total in one period (ms, big endian) |
@@ -35,9 +34,27 @@ pub enum Kind {
     Authorization,
     CardTransaction,
     Event,
+    LedgerEntry,
 }
 
 impl Kind {
+    const ALL: [Kind; 9] = [
+        Kind::Account,
+        Kind::AccountDetail,
+        Kind::CardHolder,
+        Kind::Card,
+        Kind::File,
+        Kind::Authorization,
+        Kind::CardTransaction,
+        Kind::Event,
+        Kind::LedgerEntry,
+    ];
+
+    /// The kind whose key tag is `tag`.
+    pub fn from_tag(tag: &[u8]) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.tag().as_bytes() == tag)
+    }
+
     fn tag(self) -> &'static str {
         match self {
             Kind::Account => "account",
@@ -48,6 +65,7 @@ impl Kind {
             Kind::Authorization => "authz",
             Kind::CardTransaction => "cardtx",
             Kind::Event => "event",
+            Kind::LedgerEntry => "ledger",
         }
     }
 }
@@ -77,6 +95,16 @@ impl Key {
     fn done(self) -> Vec<u8> {
         self.0
     }
+}
+
+/// The text parts of a key made of text parts only (records, format 2 ledger keys): its tag first.
+pub fn text_parts(key: &[u8]) -> Vec<&[u8]> {
+    key.split(|b| *b == 0).collect()
+}
+
+/// Every key with tag `tag` (for upgrades of older formats).
+pub fn tagged(tag: &str) -> Vec<u8> {
+    Key::new(tag).prefix()
 }
 
 pub fn format_version() -> Vec<u8> {
@@ -118,38 +146,82 @@ pub fn details(client: &str, account: &str) -> Vec<u8> {
         .prefix()
 }
 
-pub fn ledger_entry(client: &str, account: &str, id: &str) -> Vec<u8> {
-    Key::new("l").part(client).part(account).part(id).done()
+/// The field whose index holds every record of a kind.
+pub const ALL: &str = "*";
+
+/// An index entry: a record of `kind` whose `field` is `value`, placed by creation time, then id.
+pub fn index_entry(
+    client: &str,
+    kind: Kind,
+    field: &str,
+    value: &str,
+    created_ms: i64,
+    id: &str,
+) -> Vec<u8> {
+    index_position(&index_range(client, kind, field, value), created_ms, id)
 }
 
-pub fn ledger(client: &str, account: &str) -> Vec<u8> {
-    Key::new("l").part(client).part(account).prefix()
-}
-
-/// Every ledger entry of `client`, account by account.
-pub fn client_ledger(client: &str) -> Vec<u8> {
-    Key::new("l").part(client).prefix()
-}
-
-/// A secondary index entry: `value` must not contain 0x00.
-pub fn index(client: &str, kind: Kind, field: &str, value: &str, id: &str) -> Vec<u8> {
-    Key::new("i")
-        .part(client)
-        .part(kind.tag())
-        .part(field)
-        .part(value)
-        .part(id)
-        .done()
-}
-
-/// Every index entry for one value, in id order.
+/// Every index entry for one value, in creation order.
 pub fn index_range(client: &str, kind: Kind, field: &str, value: &str) -> Vec<u8> {
     Key::new("i")
         .part(client)
         .part(kind.tag())
         .part(field)
-        .part(value)
+        .part(escape(value))
         .prefix()
+}
+
+/// The key of the entry `(created_ms, id)` inside the index range `range`.
+pub fn index_position(range: &[u8], created_ms: i64, id: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(range.len() + 9 + id.len());
+    k.extend_from_slice(range);
+    k.extend_from_slice(&created_ms.max(0).to_be_bytes());
+    k.push(0);
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+/// The creation time and id of an index entry key of `range`.
+pub fn index_entry_parts<'k>(range: &[u8], key: &'k [u8]) -> Option<(i64, &'k str)> {
+    let rest = key.strip_prefix(range)?;
+    let created: [u8; 8] = rest.get(..8)?.try_into().ok()?;
+    let id = std::str::from_utf8(rest.get(9..)?).ok()?;
+    Some((i64::from_be_bytes(created), id))
+}
+
+/// One shard of the count of index entries for `field = value`. Counts are sharded by the record id
+/// so that concurrent inserts on a shared database seldom write the same key.
+pub fn tally(client: &str, kind: Kind, field: &str, value: &str, shard: u8) -> Vec<u8> {
+    let mut k = tallies(client, kind, field, value);
+    k.push(shard);
+    k
+}
+
+/// Every shard of one count.
+pub fn tallies(client: &str, kind: Kind, field: &str, value: &str) -> Vec<u8> {
+    Key::new("c")
+        .part(client)
+        .part(kind.tag())
+        .part(field)
+        .part(escape(value))
+        .prefix()
+}
+
+/// Index values are user data: 0x00 (the part separator) and 0x01 (the escape) are escaped so that
+/// distinct values stay distinct keys and no value runs into the next part.
+fn escape(value: &str) -> std::borrow::Cow<'_, [u8]> {
+    if !value.bytes().any(|b| b <= 1) {
+        return std::borrow::Cow::Borrowed(value.as_bytes());
+    }
+    let mut out = Vec::with_capacity(value.len() + 4);
+    for b in value.bytes() {
+        match b {
+            0 => out.extend_from_slice(&[1, 1]),
+            1 => out.extend_from_slice(&[1, 2]),
+            b => out.push(b),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 pub fn counter(client: &str, kind: Kind, field: &str, value: &str) -> Vec<u8> {
@@ -305,6 +377,26 @@ mod tests {
         assert!(early >= start && early < end);
         assert!(late >= end);
         assert!(!hold("c", "card2", 1, "a").starts_with(&start));
+    }
+
+    #[test]
+    fn index_entries_sort_by_creation_then_id_and_keep_values_apart() {
+        let range = index_range("c", Kind::Card, "status", "active");
+        let a = index_entry("c", Kind::Card, "status", "active", 5, "ff");
+        let b = index_entry("c", Kind::Card, "status", "active", 300, "00");
+        let c = index_entry("c", Kind::Card, "status", "active", 300, "01");
+        assert!(a < b && b < c);
+        assert!([&a, &b, &c].iter().all(|k| k.starts_with(&range)));
+        assert_eq!(index_entry_parts(&range, &b), Some((300, "00")));
+        assert!(!index_entry("c", Kind::Card, "status", "active2", 1, "a").starts_with(&range));
+        // Escaped values: a NUL inside a value neither collides nor leaks into the next part.
+        let odd = index_range("c", Kind::Card, "f", "a\0b");
+        assert_ne!(odd, index_range("c", Kind::Card, "f", "a\u{1}\u{1}b"));
+        assert!(!odd.starts_with(&index_range("c", Kind::Card, "f", "a")));
+        assert_ne!(
+            tallies("c", Kind::Card, "f", "a\0"),
+            tallies("c", Kind::Card, "f", "a\u{1}")
+        );
     }
 
     #[test]

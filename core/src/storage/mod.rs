@@ -11,6 +11,7 @@ pub mod format;
 pub mod keys;
 mod mem;
 mod overlay;
+pub mod table;
 
 pub use codec::{Record, decode, encode};
 pub use mem::MemStore;

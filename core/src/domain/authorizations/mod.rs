@@ -24,6 +24,7 @@ use crate::macros::str_enum;
 use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 use transactions::{CardTransaction, TransactionType};
 
 /// How long an authorization holds funds unless configured otherwise: 7 days.
@@ -114,11 +115,23 @@ pub fn effective(mut auth: Authorization, now: Timestamp) -> Authorization {
 }
 
 fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
-    Ok(codec::put(
-        s.tx,
-        &keys::record(s.client, Kind::Authorization, &auth.id),
-        auth,
-    )?)
+    Ok(table::save(s.tx, s.client, auth)?)
+}
+
+/// Only the card is indexed: a pending authorization's status changes with the clock, not with a
+/// write, so an index of stored statuses would answer `status=expired` wrongly.
+impl Indexed for Authorization {
+    const KIND: Kind = Kind::Authorization;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] = &["cardId"];
+    fn index_values(&self) -> Vec<&str> {
+        vec![&self.card_id]
+    }
 }
 
 fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
@@ -162,30 +175,6 @@ pub fn all(s: &mut Scope) -> Result<Vec<Authorization>> {
             .map(|a| effective(a, now))
             .collect(),
     )
-}
-
-/// The records an index range points at, in id order.
-pub(super) fn by_index<T: Record>(s: &mut Scope, kind: Kind, range: &[u8]) -> Result<Vec<T>> {
-    let entries = crate::storage::scan_prefix(s.tx, range)?;
-    let mut out = Vec::with_capacity(entries.len());
-    for (key, _) in entries {
-        let id = String::from_utf8_lossy(&key[range.len()..]).into_owned();
-        if let Some(r) = codec::get(s.tx, &keys::record(s.client, kind, &id))? {
-            out.push(r);
-        }
-    }
-    Ok(out)
-}
-
-/// The authorizations of one of the caller's cards (404 for an unknown card), as they stand now.
-pub fn of_card(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
-    let card = cards::get(s, card_id)?;
-    let range = keys::index_range(s.client, Kind::Authorization, "cardId", &card.id);
-    let now = s.now;
-    Ok(by_index::<Authorization>(s, Kind::Authorization, &range)?
-        .into_iter()
-        .map(|a| effective(a, now))
-        .collect())
 }
 
 /// The authorizations behind the hold entries in `start..end`.
@@ -325,9 +314,7 @@ pub fn authorize(
         created_at: s.now,
         updated_at: s.now,
     };
-    save(s, &auth)?;
-    let by_card = keys::index(s.client, Kind::Authorization, "cardId", &card.id, &auth.id);
-    s.tx.put(&by_card, &[])?;
+    table::insert(s.tx, s.client, &auth)?;
     if approved {
         let key = hold_key(s, &auth);
         s.tx.put(&key, auth.id.as_bytes())?;

@@ -5,11 +5,12 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::{Authorization, Merchant};
-use crate::domain::{Currency, Result, Scope, cards};
+use crate::domain::{Currency, Result, Scope};
 use crate::env::Timestamp;
 use crate::macros::str_enum;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 
 str_enum!(TransactionType { Capture = "capture", Refund = "refund" });
 
@@ -31,6 +32,20 @@ impl Record for CardTransaction {
     const NAME: &'static str = "card transaction";
 }
 
+impl Indexed for CardTransaction {
+    const KIND: Kind = Kind::CardTransaction;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] = &["cardId"];
+    fn index_values(&self) -> Vec<&str> {
+        vec![&self.card_id]
+    }
+}
+
 /// Records a transaction of `auth`, indexed under its card.
 pub(super) fn record(
     s: &mut Scope,
@@ -48,19 +63,7 @@ pub(super) fn record(
         merchant: auth.merchant.clone(),
         created_at: s.now,
     };
-    codec::put(
-        s.tx,
-        &keys::record(s.client, Kind::CardTransaction, &tx.id),
-        &tx,
-    )?;
-    let by_card = keys::index(
-        s.client,
-        Kind::CardTransaction,
-        "cardId",
-        &tx.card_id,
-        &tx.id,
-    );
-    s.tx.put(&by_card, &[])?;
+    table::insert(s.tx, s.client, &tx)?;
     Ok(tx)
 }
 
@@ -74,11 +77,4 @@ pub fn all(s: &mut Scope) -> Result<Vec<CardTransaction>> {
         s.tx,
         &keys::records(s.client, Kind::CardTransaction),
     )?)
-}
-
-/// The transactions of one of the caller's cards (404 for an unknown card), oldest first.
-pub fn of_card(s: &mut Scope, card_id: &str) -> Result<Vec<CardTransaction>> {
-    let card = cards::get(s, card_id)?;
-    let range = keys::index_range(s.client, Kind::CardTransaction, "cardId", &card.id);
-    super::by_index(s, Kind::CardTransaction, &range)
 }

@@ -14,6 +14,7 @@ use crate::error::ApiError;
 use crate::macros::str_enum;
 use crate::storage::codec::{self, Record};
 use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 
 str_enum!(Gender { Male = "m", Female = "f", Other = "o" });
 str_enum!(DocumentType {
@@ -182,11 +183,21 @@ pub fn get(s: &mut Scope, id: &str) -> Result<CardHolder> {
 }
 
 fn save(s: &mut Scope, holder: &CardHolder) -> Result<()> {
-    Ok(codec::put(
-        s.tx,
-        &keys::record(s.client, Kind::CardHolder, &holder.id),
-        holder,
-    )?)
+    Ok(table::save(s.tx, s.client, holder)?)
+}
+
+impl Indexed for CardHolder {
+    const KIND: Kind = Kind::CardHolder;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] = &["person.email"];
+    fn index_values(&self) -> Vec<&str> {
+        vec![&self.person.email]
+    }
 }
 
 /// Every holder of the caller, oldest first.

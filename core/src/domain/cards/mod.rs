@@ -21,6 +21,7 @@ use crate::error::ApiError;
 use crate::macros::str_enum;
 use crate::storage::codec::{self, JsonText, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
 
 str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
 str_enum!(Brand { Visa = "Visa", MasterCard = "MasterCard" });
@@ -135,11 +136,41 @@ fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
 }
 
 pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
-    Ok(codec::put(
-        s.tx,
-        &keys::record(s.client, Kind::Card, &card.id),
-        card,
-    )?)
+    Ok(table::save(s.tx, s.client, card)?)
+}
+
+impl Indexed for Card {
+    const KIND: Kind = Kind::Card;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+    const FIELDS: &'static [&'static str] = &[
+        "status",
+        "type",
+        "brand",
+        "currency",
+        "cardHolderId",
+        "debitAccountId",
+    ];
+    fn index_values(&self) -> Vec<&str> {
+        vec![
+            self.status.as_str(),
+            self.kind.as_str(),
+            self.brand.as_str(),
+            self.currency.as_str(),
+            &self.card_holder_id,
+            &self.debit_account_id,
+        ]
+    }
+}
+
+/// The card as lists show it: with the sum of its holds.
+pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {
+    fill_held(s, &mut card)?;
+    Ok(card)
 }
 
 /// Every card of the caller, oldest first.

@@ -5,6 +5,7 @@ use crate::domain::account_details::{self, DetailUpdate, NewDetail};
 use crate::error::ApiResult;
 use crate::http::views::{self, DetailView};
 use crate::http::{Response, parse, reply};
+use crate::query::Documents;
 
 fn parse_create(c: &mut Call) -> ApiResult<NewDetail> {
     let body = c.json_body()?;
@@ -33,12 +34,12 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
         .iter()
         .map(|d| to_value(DetailView::from(d)))
         .collect::<ApiResult<_>>()?;
-    let (items, total) = q.select(items);
+    // An account has few details: they are listed from memory.
+    let page = q.run(&mut Documents::new(items), None)?;
     Ok(reply::list(
         "Account details fetched successfully",
         &q,
-        items,
-        total,
+        page,
     ))
 }
 

@@ -1,10 +1,11 @@
 //! /accounts and /accounts/{id}/transactions.
 
 use super::{Call, emit, to_value};
+use crate::domain::accounts;
 use crate::domain::accounts::{AccountUpdate, NewAccount};
 use crate::domain::events::EventType;
-use crate::domain::{accounts, ledger};
 use crate::error::ApiResult;
+use crate::http::listing::Records;
 use crate::http::views::{self, AccountView, EntryView};
 use crate::http::{Response, parse, reply};
 
@@ -36,17 +37,11 @@ pub fn get(c: &mut Call) -> ApiResult<Response> {
 
 pub fn list(c: &mut Call) -> ApiResult<Response> {
     let q = c.list_query(&views::ACCOUNT)?;
-    let items = accounts::all(&mut c.scope)?
-        .iter()
-        .map(|a| to_value(AccountView::from(a)))
-        .collect::<ApiResult<_>>()?;
-    let (items, total) = q.select(items);
-    Ok(reply::list(
-        "Accounts fetched successfully",
-        &q,
-        items,
-        total,
-    ))
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |_, a| to_value(AccountView::from(&a))),
+        None,
+    )?;
+    Ok(reply::list("Accounts fetched successfully", &q, page))
 }
 
 fn parse_update(c: &mut Call) -> ApiResult<AccountUpdate> {
@@ -73,15 +68,9 @@ pub fn update(c: &mut Call) -> ApiResult<Response> {
 pub fn transactions(c: &mut Call) -> ApiResult<Response> {
     let account = accounts::get(&mut c.scope, &c.route.id)?;
     let q = c.list_query(&views::LEDGER_ENTRY)?;
-    let items = ledger::entries(&mut c.scope, &account.id)?
-        .iter()
-        .map(|e| to_value(EntryView::from(e)))
-        .collect::<ApiResult<_>>()?;
-    let (items, total) = q.select(items);
-    Ok(reply::list(
-        "Transactions fetched successfully",
-        &q,
-        items,
-        total,
-    ))
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |_, e| to_value(EntryView::from(&e))),
+        Some(("accountId", &account.id)),
+    )?;
+    Ok(reply::list("Transactions fetched successfully", &q, page))
 }

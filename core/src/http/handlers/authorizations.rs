@@ -2,15 +2,16 @@
 //! what is left of a card's spending limits.
 
 use rust_decimal::Decimal;
-use serde_json::{Map, Value};
+use serde_json::Map;
 
 use super::{Call, emit, to_value};
 use crate::domain::authorizations::{self, Authorization, transactions};
+use crate::domain::cards;
 use crate::domain::events::EventType;
 use crate::error::ApiResult;
+use crate::http::listing::Records;
 use crate::http::views::{self, AuthorizationView, CardTransactionView, LimitSpendView};
 use crate::http::{Response, parse, reply};
-use crate::query::Schema;
 
 pub fn check_create(c: &mut Call) -> ApiResult<()> {
     parse::authorizations::create(c.json_body()?).map(drop)
@@ -42,65 +43,56 @@ pub fn get(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-fn list_of<T>(
-    c: &mut Call,
-    schema: &'static Schema,
-    records: impl FnOnce(&mut Call) -> ApiResult<Vec<T>>,
-    view: impl Fn(&T) -> ApiResult<Value>,
-    message: &str,
-) -> ApiResult<Response> {
-    let q = c.list_query(schema)?;
-    let items = records(c)?.iter().map(view).collect::<ApiResult<_>>()?;
-    let (items, total) = q.select(items);
-    Ok(reply::list(message, &q, items, total))
+/// The authorizations, all of the client's or (`of_card`) one card's (404 for an unknown card).
+fn list_authorizations(c: &mut Call, of_card: bool) -> ApiResult<Response> {
+    let card = match of_card {
+        true => Some(cards::get(&mut c.scope, &c.route.id)?.id),
+        false => None,
+    };
+    let q = c.list_query(&views::AUTHORIZATION)?;
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |s, a| {
+            to_value(AuthorizationView::from(&authorizations::effective(
+                a, s.now,
+            )))
+        }),
+        card.as_deref().map(|id| ("cardId", id)),
+    )?;
+    Ok(reply::list("Authorizations fetched successfully", &q, page))
 }
 
-fn auth_value(a: &Authorization) -> ApiResult<Value> {
-    to_value(AuthorizationView::from(a))
-}
-
-fn tx_value(t: &transactions::CardTransaction) -> ApiResult<Value> {
-    to_value(CardTransactionView::from(t))
+/// The card transactions, all of the client's or (`of_card`) one card's.
+fn list_transactions(c: &mut Call, of_card: bool) -> ApiResult<Response> {
+    let card = match of_card {
+        true => Some(cards::get(&mut c.scope, &c.route.id)?.id),
+        false => None,
+    };
+    let q = c.list_query(&views::CARD_TRANSACTION)?;
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |_, t| to_value(CardTransactionView::from(&t))),
+        card.as_deref().map(|id| ("cardId", id)),
+    )?;
+    Ok(reply::list(
+        "Card transactions fetched successfully",
+        &q,
+        page,
+    ))
 }
 
 pub fn list(c: &mut Call) -> ApiResult<Response> {
-    list_of(
-        c,
-        &views::AUTHORIZATION,
-        |c| authorizations::all(&mut c.scope),
-        auth_value,
-        "Authorizations fetched successfully",
-    )
+    list_authorizations(c, false)
 }
 
 pub fn list_of_card(c: &mut Call) -> ApiResult<Response> {
-    list_of(
-        c,
-        &views::AUTHORIZATION,
-        |c| authorizations::of_card(&mut c.scope, &c.route.id),
-        auth_value,
-        "Authorizations fetched successfully",
-    )
+    list_authorizations(c, true)
 }
 
 pub fn transactions(c: &mut Call) -> ApiResult<Response> {
-    list_of(
-        c,
-        &views::CARD_TRANSACTION,
-        |c| transactions::all(&mut c.scope),
-        tx_value,
-        "Card transactions fetched successfully",
-    )
+    list_transactions(c, false)
 }
 
 pub fn transactions_of_card(c: &mut Call) -> ApiResult<Response> {
-    list_of(
-        c,
-        &views::CARD_TRANSACTION,
-        |c| transactions::of_card(&mut c.scope, &c.route.id),
-        tx_value,
-        "Card transactions fetched successfully",
-    )
+    list_transactions(c, true)
 }
 
 pub fn transaction(c: &mut Call) -> ApiResult<Response> {

@@ -12,6 +12,7 @@ use crate::domain::events::EventType;
 use crate::env::Timestamp;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::Errors;
+use crate::http::listing::Records;
 use crate::http::parse::card_holders::{from_parts, normalize_create, normalize_update};
 use crate::http::parse::{card_holder_validation, multipart};
 use crate::http::views::{self, CardHolderView};
@@ -88,17 +89,11 @@ pub fn get(c: &mut Call) -> ApiResult<Response> {
 
 pub fn list(c: &mut Call) -> ApiResult<Response> {
     let q = c.list_query(&views::CARD_HOLDER)?;
-    let items = card_holders::all(&mut c.scope)?
-        .iter()
-        .map(|h| to_value(CardHolderView::from(h)))
-        .collect::<ApiResult<_>>()?;
-    let (items, total) = q.select(items);
-    Ok(reply::list(
-        "Card holders fetched successfully",
-        &q,
-        items,
-        total,
-    ))
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |_, h| to_value(CardHolderView::from(&h))),
+        None,
+    )?;
+    Ok(reply::list("Card holders fetched successfully", &q, page))
 }
 
 /// The holder's id and its validated replacement.

@@ -10,6 +10,7 @@ use crate::domain::events::EventType;
 use crate::domain::vault::Vault;
 use crate::domain::{accounts, card_holders};
 use crate::error::{ApiError, ApiResult};
+use crate::http::listing::Records;
 use crate::http::views::{self, AccountView, CardHolderView, CardView};
 use crate::http::{Response, parse, reply};
 use crate::query;
@@ -56,14 +57,15 @@ pub fn get(c: &mut Call) -> ApiResult<Response> {
 
 pub fn list(c: &mut Call) -> ApiResult<Response> {
     let q = c.list_query(&views::CARD)?;
-    let items = cards::all(&mut c.scope)?
-        .iter()
-        .map(|card| to_value(CardView::from(card)))
-        .collect::<ApiResult<_>>()?;
-    let (mut items, total) = q.select(items);
+    let mut page = q.run(
+        &mut Records::new(&mut c.scope, |s, card| {
+            to_value(CardView::from(&cards::with_holds(s, card)?))
+        }),
+        None,
+    )?;
     // Many cards share a holder or an account: load each related record once per request.
     let mut loaded: HashMap<(&str, String), Option<Value>> = HashMap::new();
-    for item in &mut items {
+    for item in &mut page.items {
         for p in &q.populate {
             let id_field = match p.name.as_str() {
                 "cardHolder" => "cardHolderId",
@@ -87,7 +89,7 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
             };
         }
     }
-    Ok(reply::list("Cards fetched successfully", &q, items, total))
+    Ok(reply::list("Cards fetched successfully", &q, page))
 }
 
 /// The holder or account a card points at, as its view; None if it is gone.

@@ -116,7 +116,8 @@ fn error_statuses(route: &Route, op: &Operation) -> Vec<u16> {
         s.extend([400, 409]);
     }
     if matches!(op.success, Success::List(_)) {
-        s.push(400);
+        // A bad parameter; a cursor naming no record.
+        s.extend([400, 404]);
     }
     if route.path.contains("{id}") {
         s.push(404);
@@ -444,6 +445,8 @@ fn list_parameters(item: &str) -> Vec<Value> {
     let mut params = vec![
         parameter("page"),
         parameter("limit"),
+        parameter("startingAfter"),
+        parameter("endingBefore"),
         q(
             "sort",
             json!({"type": "string", "enum": sortable}),
@@ -490,6 +493,10 @@ fn parameters() -> Value {
         "fileId": file,
         "page": q("page", json!({"type": "integer", "minimum": 1, "maximum": u64::MAX}), "Page number, from 1"),
         "limit": q("limit", json!({"type": "integer", "minimum": 1, "maximum": 200}), "Items per page (default 20)"),
+        "startingAfter": q("startingAfter", json!({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}),
+            "Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it"),
+        "endingBefore": q("endingBefore", json!({"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}),
+            "Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two"),
         "search": q("search", json!({"type": "string", "format": "regex", "maxLength": 100}), "Case-insensitive regular expression over the search fields"),
         "populate": q("populate", json!({"type": "string", "enum": ["cardHolder", "debitAccount", "cardHolder;debitAccount"]}),
             "Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email`"),

@@ -753,6 +753,9 @@ fn list_meta() -> Value {
         "search": nullable_string(),
         "searchIn": nullable_string(),
         "filter": nullable_string(),
+        "startingAfter": nullable_string(),
+        "endingBefore": nullable_string(),
+        "hasMore": {"type": "boolean", "description": "Whether the list goes on past this page (backwards when only `endingBefore` is given)"},
     }))
 }
 

@@ -354,7 +354,7 @@ fn normalized_filter() {
     );
     // The envelope carries the same object.
     assert_eq!(
-        q("active=true").envelope("m", vec![], 0)["filter"],
+        q("active=true").envelope("m", vec![], 0, false)["filter"],
         json!({"active": true})
     );
 }

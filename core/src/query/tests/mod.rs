@@ -2,6 +2,7 @@
 
 mod filters;
 mod params;
+mod plan;
 mod props;
 mod select;
 

@@ -240,21 +240,47 @@ fn meta_echoes_raw_strings() {
         enc("-name"),
         enc("balance.gte=1")
     );
-    let env = q(&query).envelope("Things fetched successfully", vec![], 9);
+    let env = q(&query).envelope("Things fetched successfully", vec![], 9, false);
     assert_eq!(
         env["meta"],
         json!({
             "page": 1, "limit": 4, "total": 9, "pages": 3,
             "sort": "-name", "fields": "name", "search": "al", "searchIn": "name",
             "filter": "balance.gte=1",
+            "startingAfter": null, "endingBefore": null, "hasMore": false,
         })
     );
-    let env = q("").envelope("x", vec![], 0);
+    let env = q("").envelope("x", vec![], 0, false);
     assert_eq!(
         env["meta"],
         json!({
             "page": 1, "limit": 20, "total": 0, "pages": 0,
             "sort": null, "fields": null, "search": null, "searchIn": null, "filter": null,
+            "startingAfter": null, "endingBefore": null, "hasMore": false,
         })
+    );
+}
+
+#[test]
+fn cursors_are_ids_echoed_in_meta() {
+    let both = q("startingAfter=65a1b2c3d4e5f60718293a4b&endingBefore=b&page=2");
+    let meta = &both.envelope("x", vec![], 0, true)["meta"];
+    assert_eq!(meta["startingAfter"], json!("65a1b2c3d4e5f60718293a4b"));
+    assert_eq!(meta["endingBefore"], json!("b"));
+    assert_eq!(meta["hasMore"], json!(true));
+    for bad in [
+        "endingBefore=",
+        "startingAfter=a%20b",
+        "startingAfter=a&startingAfter=b",
+    ] {
+        assert!(parse(bad, &SCHEMA).is_err(), "{bad}");
+    }
+    let long = format!("startingAfter={}", "a".repeat(65));
+    assert_eq!(
+        errs(&long),
+        vec![fe(
+            "startingAfter",
+            "must be the id of a record in this list"
+        )]
     );
 }

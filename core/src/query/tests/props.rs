@@ -6,14 +6,14 @@ use serde_json::json;
 
 use super::*;
 
-const DATES: [&str; 4] = [
+pub(super) const DATES: [&str; 4] = [
     "2026-01-01T00:00:00.000Z",
     "2026-01-02T00:00:00.000Z",
     "2026-01-02T12:00:00.000Z",
     "2026-01-03T00:00:00.000Z",
 ];
 const NAMES: [&str; 4] = ["ann", "Bob", "cy", "Dee"];
-const SORTS: [&str; 8] = [
+pub(super) const SORTS: [&str; 8] = [
     "",
     "sort=createdAt",
     "sort=name",
@@ -25,7 +25,7 @@ const SORTS: [&str; 8] = [
 ];
 
 /// Documents with unique ids (in random order) and few distinct values, so sort keys tie often.
-fn arb_docs() -> impl Strategy<Value = Vec<Value>> {
+pub(super) fn arb_docs() -> impl Strategy<Value = Vec<Value>> {
     prop::collection::vec(
         (
             0..DATES.len(),
@@ -115,7 +115,7 @@ fn arb_condition() -> impl Strategy<Value = (String, String)> {
 }
 
 /// Distinct fields, so the two forms never repeat a (field, operator) pair.
-fn arb_filter() -> impl Strategy<Value = Vec<(String, String)>> {
+pub(super) fn arb_filter() -> impl Strategy<Value = Vec<(String, String)>> {
     prop::collection::vec(arb_condition(), 0..4).prop_map(|conds| {
         let mut seen: Vec<String> = Vec::new();
         conds
@@ -130,7 +130,7 @@ fn arb_filter() -> impl Strategy<Value = Vec<(String, String)>> {
     })
 }
 
-fn expression_query(conds: &[(String, String)]) -> String {
+pub(super) fn expression_query(conds: &[(String, String)]) -> String {
     let expr: Vec<&str> = conds.iter().map(|(e, _)| e.as_str()).collect();
     if expr.is_empty() {
         String::new()
@@ -165,7 +165,7 @@ proptest! {
         let base = format!("{}&{}", SORTS[sort], expression_query(&filter));
         let (full, total) = run(&format!("{base}&limit=200"), docs.clone());
         prop_assert_eq!(full.len() as u64, total);
-        let pages = q(&format!("{base}&limit={limit}")).envelope("m", vec![], total)["meta"]["pages"].as_u64();
+        let pages = q(&format!("{base}&limit={limit}")).envelope("m", vec![], total, false)["meta"]["pages"].as_u64();
         prop_assert_eq!(pages, Some(total.div_ceil(limit)));
         let mut joined = Vec::new();
         for page in 1..=total.div_ceil(limit) + 1 {

@@ -159,7 +159,7 @@ fn envelope() {
     let (items, total) = x.select(docs());
     let items: Vec<Value> = items.into_iter().map(|d| x.project(d)).collect();
     assert_eq!(
-        x.envelope("Things fetched successfully", items, total),
+        x.envelope("Things fetched successfully", items, total, true),
         json!({
             "statusCode": 200,
             "message": "Things fetched successfully",
@@ -167,6 +167,7 @@ fn envelope() {
             "meta": {
                 "page": 1, "limit": 2, "total": 3, "pages": 2,
                 "sort": null, "fields": "name", "search": null, "searchIn": null, "filter": null,
+                "startingAfter": null, "endingBefore": null, "hasMore": true,
             },
             "filter": {"active": true, "balance": {"$gt": 0}},
         })

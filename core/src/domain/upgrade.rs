@@ -1,0 +1,94 @@
+//! Upgrades of stores written in an older data format (`storage::format`), run in the transaction
+//! that opens the store, so a store is upgraded whole or not at all.
+
+use super::accounts::Account;
+use super::authorizations::Authorization;
+use super::authorizations::transactions::CardTransaction;
+use super::card_holders::CardHolder;
+use super::cards::Card;
+use super::events::Event;
+use super::ledger::Entry;
+use crate::storage::format::FormatError;
+use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Indexed};
+use crate::storage::{Direction, KvPair, StoreError, Tx, codec, prefix_end};
+
+/// Keys are read a chunk at a time, so a big store is never all in memory.
+const CHUNK: usize = 1024;
+
+/// Brings a store in format `from` to the current one (the caller stamps it).
+pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
+    match from {
+        2 => Ok(from_2(tx)?),
+        v => Err(FormatError::Unsupported(format!(
+            "the data has format {v}, which this release cannot upgrade"
+        ))),
+    }
+}
+
+/// Format 2 kept ledger entries under `l 0 client 0 account 0 id` and indexed only authorizations
+/// and card transactions by card, in id order. Format 3 makes entries records and indexes every
+/// listed kind in creation order, with counts.
+fn from_2(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("i"), |tx, (key, _)| tx.delete(&key))?;
+    each(tx, &keys::tagged("l"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        let client = client_of(&parts)?;
+        let entry: Entry = codec::decode(&value)?;
+        tx.delete(&key)?;
+        table::insert(tx, &client, &entry)
+    })?;
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        let client = client_of(&parts)?;
+        match parts.get(2).and_then(|tag| Kind::from_tag(tag)) {
+            Some(Kind::Account) => index::<Account>(tx, &client, &value),
+            Some(Kind::CardHolder) => index::<CardHolder>(tx, &client, &value),
+            Some(Kind::Card) => index::<Card>(tx, &client, &value),
+            Some(Kind::Authorization) => index::<Authorization>(tx, &client, &value),
+            Some(Kind::CardTransaction) => index::<CardTransaction>(tx, &client, &value),
+            Some(Kind::Event) => index::<Event>(tx, &client, &value),
+            // Ledger entries were indexed as they moved; details and files have no index.
+            Some(Kind::LedgerEntry | Kind::AccountDetail | Kind::File) | None => Ok(()),
+        }
+    })
+}
+
+fn client_of(parts: &[&[u8]]) -> Result<String, StoreError> {
+    parts
+        .get(1)
+        .and_then(|c| std::str::from_utf8(c).ok())
+        .map(str::to_string)
+        .ok_or_else(|| StoreError("a stored key has no client".into()))
+}
+
+fn index<R: Indexed>(tx: &mut dyn Tx, client: &str, value: &[u8]) -> Result<(), StoreError> {
+    let record: R = codec::decode(value)?;
+    table::insert(tx, client, &record)
+}
+
+/// Runs `f` on every entry under `prefix`, in key order, a chunk at a time. `f` may write anywhere
+/// but at or before the entry it is given.
+fn each(
+    tx: &mut dyn Tx,
+    prefix: &[u8],
+    mut f: impl FnMut(&mut dyn Tx, KvPair) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let end = prefix_end(prefix);
+    let mut start = prefix.to_vec();
+    loop {
+        let rows = tx.scan(&start, &end, Direction::Forward, CHUNK)?;
+        let Some((last, _)) = rows.last() else {
+            return Ok(());
+        };
+        start = last.clone();
+        start.push(0);
+        let done = rows.len() < CHUNK;
+        for row in rows {
+            f(tx, row)?;
+        }
+        if done {
+            return Ok(());
+        }
+    }
+}

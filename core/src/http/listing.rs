@@ -1,0 +1,108 @@
+//! Lists over indexed records: the list planner's [`Source`] for one record kind, turning records
+//! into list documents (their views) only as the planner asks for them.
+
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use crate::domain::Scope;
+use crate::error::{ApiError, ApiResult};
+use crate::query::{Pos, Source};
+use crate::storage::Direction;
+use crate::storage::table::{self, Indexed, Position};
+
+/// The records of kind `R` of the scope's client; `view` makes a record's list document.
+pub struct Records<'c, 's, R, F> {
+    scope: &'c mut Scope<'s>,
+    view: F,
+    kind: PhantomData<R>,
+}
+
+impl<'c, 's, R, F> Records<'c, 's, R, F>
+where
+    R: Indexed,
+    F: FnMut(&mut Scope<'s>, R) -> ApiResult<Value>,
+{
+    pub fn new(scope: &'c mut Scope<'s>, view: F) -> Self {
+        Records {
+            scope,
+            view,
+            kind: PhantomData,
+        }
+    }
+
+    fn load(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
+        let Some(record) = table::get::<R>(self.scope.tx, self.scope.client, id)? else {
+            return Ok(None);
+        };
+        let pos = Pos {
+            created_ms: record.created_ms(),
+            id: id.to_string(),
+        };
+        Ok(Some((pos, (self.view)(self.scope, record)?)))
+    }
+}
+
+impl<'s, R, F> Source for Records<'_, 's, R, F>
+where
+    R: Indexed,
+    F: FnMut(&mut Scope<'s>, R) -> ApiResult<Value>,
+{
+    fn indexed(&self) -> &'static [&'static str] {
+        R::FIELDS
+    }
+
+    fn count(&mut self, field: &str, value: &str) -> ApiResult<u64> {
+        Ok(table::count(
+            self.scope.tx,
+            self.scope.client,
+            R::KIND,
+            field,
+            value,
+        )?)
+    }
+
+    fn next(
+        &mut self,
+        field: &str,
+        value: &str,
+        desc: bool,
+        after: Option<&Pos>,
+        n: usize,
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        let dir = if desc {
+            Direction::Reverse
+        } else {
+            Direction::Forward
+        };
+        let after = after.map(|p| Position {
+            created_ms: p.created_ms,
+            id: p.id.clone(),
+        });
+        let found = table::positions(
+            self.scope.tx,
+            self.scope.client,
+            R::KIND,
+            (field, value),
+            dir,
+            after.as_ref(),
+            n,
+        )?;
+        let mut out = Vec::with_capacity(found.len());
+        for p in found {
+            // An index entry always has its record: both are written in one transaction.
+            let row = self.load(&p.id)?.ok_or_else(|| {
+                ApiError::internal(format!(
+                    "an index entry points at a missing record {}",
+                    p.id
+                ))
+            })?;
+            out.push(row);
+        }
+        Ok(out)
+    }
+
+    fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
+        self.load(id)
+    }
+}

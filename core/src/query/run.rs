@@ -1,0 +1,485 @@
+//! The planner: runs a [`ListQuery`] over a [`Source`] of indexed records without loading them all.
+//!
+//! - Access: an equality or `in` on an indexed field walks that field's index (the one with the
+//!   fewest entries when several qualify); otherwise the index of every record. Either way the
+//!   walk is in creation order and every candidate is still matched against the whole query.
+//! - Order: a sort on `createdAt` alone is the index order, so the walk stops once the page (and one
+//!   more, for `hasMore`) is found. Any other sort keeps a bounded top-k of sort keys while the walk
+//!   streams through the candidates in chunks.
+//! - Total: from the index counts when the access alone decides the result (no other condition, no
+//!   search); otherwise counted while streaming.
+//!
+//! The result equals [`ListQuery::select`] over every record (the property tests check that).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use serde_json::Value;
+
+use super::filter::{Op, Operand};
+use super::schema::lookup;
+use super::value::{Scalar, SortVal};
+use super::{FieldType, ListQuery};
+use crate::error::{ApiError, ApiResult};
+
+/// The field whose index holds every record.
+pub const ALL: &str = crate::storage::keys::ALL;
+
+/// A record's place in index order: creation time (ms), then id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    pub created_ms: i64,
+    pub id: String,
+}
+
+/// Indexed records as list documents (what list views show).
+pub trait Source {
+    /// Fields with an index; their values are compared as exact strings.
+    fn indexed(&self) -> &'static [&'static str];
+    /// The exact number of records whose `field` is `value` ([`ALL`]: every record).
+    fn count(&mut self, field: &str, value: &str) -> ApiResult<u64>;
+    /// Up to `n` records whose `field` is `value`, in index order (reversed when `desc`), strictly
+    /// after `after` in that order.
+    fn next(
+        &mut self,
+        field: &str,
+        value: &str,
+        desc: bool,
+        after: Option<&Pos>,
+        n: usize,
+    ) -> ApiResult<Vec<(Pos, Value)>>;
+    /// One record by id (in this list's kind), with its place.
+    fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>>;
+}
+
+/// One page of a list.
+#[derive(Debug)]
+pub struct Page {
+    /// Whole documents (projected later), in list order.
+    pub items: Vec<Value>,
+    pub total: u64,
+    /// Whether the list goes on past this page in the direction of travel.
+    pub has_more: bool,
+}
+
+/// Records are read in chunks: small first (most pages end early), larger while streaming.
+const FIRST_CHUNK: usize = 32;
+const MAX_CHUNK: usize = 512;
+
+impl ListQuery {
+    /// Runs the query over `src`. `within` is a condition every record of the list meets by
+    /// construction (a card's authorizations: `("cardId", id)`), walked as an index and not shown
+    /// in `meta.filter`.
+    pub fn run(&self, src: &mut dyn Source, within: Option<(&str, &str)>) -> ApiResult<Page> {
+        let access = self.access(src, within)?;
+        let counted = if self.conditions.len() == access.covers && self.search.is_none() {
+            let mut total = 0u64;
+            for (field, value) in &access.ranges {
+                total = total.saturating_add(src.count(field, value)?);
+            }
+            Some(total)
+        } else {
+            None
+        };
+        let bounds = Bounds {
+            after: cursor(src, "The startingAfter record", self.after.as_deref())?,
+            before: cursor(src, "The endingBefore record", self.before.as_deref())?,
+        };
+        if let [key] = self.sort.as_slice()
+            && key.path == "createdAt"
+        {
+            self.walk_in_order(src, &access.ranges, key.desc, bounds, counted)
+        } else {
+            self.top_k(src, &access.ranges, bounds, counted)
+        }
+    }
+
+    /// The index ranges to walk, and how many of the query's conditions they decide by themselves.
+    fn access(&self, src: &mut dyn Source, within: Option<(&str, &str)>) -> ApiResult<Access> {
+        if let Some((field, value)) = within {
+            return Ok(Access {
+                ranges: vec![(field.to_string(), value.to_string())],
+                covers: 0,
+            });
+        }
+        let indexed = src.indexed();
+        let mut best: Option<(u64, Vec<(String, String)>)> = None;
+        for c in &self.conditions {
+            if !indexed.contains(&c.path.as_str()) {
+                continue;
+            }
+            let values: Vec<&str> = match (&c.op, &c.operand) {
+                (Op::Eq, Operand::One(Scalar::Str(v))) => vec![v.as_str()],
+                (Op::In, Operand::Many(list)) => {
+                    let Some(mut vs) = list
+                        .iter()
+                        .map(|s| match s {
+                            Scalar::Str(v) => Some(v.as_str()),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>()
+                    else {
+                        continue;
+                    };
+                    vs.sort_unstable();
+                    vs.dedup();
+                    vs
+                }
+                _ => continue,
+            };
+            let mut cost = 0u64;
+            for v in &values {
+                cost = cost.saturating_add(src.count(&c.path, v)?);
+            }
+            if best.as_ref().is_none_or(|(b, _)| cost < *b) {
+                let ranges = values
+                    .iter()
+                    .map(|v| (c.path.clone(), v.to_string()))
+                    .collect();
+                best = Some((cost, ranges));
+            }
+        }
+        Ok(match best {
+            Some((_, ranges)) => Access { ranges, covers: 1 },
+            None => Access {
+                ranges: vec![(ALL.to_string(), String::new())],
+                covers: 0,
+            },
+        })
+    }
+
+    /// Sorted by `createdAt`: the index order itself, so the walk stops after the page.
+    fn walk_in_order(
+        &self,
+        src: &mut dyn Source,
+        ranges: &[(String, String)],
+        desc: bool,
+        bounds: Bounds,
+        counted: Option<u64>,
+    ) -> ApiResult<Page> {
+        let (skip, limit) = (self.skip(), self.limit_usize());
+        // Only `endingBefore`: walk back from it; otherwise forward (from `startingAfter`).
+        let backwards = bounds.after.is_none() && bounds.before.is_some();
+        let walk_desc = desc != backwards;
+        let (start, stop) = match backwards {
+            true => (bounds.before.map(|(p, _)| p), None),
+            false => (bounds.after.map(|(p, _)| p), bounds.before.map(|(p, _)| p)),
+        };
+        let past = |p: &Pos, stop: &Pos| if walk_desc { p <= stop } else { p >= stop };
+        // Without bounds and without counts, the walk goes on to the end to count.
+        let count_here = counted.is_none() && start.is_none() && stop.is_none();
+        let mut walk = Walk::new(ranges, walk_desc, start.clone());
+        let mut items = Vec::new();
+        let mut seen = 0usize;
+        let mut has_more = false;
+        while let Some((pos, doc)) = walk.next(src)? {
+            if stop.as_ref().is_some_and(|s| past(&pos, s)) {
+                break;
+            }
+            if !self.matches(&doc) {
+                continue;
+            }
+            seen += 1;
+            if seen <= skip {
+                continue;
+            }
+            if items.len() < limit {
+                items.push(doc);
+            } else {
+                has_more = true;
+                if !count_here {
+                    break;
+                }
+            }
+        }
+        if backwards {
+            items.reverse();
+        }
+        let total = match counted {
+            Some(n) => n,
+            None if count_here => seen as u64,
+            None => self.count_matches(src, ranges)?,
+        };
+        Ok(Page {
+            items,
+            total,
+            has_more,
+        })
+    }
+
+    /// Any other sort: one pass over the candidates keeping the best `skip + limit + 1` sort keys.
+    fn top_k(
+        &self,
+        src: &mut dyn Source,
+        ranges: &[(String, String)],
+        bounds: Bounds,
+        counted: Option<u64>,
+    ) -> ApiResult<Page> {
+        let (skip, limit) = (self.skip(), self.limit_usize());
+        let keep = skip.saturating_add(limit).saturating_add(1);
+        let backwards = bounds.after.is_none() && bounds.before.is_some();
+        let low = bounds.after.map(|(_, doc)| self.sort_key(&doc));
+        let high = bounds.before.map(|(_, doc)| self.sort_key(&doc));
+        // Forward: a max-heap drops the last of the kept keys; backwards: a min-heap drops the first.
+        let mut ahead: BinaryHeap<(Vec<Directed>, String)> = BinaryHeap::new();
+        let mut behind: BinaryHeap<Reverse<(Vec<Directed>, String)>> = BinaryHeap::new();
+        let mut total = 0u64;
+        let mut walk = Walk::new(ranges, false, None);
+        while let Some((pos, doc)) = walk.next(src)? {
+            if !self.matches(&doc) {
+                continue;
+            }
+            total += 1;
+            let key = self.sort_key(&doc);
+            if low.as_ref().is_some_and(|b| key <= *b) || high.as_ref().is_some_and(|b| key >= *b) {
+                continue;
+            }
+            if backwards {
+                behind.push(Reverse((key, pos.id)));
+                if behind.len() > keep {
+                    behind.pop();
+                }
+            } else {
+                ahead.push((key, pos.id));
+                if ahead.len() > keep {
+                    ahead.pop();
+                }
+            }
+        }
+        let (ids, has_more) = if backwards {
+            let mut kept: Vec<_> = behind.into_iter().map(|Reverse(e)| e).collect();
+            kept.sort();
+            let more = kept.len() > skip.saturating_add(limit);
+            let end = kept.len().saturating_sub(skip);
+            let from = end.saturating_sub(limit);
+            kept.truncate(end);
+            (kept.split_off(from), more)
+        } else {
+            let kept = ahead.into_sorted_vec();
+            let more = kept.len() > skip.saturating_add(limit);
+            (kept.into_iter().skip(skip).take(limit).collect(), more)
+        };
+        let mut items = Vec::with_capacity(ids.len());
+        for (_, id) in ids {
+            if let Some((_, doc)) = src.find(&id)? {
+                items.push(doc);
+            }
+        }
+        Ok(Page {
+            items,
+            total: counted.unwrap_or(total),
+            has_more,
+        })
+    }
+
+    fn count_matches(&self, src: &mut dyn Source, ranges: &[(String, String)]) -> ApiResult<u64> {
+        let mut walk = Walk::new(ranges, false, None);
+        let mut n = 0u64;
+        while let Some((_, doc)) = walk.next(src)? {
+            if self.matches(&doc) {
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// The document's place in the list order: its sort values, then `_id` in the direction of the
+    /// last sort key (the tie-break [`ListQuery::select`] uses).
+    fn sort_key(&self, doc: &Value) -> Vec<Directed> {
+        let mut key: Vec<Directed> = self
+            .sort
+            .iter()
+            .map(|k| Directed::new(SortVal::of(k.ftype, lookup(doc, &k.path)), k.desc))
+            .collect();
+        let id_desc = self.sort.last().is_some_and(|k| k.desc);
+        key.push(Directed::new(
+            SortVal::of(FieldType::Str, doc.get("_id")),
+            id_desc,
+        ));
+        key
+    }
+
+    fn skip(&self) -> usize {
+        usize::try_from((self.page - 1).saturating_mul(self.limit)).unwrap_or(usize::MAX)
+    }
+
+    fn limit_usize(&self) -> usize {
+        usize::try_from(self.limit).unwrap_or(usize::MAX)
+    }
+}
+
+/// The records named by `startingAfter` and `endingBefore`, with their places.
+struct Bounds {
+    after: Option<(Pos, Value)>,
+    before: Option<(Pos, Value)>,
+}
+
+/// The record a cursor names; an id that names none is 404, like any unknown record.
+fn cursor(
+    src: &mut dyn Source,
+    what: &'static str,
+    id: Option<&str>,
+) -> ApiResult<Option<(Pos, Value)>> {
+    let Some(id) = id else { return Ok(None) };
+    src.find(id)?.map(Some).ok_or(ApiError::NotFound(what))
+}
+
+struct Access {
+    ranges: Vec<(String, String)>,
+    /// How many conditions the ranges decide alone (0 or 1).
+    covers: usize,
+}
+
+/// A sort value in its direction, so that the natural order of a key is the list order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Directed {
+    Asc(SortVal),
+    Desc(Reverse<SortVal>),
+}
+
+impl Directed {
+    fn new(v: SortVal, desc: bool) -> Directed {
+        if desc {
+            Directed::Desc(Reverse(v))
+        } else {
+            Directed::Asc(v)
+        }
+    }
+}
+
+/// Several index ranges walked as one, merged by position (a record is in one range only: an
+/// indexed field holds one value).
+struct Walk<'r> {
+    ranges: Vec<Lane<'r>>,
+    desc: bool,
+    chunk: usize,
+}
+
+struct Lane<'r> {
+    field: &'r str,
+    value: &'r str,
+    buf: VecDeque<(Pos, Value)>,
+    after: Option<Pos>,
+    done: bool,
+}
+
+impl<'r> Walk<'r> {
+    fn new(ranges: &'r [(String, String)], desc: bool, start: Option<Pos>) -> Walk<'r> {
+        Walk {
+            ranges: ranges
+                .iter()
+                .map(|(field, value)| Lane {
+                    field,
+                    value,
+                    buf: VecDeque::new(),
+                    after: start.clone(),
+                    done: false,
+                })
+                .collect(),
+            desc,
+            chunk: FIRST_CHUNK,
+        }
+    }
+
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Value)>> {
+        let mut grew = false;
+        for lane in &mut self.ranges {
+            if lane.buf.is_empty() && !lane.done {
+                let rows = src.next(
+                    lane.field,
+                    lane.value,
+                    self.desc,
+                    lane.after.as_ref(),
+                    self.chunk,
+                )?;
+                lane.done = rows.len() < self.chunk;
+                lane.after = rows.last().map(|(p, _)| p.clone());
+                lane.buf.extend(rows);
+                grew = true;
+            }
+        }
+        if grew {
+            self.chunk = (self.chunk * 2).min(MAX_CHUNK);
+        }
+        let desc = self.desc;
+        let best = self
+            .ranges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| l.buf.front().map(|(p, _)| (i, p)))
+            .reduce(|a, b| {
+                let b_first = if desc { b.1 > a.1 } else { b.1 < a.1 };
+                if b_first { b } else { a }
+            })
+            .map(|(i, _)| i);
+        Ok(best.and_then(|i| self.ranges[i].buf.pop_front()))
+    }
+}
+
+/// Documents already in memory as a [`Source`] with no index (a list of a few records).
+pub struct Documents {
+    /// In index order.
+    docs: Vec<(Pos, Value)>,
+}
+
+impl Documents {
+    pub fn new(docs: Vec<Value>) -> Documents {
+        let mut docs: Vec<(Pos, Value)> = docs
+            .into_iter()
+            .map(|d| {
+                let created_ms = d
+                    .get("createdAt")
+                    .and_then(Value::as_str)
+                    .and_then(crate::env::Timestamp::parse_rfc3339)
+                    .map_or(0, |t| t.millis().max(0));
+                let id = d.get("_id").and_then(Value::as_str).unwrap_or_default();
+                let pos = Pos {
+                    created_ms,
+                    id: id.to_string(),
+                };
+                (pos, d)
+            })
+            .collect();
+        docs.sort_by(|a, b| a.0.cmp(&b.0));
+        Documents { docs }
+    }
+}
+
+impl Source for Documents {
+    fn indexed(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn count(&mut self, _field: &str, _value: &str) -> ApiResult<u64> {
+        Ok(self.docs.len() as u64)
+    }
+
+    fn next(
+        &mut self,
+        _field: &str,
+        _value: &str,
+        desc: bool,
+        after: Option<&Pos>,
+        n: usize,
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        let rows: Box<dyn Iterator<Item = &(Pos, Value)>> = if desc {
+            Box::new(
+                self.docs
+                    .iter()
+                    .rev()
+                    .filter(|(p, _)| after.is_none_or(|a| p < a)),
+            )
+        } else {
+            Box::new(
+                self.docs
+                    .iter()
+                    .filter(|(p, _)| after.is_none_or(|a| p > a)),
+            )
+        };
+        Ok(rows.take(n).cloned().collect())
+    }
+
+    fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
+        Ok(self.docs.iter().find(|(p, _)| p.id == id).cloned())
+    }
+}

@@ -1,0 +1,174 @@
+//! Indexed records: a record, its secondary index entries and their counts are written together, in
+//! the caller's transaction, so an index never disagrees with the records it points at.
+//!
+//! Every record of an [`Indexed`] kind is in the index [`keys::ALL`] and in one index per field it
+//! names. Index entries sort by creation time, then id (the default list order), and each index
+//! keeps an exact count, so a list can walk a page and report its total without reading the rest.
+
+use super::{Direction, Record, StoreError, Tx, codec, keys};
+use keys::Kind;
+
+/// A record kind with secondary indexes.
+pub trait Indexed: Record {
+    const KIND: Kind;
+    fn id(&self) -> &str;
+    /// Creation time in ms: an index's order. It must never change.
+    fn created_ms(&self) -> i64;
+    /// The indexed fields, besides [`keys::ALL`], named as list views name them.
+    const FIELDS: &'static [&'static str];
+    /// The record's value of each of [`Indexed::FIELDS`], in that order, exactly as list views show
+    /// it, so that an equality filter on the field is answered by the index alone.
+    fn index_values(&self) -> Vec<&str>;
+}
+
+fn entries<R: Indexed>(r: &R) -> Vec<(&'static str, &str)> {
+    let mut all: Vec<(&'static str, &str)> =
+        R::FIELDS.iter().copied().zip(r.index_values()).collect();
+    all.push((keys::ALL, ""));
+    all
+}
+
+/// Counts are sharded by the id's last hex digit, which the id generator's counter turns over.
+fn shard(id: &str) -> u8 {
+    id.bytes().last().map_or(0, |b| b & 0x0f)
+}
+
+fn add_entry<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str, value: &str) -> Res {
+    let key = keys::index_entry(client, R::KIND, field, value, r.created_ms(), r.id());
+    tx.put(&key, &[])?;
+    bump(
+        tx,
+        &keys::tally(client, R::KIND, field, value, shard(r.id())),
+        1,
+    )
+}
+
+fn remove_entry<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str, value: &str) -> Res {
+    let key = keys::index_entry(client, R::KIND, field, value, r.created_ms(), r.id());
+    tx.delete(&key)?;
+    bump(
+        tx,
+        &keys::tally(client, R::KIND, field, value, shard(r.id())),
+        -1,
+    )
+}
+
+type Res = Result<(), StoreError>;
+
+fn bump(tx: &mut dyn Tx, key: &[u8], delta: i64) -> Res {
+    let now = read_u64(tx.get(key)?.as_deref())?;
+    let next = now.saturating_add_signed(delta);
+    if next == 0 {
+        tx.delete(key)
+    } else {
+        tx.put(key, &next.to_be_bytes())
+    }
+}
+
+fn read_u64(bytes: Option<&[u8]>) -> Result<u64, StoreError> {
+    match bytes {
+        None => Ok(0),
+        Some(b) => b
+            .try_into()
+            .map(u64::from_be_bytes)
+            .map_err(|_| StoreError("an index count is not 8 bytes".into())),
+    }
+}
+
+/// Writes a record that does not exist yet, with its index entries.
+pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    codec::put(tx, &keys::record(client, R::KIND, r.id()), r)?;
+    for (field, value) in entries(r) {
+        add_entry(tx, client, r, field, value)?;
+    }
+    Ok(())
+}
+
+/// Writes a record, moving the index entries whose values changed since the stored version.
+pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    let key = keys::record(client, R::KIND, r.id());
+    let Some(old) = codec::get::<R>(tx, &key)? else {
+        return insert(tx, client, r);
+    };
+    codec::put(tx, &key, r)?;
+    let (before, after) = (entries(&old), entries(r));
+    let moved = old.created_ms() != r.created_ms();
+    for (field, value) in &before {
+        if moved || !after.contains(&(*field, *value)) {
+            remove_entry(tx, client, &old, field, value)?;
+        }
+    }
+    for (field, value) in &after {
+        if moved || !before.contains(&(*field, *value)) {
+            add_entry(tx, client, r, field, value)?;
+        }
+    }
+    Ok(())
+}
+
+/// The exact number of records of `kind` whose `field` is `value` ([`keys::ALL`]: all of them).
+pub fn count(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    field: &str,
+    value: &str,
+) -> Result<u64, StoreError> {
+    let prefix = keys::tallies(client, kind, field, value);
+    let end = super::prefix_end(&prefix);
+    let mut total = 0u64;
+    for (_, v) in tx.scan(&prefix, &end, Direction::Forward, 256)? {
+        total = total.saturating_add(read_u64(Some(&v))?);
+    }
+    Ok(total)
+}
+
+/// A place in an index: creation time (ms) and id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub created_ms: i64,
+    pub id: String,
+}
+
+/// Up to `n` positions of the index `field = value` of `kind`, in `dir` order, strictly after
+/// `after` (in that order) when given.
+pub fn positions(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    (field, value): (&str, &str),
+    dir: Direction,
+    after: Option<&Position>,
+    n: usize,
+) -> Result<Vec<Position>, StoreError> {
+    let range = keys::index_range(client, kind, field, value);
+    let end = super::prefix_end(&range);
+    let rows = match (after, dir) {
+        (None, _) => tx.scan(&range, &end, dir, n)?,
+        (Some(p), Direction::Forward) => {
+            // The smallest key greater than the position's: the key with a 0x00 appended.
+            let mut start = keys::index_position(&range, p.created_ms, &p.id);
+            start.push(0);
+            tx.scan(&start, &end, dir, n)?
+        }
+        (Some(p), Direction::Reverse) => {
+            let stop = keys::index_position(&range, p.created_ms, &p.id);
+            tx.scan(&range, &stop, dir, n)?
+        }
+    };
+    rows.iter()
+        .map(|(k, _)| {
+            keys::index_entry_parts(&range, k)
+                .map(|(created_ms, id)| Position {
+                    created_ms,
+                    id: id.to_string(),
+                })
+                .ok_or_else(|| StoreError("an index entry key is malformed".into()))
+        })
+        .collect()
+}
+
+/// The record `id` of `kind`, if stored.
+pub fn get<R: Indexed>(tx: &mut dyn Tx, client: &str, id: &str) -> Result<Option<R>, StoreError> {
+    codec::get(tx, &keys::record(client, R::KIND, id))
+}
