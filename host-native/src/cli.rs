@@ -21,6 +21,53 @@ pub enum Command {
     /// Manage stored API keys (only their SHA-256 hashes are stored).
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Fill the store with accounts, card holders and cards for one client, through the same code
+    /// that serves requests (to try the service at volume).
+    Seed(SeedArgs),
+}
+
+#[derive(Args)]
+pub struct SeedArgs {
+    /// The client the records belong to.
+    #[arg(long, default_value = "default")]
+    pub client: String,
+
+    /// Cards to issue, each funded from an account (so each also adds a ledger entry).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub cards: u64,
+
+    /// Funding accounts; cards draw from them in turn (1: one account with a ledger entry per card).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub accounts: u64,
+
+    /// Card holders; cards are spread over them in turn (default: one per 100 cards).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub holders: Option<u64>,
+
+    /// Requests per transaction.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: u64,
+
+    #[command(flatten)]
+    pub data: DataArg,
+
+    /// AES-256 key (64 hex characters) for card numbers; default: the key file beside the data file.
+    #[arg(long, env = "CARDS_VAULT_KEY", hide_env_values = true)]
+    pub vault_key: Option<String>,
+}
+
+impl std::fmt::Debug for SeedArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SeedArgs")
+            .field("client", &self.client)
+            .field("cards", &self.cards)
+            .field("accounts", &self.accounts)
+            .field("holders", &self.holders)
+            .field("batch", &self.batch)
+            .field("data", &self.data)
+            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
 }
 
 #[derive(Debug, Args)]

@@ -3,6 +3,7 @@
 mod cli;
 mod pg_store;
 mod rate_limit;
+mod seed;
 mod server;
 mod static_files;
 mod storage;
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
+        Command::Seed(args) => seed::run(args),
     };
     match result {
         Ok(code) => code,

@@ -105,4 +105,17 @@ where
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
         self.load(id)
     }
+
+    fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {
+        let records = table::scan::<R>(self.scope.tx, self.scope.client, after, n)?;
+        let mut out = Vec::with_capacity(records.len());
+        for record in records {
+            let pos = Pos {
+                created_ms: record.created_ms(),
+                id: record.id().to_string(),
+            };
+            out.push((pos, (self.view)(self.scope, record)?));
+        }
+        Ok(out)
+    }
 }

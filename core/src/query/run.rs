@@ -50,6 +50,16 @@ pub trait Source {
     ) -> ApiResult<Vec<(Pos, Value)>>;
     /// One record by id (in this list's kind), with its place.
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>>;
+    /// Up to `n` of all the records, in an order of the source's choosing (for a store: as stored,
+    /// without an index lookup per record), continuing after the record `after` of the last call.
+    /// For passes that visit every record whatever the order.
+    fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {
+        let after = match after {
+            Some(id) => self.find(id)?.map(|(p, _)| p),
+            None => None,
+        };
+        self.next(ALL, "", false, after.as_ref(), n)
+    }
 }
 
 /// One page of a list.
@@ -224,7 +234,7 @@ impl ListQuery {
         let mut ahead: BinaryHeap<(Vec<Directed>, String)> = BinaryHeap::new();
         let mut behind: BinaryHeap<Reverse<(Vec<Directed>, String)>> = BinaryHeap::new();
         let mut total = 0u64;
-        let mut walk = Walk::new(ranges, false, None);
+        let mut walk = Walk::unordered(ranges);
         while let Some((pos, doc)) = walk.next(src)? {
             if !self.matches(&doc) {
                 continue;
@@ -273,7 +283,7 @@ impl ListQuery {
     }
 
     fn count_matches(&self, src: &mut dyn Source, ranges: &[(String, String)]) -> ApiResult<u64> {
-        let mut walk = Walk::new(ranges, false, None);
+        let mut walk = Walk::unordered(ranges);
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
             if self.matches(&doc) {
@@ -353,6 +363,8 @@ struct Walk<'r> {
     ranges: Vec<Lane<'r>>,
     desc: bool,
     chunk: usize,
+    /// Every record, in the source's own order ([`Source::scan`]).
+    everything: bool,
 }
 
 struct Lane<'r> {
@@ -378,20 +390,33 @@ impl<'r> Walk<'r> {
                 .collect(),
             desc,
             chunk: FIRST_CHUNK,
+            everything: false,
         }
+    }
+
+    /// A walk whose order does not matter: over every record, the source's own scan.
+    fn unordered(ranges: &'r [(String, String)]) -> Walk<'r> {
+        let mut walk = Walk::new(ranges, false, None);
+        walk.everything = matches!(ranges, [(field, _)] if field == ALL);
+        walk.chunk = MAX_CHUNK;
+        walk
     }
 
     fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Value)>> {
         let mut grew = false;
         for lane in &mut self.ranges {
             if lane.buf.is_empty() && !lane.done {
-                let rows = src.next(
-                    lane.field,
-                    lane.value,
-                    self.desc,
-                    lane.after.as_ref(),
-                    self.chunk,
-                )?;
+                let rows = if self.everything {
+                    src.scan(lane.after.as_ref().map(|p| p.id.as_str()), self.chunk)?
+                } else {
+                    src.next(
+                        lane.field,
+                        lane.value,
+                        self.desc,
+                        lane.after.as_ref(),
+                        self.chunk,
+                    )?
+                };
                 lane.done = rows.len() < self.chunk;
                 lane.after = rows.last().map(|(p, _)| p.clone());
                 lane.buf.extend(rows);

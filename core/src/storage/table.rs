@@ -168,6 +168,30 @@ pub fn positions(
         .collect()
 }
 
+/// Up to `n` records of kind `R` in id order, after the record `after`: the records themselves,
+/// read in one range scan.
+pub fn scan<R: Indexed>(
+    tx: &mut dyn Tx,
+    client: &str,
+    after: Option<&str>,
+    n: usize,
+) -> Result<Vec<R>, StoreError> {
+    let range = keys::records(client, R::KIND);
+    let end = super::prefix_end(&range);
+    let start = match after {
+        Some(id) => {
+            let mut k = keys::record(client, R::KIND, id);
+            k.push(0);
+            k
+        }
+        None => range,
+    };
+    tx.scan(&start, &end, Direction::Forward, n)?
+        .iter()
+        .map(|(_, v)| codec::decode(v))
+        .collect()
+}
+
 /// The record `id` of `kind`, if stored.
 pub fn get<R: Indexed>(tx: &mut dyn Tx, client: &str, id: &str) -> Result<Option<R>, StoreError> {
     codec::get(tx, &keys::record(client, R::KIND, id))
