@@ -81,6 +81,11 @@ pub struct DataArg {
     /// the vault key configured (--vault-key / CARDS_VAULT_KEY).
     #[arg(long, env = "CARDS_STORE", hide_env_values = true)]
     pub store: Option<String>,
+
+    /// Memory for redb's page cache (`128MiB`): the B-tree's inner pages stay cached; a scan of a
+    /// big list reads the rest from the OS page cache instead of growing the process.
+    #[arg(long, env = "CARDS_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
+    pub cache_size: usize,
 }
 
 #[derive(Args)]

@@ -93,7 +93,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             "created a new vault key file; keep it with the data file, card numbers cannot be read without it"
         ),
     }
-    let store = Store::open(store_url.as_deref(), &data)?;
+    let store = Store::open(store_url.as_deref(), &data, args.data.cache_size)?;
     let env = Arc::new(SystemEnv);
     if api_keys.is_empty() {
         ensure_a_stored_key(&store, &*env)?;
@@ -197,13 +197,13 @@ fn ensure_a_stored_key(store: &Store, env: &dyn Env) -> Result<(), String> {
 fn keys(cmd: KeysCommand) -> Result<ExitCode, String> {
     match cmd {
         KeysCommand::Create { client, data } => {
-            let store = Store::open(data.store.as_deref(), &data.data)?;
+            let store = Store::open(data.store.as_deref(), &data.data, data.cache_size)?;
             let key = store.write(|tx| auth::create_key(tx, &SystemEnv, &client))?;
             println!("{key}");
             Ok(ExitCode::SUCCESS)
         }
         KeysCommand::Revoke { key, data } => {
-            let store = Store::open(data.store.as_deref(), &data.data)?;
+            let store = Store::open(data.store.as_deref(), &data.data, data.cache_size)?;
             let existed =
                 store.write(|tx| auth::revoke_key(tx, &key).map_err(|e| e.to_string()))?;
             if existed {

@@ -28,7 +28,11 @@ pub fn run(args: SeedArgs) -> Result<ExitCode, String> {
         );
     }
     let (vault_key, _) = vault_key::resolve(args.vault_key.as_deref(), &args.data.data)?;
-    let store = Store::open(args.data.store.as_deref(), &args.data.data)?;
+    let store = Store::open(
+        args.data.store.as_deref(),
+        &args.data.data,
+        args.data.cache_size,
+    )?;
     let env = SystemEnv;
     // A key that lives only as long as this command: the requests authenticate like any other.
     let key = format!("seed_{}", hex::encode(random_bytes()?));

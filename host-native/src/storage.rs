@@ -23,14 +23,14 @@ pub enum Store {
 
 impl Store {
     /// `--store URL` if given (PostgreSQL), else the redb file `data`.
-    pub fn open(store: Option<&str>, data: &Path) -> Result<Store, String> {
+    pub fn open(store: Option<&str>, data: &Path, cache_bytes: usize) -> Result<Store, String> {
         match store {
             Some(url) if pg_store::is_url(url) => Ok(Store::Postgres(Arc::new(PgStore::open(url)?))),
             Some(_) => Err(
                 "--store / CARDS_STORE must be a postgres:// or postgresql:// URL (or leave it unset for the --data file)"
                     .into(),
             ),
-            None => Ok(Store::Redb(Arc::new(open(data)?))),
+            None => Ok(Store::Redb(Arc::new(open_cached(data, cache_bytes)?))),
         }
     }
 
@@ -76,16 +76,25 @@ fn store_err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
 }
 
-/// Opens (or creates) the data file and makes sure the table exists, so read transactions can open it.
+/// Opens (or creates) the data file with redb's default cache.
+#[cfg(test)]
 pub fn open(path: &Path) -> Result<Database, String> {
+    open_cached(path, 1 << 30)
+}
+
+/// Opens (or creates) the data file and makes sure the table exists, so read transactions can open it.
+pub fn open_cached(path: &Path, cache_bytes: usize) -> Result<Database, String> {
     create_private(path).map_err(|e| format!("cannot create data file {}: {e}", path.display()))?;
-    let db = Database::create(path).map_err(|e| match e {
-        redb::DatabaseError::DatabaseAlreadyOpen => format!(
-            "data file {} is in use by another process (a running `cards serve`?)",
-            path.display()
-        ),
-        e => format!("cannot open data file {}: {e}", path.display()),
-    })?;
+    let db = redb::Builder::new()
+        .set_cache_size(cache_bytes)
+        .create(path)
+        .map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => format!(
+                "data file {} is in use by another process (a running `cards serve`?)",
+                path.display()
+            ),
+            e => format!("cannot open data file {}: {e}", path.display()),
+        })?;
     // The data format is checked (and an empty file stamped) before anything else touches the data.
     let init = || -> Result<(), String> {
         let tx = db.begin_write().map_err(|e| e.to_string())?;

@@ -19,11 +19,10 @@ impl Env for SystemEnv {
     }
 
     fn fill_random(&self, buf: &mut [u8]) {
-        // The port cannot report failure, and predictable bytes would be a security hole (keys, PANs,
-        // tokens). So an OS RNG failure panics; the host catches it and answers that request 500.
-        if let Err(e) = getrandom::fill(buf) {
-            panic!("the OS random number generator failed: {e}");
-        }
+        // rand's thread-local generator: a CSPRNG (ChaCha) seeded and periodically reseeded from the
+        // OS, without a system call per draw (a card issue draws many times: id, PAN digits, CVV).
+        // If the OS cannot seed it, it panics; the host catches that and answers that request 500.
+        rand::RngCore::fill_bytes(&mut rand::rng(), buf);
     }
 }
 

@@ -139,3 +139,63 @@ fn a_fresh_start_without_keys_says_how_to_make_one() {
     let server = Process::spawn(cmd, addr, &dir.path().join("serve-env.log")).unwrap();
     raw_to(&server, "dev_key_0123456789abcdef", "x-api-key").expect(200);
 }
+
+#[test]
+fn seed_fills_a_data_file_through_the_api_rules() {
+    if !native() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let out = cards()
+        .args([
+            "seed",
+            "--client",
+            "acme",
+            "--cards",
+            "30",
+            "--accounts",
+            "2",
+        ])
+        .args(["--holders", "3", "--batch", "7", "--data"])
+        .arg(&data)
+        .output()
+        .expect("run cards seed");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "cards seed failed: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("30 cards"), "{said}");
+    let (ok, key) = keys(&["create", "--client", "acme"], &data);
+    assert!(ok, "{key}");
+    let server = serve(&data, "serve.log");
+    let t = Tenant::at(&server.base_url, &key, "acme");
+    let total = |path: &str| t.get(path).expect(200).body["meta"]["total"].clone();
+    assert_eq!(total("/cards"), json!(30));
+    assert_eq!(total("/cards?status=inactive"), json!(3));
+    assert_eq!(total("/card-holders"), json!(3));
+    assert_eq!(total("/events?type=card.created"), json!(30));
+    let accounts = t.get("/accounts?sort=createdAt").expect(200).body["data"].clone();
+    let mut funded = rust_decimal::Decimal::ZERO;
+    for a in accounts.as_array().unwrap() {
+        // Its opening adjustment and one funding per card it pays for.
+        assert_eq!(
+            total(&format!("/accounts/{}/transactions", id(a))),
+            json!(16)
+        );
+        funded += rust_decimal::Decimal::from(100_000_000_000_000i64) - dec(&a["balance"]);
+    }
+    let cards = t.get("/cards?limit=200").expect(200).body["data"].clone();
+    let on_cards: rust_decimal::Decimal = cards
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| dec(&c["balance"]))
+        .sum();
+    assert_eq!(
+        funded, on_cards,
+        "money moved from the accounts is on the cards"
+    );
+}

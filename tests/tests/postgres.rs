@@ -442,3 +442,63 @@ fn store_needs_a_configured_vault_key() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("postgres://"));
 }
+
+#[test]
+fn seed_fills_the_database_and_lists_read_it_from_any_instance() {
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let out = db
+        .cards()
+        .args([
+            "seed",
+            "--client",
+            "acme",
+            "--cards",
+            "25",
+            "--holders",
+            "5",
+        ])
+        .args([
+            "--batch",
+            "10",
+            "--store",
+            &db.url,
+            "--vault-key",
+            &db.vault_key,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let key = db.create_key("acme");
+    let (a, b) = (db.serve("a"), db.serve("b"));
+    for server in [&a, &b] {
+        let t = Tenant::at(&server.base_url, &key, "acme");
+        let first = t.get("/cards?limit=10").expect(200).body.clone();
+        assert_eq!(first["meta"]["total"], json!(25));
+        assert_eq!(first["meta"]["hasMore"], json!(true));
+        let holder = first["data"][0]["cardHolderId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let of_holder = t
+            .get(&format!("/cards?cardHolderId={holder}"))
+            .expect(200)
+            .body
+            .clone();
+        assert_eq!(of_holder["meta"]["total"], json!(5));
+        let last = first["data"][9]["_id"].as_str().unwrap().to_string();
+        let next = t
+            .get(&format!("/cards?limit=20&startingAfter={last}"))
+            .expect(200)
+            .body
+            .clone();
+        assert_eq!(next["data"].as_array().map(Vec::len), Some(15));
+        assert_eq!(next["meta"]["hasMore"], json!(false));
+    }
+}

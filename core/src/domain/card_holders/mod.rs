@@ -234,7 +234,7 @@ pub fn create(
         let stored = files::store(s, &holder.id, &upload)?;
         attach(&mut holder, upload.part, &stored);
     }
-    save(s, &holder)?;
+    table::insert(s.tx, s.client, &holder)?;
     Ok(holder)
 }
 

@@ -245,7 +245,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
         created_at: s.now,
         updated_at: s.now,
     };
-    save(s, &card)?;
+    table::insert(s.tx, s.client, &card)?;
     Ok(card)
 }
 
