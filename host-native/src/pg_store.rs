@@ -23,22 +23,11 @@ use tracing::{error, info, warn};
 
 use crate::writer::{Batch, BatchStore, Handler, Job, run_job};
 
-/// The schema this release creates and reads.
-pub const SCHEMA_VERSION: i32 = 1;
+/// The SQL text and schema version, shared with the Spin component (`host-wasm --features postgres`).
+use host_wasm::pg::{self as sql, MAX_ATTEMPTS, SCHEMA_LOCK, SCHEMA_VERSION};
 
 /// Connections per instance (the writer holds one; reads share the rest).
 const POOL_SIZE: u32 = 16;
-
-/// How many times one request is run before it is answered `busy`.
-const MAX_ATTEMPTS: u32 = 8;
-
-/// Serializes schema creation when several instances start at once (any fixed number works).
-const SCHEMA_LOCK: i64 = 0x6361_7264_7300;
-
-const SCHEMA: &str = "
-    CREATE TABLE IF NOT EXISTS cards_schema (version integer NOT NULL);
-    CREATE TABLE IF NOT EXISTS cards_kv (k bytea PRIMARY KEY, v bytea NOT NULL);
-";
 
 /// The prepared statements of one connection: prepared once, not per query.
 struct Statements {
@@ -67,17 +56,11 @@ impl r2d2::ManageConnection for Manager {
     fn connect(&self) -> Result<Conn, postgres::Error> {
         let mut client = self.config.connect(self.tls.clone())?;
         let stmts = Statements {
-            get: client.prepare("SELECT v FROM cards_kv WHERE k = $1")?,
-            put: client.prepare(
-                "INSERT INTO cards_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
-            )?,
-            delete: client.prepare("DELETE FROM cards_kv WHERE k = $1")?,
-            scan_forward: client.prepare(
-                "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3",
-            )?,
-            scan_reverse: client.prepare(
-                "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3",
-            )?,
+            get: client.prepare(sql::GET)?,
+            put: client.prepare(sql::PUT)?,
+            delete: client.prepare(sql::DELETE)?,
+            scan_forward: client.prepare(sql::SCAN_FORWARD)?,
+            scan_reverse: client.prepare(sql::SCAN_REVERSE)?,
         };
         Ok(Conn { client, stmts })
     }
@@ -310,7 +293,7 @@ fn begin_serializable(client: &mut Client) -> Result<Transaction<'_>, postgres::
 fn backoff(attempt: u32) {
     let mut r = [0u8; 2];
     let _ = getrandom::fill(&mut r);
-    let cap_ms = 1u64 << attempt.min(6);
+    let cap_ms = sql::backoff_cap_ms(attempt);
     let ms = u64::from(u16::from_le_bytes(r)) % cap_ms + 1;
     std::thread::sleep(Duration::from_millis(ms));
 }
@@ -348,30 +331,23 @@ fn label(config: &postgres::Config) -> String {
 /// Creates the tables on first start; refuses a schema newer than this release's.
 fn migrate(client: &mut Client) -> Result<(), String> {
     let mut tx = client.transaction().map_err(|e| e.to_string())?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+    tx.execute(sql::LOCK_SCHEMA, &[&SCHEMA_LOCK])
         .map_err(|e| e.to_string())?;
-    // Quiet the "already exists, skipping" notices of every later start.
-    tx.batch_execute("SET LOCAL client_min_messages = warning")
-        .map_err(|e| e.to_string())?;
-    tx.batch_execute(SCHEMA).map_err(|e| e.to_string())?;
+    tx.batch_execute(sql::QUIET).map_err(|e| e.to_string())?;
+    for statement in sql::SCHEMA {
+        tx.batch_execute(statement).map_err(|e| e.to_string())?;
+    }
     let version: Option<i32> = tx
-        .query_opt("SELECT max(version) FROM cards_schema", &[])
+        .query_opt(sql::SCHEMA_VERSION_READ, &[])
         .map_err(|e| e.to_string())?
         .and_then(|row| row.get(0));
     match version {
         None => {
-            tx.execute(
-                "INSERT INTO cards_schema (version) VALUES ($1)",
-                &[&SCHEMA_VERSION],
-            )
-            .map_err(|e| e.to_string())?;
+            tx.execute(sql::SCHEMA_VERSION_WRITE, &[&SCHEMA_VERSION])
+                .map_err(|e| e.to_string())?;
         }
         Some(v) if v == SCHEMA_VERSION => {}
-        Some(v) => {
-            return Err(format!(
-                "the database schema is version {v}; this release reads version {SCHEMA_VERSION}"
-            ));
-        }
+        Some(v) => return Err(sql::newer_schema(v)),
     }
     tx.commit().map_err(|e| e.to_string())
 }

@@ -1,13 +1,17 @@
 //! The card service as WebAssembly, one crate with a face per target:
-//! - `wasm32-wasip2` (any `target_os = "wasi"`): a Spin HTTP component ([`spin`]), storage on Spin SQLite;
+//! - `wasm32-wasip2` (any `target_os = "wasi"`): a Spin HTTP component ([`spin`]), storage on Spin SQLite,
+//!   or on PostgreSQL with the cargo feature `postgres` and the Spin variable `database_url`;
 //! - `wasm32-unknown-unknown`: the browser face ([`browser`]), the core's own validators as wasm-bindgen
 //!   functions for the page in `web/`.
 //!
-//! On the host target the crate builds as a library of the target-independent parts (`sql`, settings), so `cargo build --workspace` and
+//! On the host target the crate builds as a library of the target-independent parts (`sql`, `pg`, settings), so `cargo build --workspace` and
 //! `cargo clippy --workspace` keep working without a wasm toolchain.
 
 #[cfg(target_os = "wasi")]
 pub mod spin;
+
+#[cfg(all(target_os = "wasi", feature = "postgres"))]
+mod spin_pg;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod browser;
@@ -68,6 +72,97 @@ pub mod sql {
     }
 }
 
+/// The PostgreSQL statements of both PostgreSQL adapters, the native server's (`host-native`'s
+/// `pg_store`) and the Spin component's (`--features postgres`): plain text, so native instances and
+/// Spin replicas share one database with one schema.
+pub mod pg {
+    /// The schema this release creates and reads (`cards_schema.version`).
+    pub const SCHEMA_VERSION: i32 = 1;
+
+    /// Serializes schema creation when several instances start at once (any fixed number works).
+    pub const SCHEMA_LOCK: i64 = 0x6361_7264_7300;
+
+    /// The schema, one statement each (Spin's `execute` runs one statement at a time). One table of
+    /// ordered byte keys and values: the core owns the key layout and its indexes.
+    pub const SCHEMA: [&str; 2] = [
+        "CREATE TABLE IF NOT EXISTS cards_schema (version integer NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS cards_kv (k bytea PRIMARY KEY, v bytea NOT NULL)",
+    ];
+    /// Taken first in the schema transaction (parameter: [`SCHEMA_LOCK`]).
+    pub const LOCK_SCHEMA: &str = "SELECT pg_advisory_xact_lock($1)";
+    /// Quiets the "already exists, skipping" notices of every later start.
+    pub const QUIET: &str = "SET LOCAL client_min_messages = warning";
+    pub const SCHEMA_VERSION_READ: &str = "SELECT max(version) FROM cards_schema";
+    pub const SCHEMA_VERSION_WRITE: &str = "INSERT INTO cards_schema (version) VALUES ($1)";
+
+    pub const GET: &str = "SELECT v FROM cards_kv WHERE k = $1";
+    pub const PUT: &str =
+        "INSERT INTO cards_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+    pub const DELETE: &str = "DELETE FROM cards_kv WHERE k = $1";
+    pub const SCAN_FORWARD: &str =
+        "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3";
+    pub const SCAN_REVERSE: &str =
+        "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3";
+
+    /// A write request: its reads and writes in one transaction PostgreSQL makes serializable.
+    pub const BEGIN_WRITE: &str = "BEGIN ISOLATION LEVEL SERIALIZABLE";
+    /// A read request: one snapshot, never a conflict.
+    pub const BEGIN_READ: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+    /// The schema transaction: READ COMMITTED, so after the advisory lock it sees what another
+    /// instance created meanwhile.
+    pub const BEGIN_SCHEMA: &str = "BEGIN";
+    pub const COMMIT: &str = "COMMIT";
+    pub const ROLLBACK: &str = "ROLLBACK";
+
+    /// The advisory lock of the Spin component's write requests (any fixed number other than
+    /// [`SCHEMA_LOCK`]). A first try holds it shared, so tries run side by side; a re-run after a
+    /// conflict holds it alone: it waits for the tries in flight, new ones wait for it (PostgreSQL
+    /// queues them behind a waiting exclusive request), and it runs with no other write of a Spin
+    /// instance beside it. Without that, a request re-run after a pause starts behind the other
+    /// instances' next requests and loses to them again and again.
+    pub const WRITE_LOCK: i64 = 0x6361_7264_7301;
+    /// Session locks, taken before BEGIN (a lock taken inside the transaction would come after its
+    /// snapshot) and released after COMMIT or ROLLBACK (parameter: [`WRITE_LOCK`]).
+    pub const LOCK_WRITE_SHARED: &str = "SELECT pg_advisory_lock_shared($1)";
+    pub const UNLOCK_WRITE_SHARED: &str = "SELECT pg_advisory_unlock_shared($1)";
+    pub const LOCK_WRITE_ALONE: &str = "SELECT pg_advisory_lock($1)";
+    pub const UNLOCK_WRITE_ALONE: &str = "SELECT pg_advisory_unlock($1)";
+
+    /// How many times one request is run before it is answered `503 busy`.
+    pub const MAX_ATTEMPTS: u32 = 8;
+
+    /// The most milliseconds of the random pause before try `attempt + 1`: it grows with the
+    /// attempt, so conflicting instances stop colliding.
+    pub fn backoff_cap_ms(attempt: u32) -> u64 {
+        1u64 << attempt.min(6)
+    }
+
+    /// Whether a PostgreSQL error, as text, is a serialization failure (SQLSTATE 40001) or a deadlock
+    /// (40P01): running the transaction again may succeed. Spin's `spin:postgres@3.0.0` reports a
+    /// query error as text only (`query-failed(string)`, tokio-postgres's `Debug` form, which names
+    /// the code as `SqlState(E40001)`); the messages cover servers and hosts that word it otherwise.
+    pub fn is_conflict(error: &str) -> bool {
+        ["E40001", "E40P01", "SQLSTATE 40001", "SQLSTATE 40P01"]
+            .iter()
+            .any(|code| error.contains(code))
+            || error.contains("could not serialize access")
+            || error.contains("deadlock detected")
+    }
+
+    /// Whether a PostgreSQL error, as text, says the schema is missing (SQLSTATE 42P01, undefined
+    /// table): a database no instance has started on yet.
+    pub fn is_undefined_table(error: &str) -> bool {
+        error.contains("E42P01") || error.contains("SQLSTATE 42P01")
+    }
+
+    /// The message for a database whose schema this release does not read.
+    pub fn newer_schema(version: i32) -> String {
+        format!(
+            "the database schema is version {version}; this release reads version {SCHEMA_VERSION}"
+        )
+    }
+}
+
 /// Parsing of the Spin variables (`vault_key`, `token_ttl`; `api_keys` is parsed by the core).
 pub mod settings {
 
@@ -118,6 +213,23 @@ pub mod settings {
 mod tests {
     use super::settings::*;
     use super::sql::{is_busy, limit, retry_busy};
+
+    #[test]
+    fn postgres_conflicts_are_told_from_other_errors() {
+        use super::pg::{is_conflict, is_undefined_table};
+        // The `Debug` text tokio-postgres gives (and Spin passes on in `query-failed`).
+        let serialization = r#"Error { kind: Db, cause: Some(DbError { severity: "ERROR", parsed_severity: Some(Error), code: SqlState(E40001), message: "could not serialize access due to read/write dependencies among transactions" }) }"#;
+        assert!(is_conflict(serialization));
+        assert!(is_conflict("ERROR: deadlock detected"));
+        assert!(is_conflict("db error: SQLSTATE 40P01"));
+        let unique = r#"Error { kind: Db, cause: Some(DbError { code: SqlState(E23505), message: "duplicate key value" }) }"#;
+        assert!(!is_conflict(unique));
+        assert!(!is_conflict("connection refused"));
+        assert!(is_undefined_table(
+            r#"Error { kind: Db, cause: Some(DbError { code: SqlState(E42P01), message: "relation \"cards_schema\" does not exist" }) }"#
+        ));
+        assert!(!is_undefined_table(serialization));
+    }
 
     #[test]
     fn limit_maps_unbounded_to_negative() {

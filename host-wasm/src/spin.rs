@@ -1,5 +1,6 @@
 //! The Spin face: an HTTP component (spin-sdk 5.2, `wasi:http/incoming-handler@0.2.0`) that runs the
-//! core on Spin SQLite (`fermyon:spin/sqlite@2.0.0`).
+//! core on Spin SQLite (`fermyon:spin/sqlite@2.0.0`), or, built with `--features postgres` and given
+//! the variable `database_url`, on PostgreSQL ([`crate::spin_pg`]).
 //!
 //! Spin makes a fresh instance per request, so everything (configuration, service, connection) is
 //! built per request; nothing is cached between requests.
@@ -7,6 +8,7 @@
 use std::cell::Cell;
 
 use card_core::domain::api_keys::ConfiguredKeys;
+use card_core::http::Prepared;
 use card_core::http::body::BodyReader;
 use card_core::storage::KvPair;
 use card_core::{
@@ -88,7 +90,47 @@ fn serve(req: &Request) -> Response {
     };
     let env = WasiEnv::default();
     let service = Service::new(config, &env);
+    let prepared = Service::prepare(req);
+    let database_url = match variable("database_url") {
+        Ok(url) => url.trim().to_string(),
+        Err(e) => return fail(&format!("bad configuration: {e}")),
+    };
+    if database_url.is_empty() {
+        serve_sqlite(req, &prepared, &service, &env)
+    } else {
+        serve_postgres(req, &prepared, &service, &env, &database_url)
+    }
+}
 
+#[cfg(feature = "postgres")]
+fn serve_postgres(
+    req: &Request,
+    prepared: &Prepared,
+    service: &Service,
+    env: &WasiEnv,
+    url: &str,
+) -> Response {
+    crate::spin_pg::serve(req, prepared, service, env, url)
+}
+
+/// Without the feature the component does not import `spin:postgres` at all (a Spin without it
+/// could not start the component), so a configured database URL is a configuration error.
+#[cfg(not(feature = "postgres"))]
+fn serve_postgres(
+    _req: &Request,
+    _prepared: &Prepared,
+    _service: &Service,
+    _env: &WasiEnv,
+    _url: &str,
+) -> Response {
+    fail(
+        "the database_url variable is set, but this component was built without PostgreSQL: \
+         build it with `cargo build -p host-wasm --target wasm32-wasip2 --release --features postgres`",
+    )
+}
+
+/// [`serve`] on the Spin SQLite database `default`.
+fn serve_sqlite(req: &Request, prepared: &Prepared, service: &Service, env: &WasiEnv) -> Response {
     let conn = match Connection::open(DATABASE) {
         Ok(conn) => conn,
         Err(e) => return fail(&format!("cannot open the {DATABASE:?} database: {e}")),
@@ -102,7 +144,6 @@ fn serve(req: &Request) -> Response {
     if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::CREATE, &[])) {
         return fail(&format!("cannot create the kv table: {e}"));
     }
-    let prepared = Service::prepare(req);
     let begin = match prepared.access() {
         Access::Write => sql::BEGIN_WRITE,
         Access::Read => sql::BEGIN_READ,
@@ -120,7 +161,7 @@ fn serve(req: &Request) -> Response {
     // The core keeps a failed request's writes out of `tx` itself (except records the README's
     // idempotency rules keep), so whatever reached `tx` is committed, unless storage or randomness
     // failed underneath it.
-    let resp = service.handle_prepared(&prepared, req, &mut tx, &env);
+    let resp = service.handle_prepared(prepared, req, &mut tx, env);
     if let Some(e) = tx.failed.take() {
         rollback(&tx);
         return fail(&format!("storage failed during the request: {e}"));
@@ -140,7 +181,7 @@ fn serve(req: &Request) -> Response {
 }
 
 /// Logs the cause and answers 500.
-fn fail(cause: &str) -> Response {
+pub(crate) fn fail(cause: &str) -> Response {
     eprintln!("host-wasm: {cause}");
     Service::internal_error(cause)
 }
@@ -190,9 +231,9 @@ fn config_from_variables() -> Result<Config, String> {
 /// same `wasi` 0.2.0 bindings spin-sdk uses. (getrandom 0.3 would pull `wasip2`, which raises every
 /// WASI import of the component to 0.2.12 and narrows the Spin versions that can run it.)
 #[derive(Default)]
-struct WasiEnv {
+pub(crate) struct WasiEnv {
     /// The port cannot return an error, so a failure is remembered and the request answered 500.
-    random_failed: Cell<bool>,
+    pub(crate) random_failed: Cell<bool>,
 }
 
 impl Env for WasiEnv {

@@ -2,11 +2,14 @@
 //! compiled and pre-instantiated once, and every HTTP request gets a fresh `Store` and instance.
 //!
 //! `wasmtime serve` cannot run the component because nothing there provides `fermyon:spin/*`; this host
-//! adds the two Spin interfaces the component imports:
+//! adds the Spin interfaces the component imports:
 //! - `fermyon:spin/sqlite@2.0.0` over rusqlite, with the database named `default` in `--sqlite FILE`;
-//! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl` from the environment
-//!   (`CARDS_API_KEYS`, `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`); unset ones are `undefined`, as in Spin
-//!   when a variable has no value, and the component falls back to its defaults.
+//! - `spin:postgres/postgres@3.0.0` over tokio-postgres ([`postgres`]), for the component built with
+//!   `--features postgres`;
+//! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl`,
+//!   `database_url` from the environment (`CARDS_API_KEYS`, `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`,
+//!   `CARDS_AUTHORIZATION_TTL`, `CARDS_DATABASE_URL`); unset ones are `undefined`, as in Spin when a
+//!   variable has no value, and the component falls back to its defaults.
 //!
 //! It is not a Spin replacement: no manifest, no routing, no outbound HTTP policy.
 
@@ -34,13 +37,23 @@ use wasmtime_wasi_http::p2::bindings::http::types::Scheme;
 use wasmtime_wasi_http::p2::body::HyperOutgoingBody;
 use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
 
+mod postgres;
+
 mod bindings {
     wasmtime::component::bindgen!({
         path: "wit",
         world: "spin-imports",
-        // Host functions are synchronous (rusqlite blocks); they still work inside an async store.
-        imports: { default: trappable },
-        with: { "fermyon:spin/sqlite.connection": super::SqliteConnection },
+        // SQLite host functions are synchronous (rusqlite blocks); they still work inside an async
+        // store. PostgreSQL's are async (tokio-postgres), so a guest waiting on the database does not
+        // block a runtime thread.
+        imports: {
+            "spin:postgres/postgres": async | trappable,
+            default: trappable,
+        },
+        with: {
+            "fermyon:spin/sqlite.connection": super::SqliteConnection,
+            "spin:postgres/postgres.connection": super::postgres::PgConnection,
+        },
     });
 }
 
@@ -75,6 +88,7 @@ fn variables_from_env() -> HashMap<String, String> {
         ("vault_key", "CARDS_VAULT_KEY"),
         ("token_ttl", "CARDS_TOKEN_TTL"),
         ("authorization_ttl", "CARDS_AUTHORIZATION_TTL"),
+        ("database_url", "CARDS_DATABASE_URL"),
     ]
     .into_iter()
     .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))
@@ -88,8 +102,8 @@ struct Shared {
 }
 
 /// Per-request store data.
-struct State {
-    table: ResourceTable,
+pub(crate) struct State {
+    pub(crate) table: ResourceTable,
     wasi: WasiCtx,
     http: WasiHttpCtx,
     shared: Arc<Shared>,
@@ -232,7 +246,8 @@ struct Server {
     pre: ProxyPre<State>,
     shared: Arc<Shared>,
     /// One guest call at a time: SQLite write transactions never collide, like a single Spin
-    /// instance on a local database file.
+    /// instance on a local database file. On PostgreSQL too, so conflicts come only from other
+    /// processes on the same database (two hosts, or a host and a native server).
     guest_lock: Arc<Mutex<()>>,
 }
 

@@ -12,9 +12,11 @@
 //!
 //! Both get the same environment: `CARDS_API_KEYS` with [`KEY_COUNT`] random keys, and `CARDS_VAULT_KEY`.
 //!
-//! `CARDS_TEST_STORE=postgres` runs the native host on PostgreSQL instead of its redb file: one
-//! throwaway cluster per test binary ([`crate::pg_cluster::shared`]) and a fresh database per server,
-//! passed as `--store postgres://...` (a restart reuses it).
+//! `CARDS_TEST_STORE=postgres` runs the host on PostgreSQL instead of its redb or SQLite file: one
+//! throwaway cluster per test binary ([`crate::pg_cluster::shared`]) and a fresh database per server
+//! (a restart reuses it), passed to the native host as `--store postgres://...` and to the Spin test
+//! host as the variable `database_url` (`CARDS_DATABASE_URL`), with the component built with
+//! `--features postgres` (`CARDS_SPIN_PG_COMPONENT` or `<target>/wasm32-wasip2/release/host_wasm_pg.wasm`).
 //! To add a host: add a variant to [`HostKind`] and say in [`HostKind::command`] how to start it.
 
 use std::fs::File;
@@ -70,24 +72,19 @@ impl HostKind {
                 cmd
             }
             HostKind::Spin => {
-                assert!(
-                    store.is_none(),
-                    "CARDS_TEST_STORE=postgres is for the native host only"
-                );
-                let bin = find_binary(
-                    "SPIN_TEST_HOST_BIN",
-                    "spin-test-host",
-                    "cargo build -p spin-test-host --release",
-                );
-                let component = spin_component();
-                let mut cmd = Command::new(bin);
+                let mut cmd = Command::new(spin_test_host_bin());
                 cmd.current_dir(dir)
                     .arg("--component")
-                    .arg(component)
+                    .arg(spin_component(store.is_some()))
                     .arg("--listen")
                     .arg(addr.to_string())
                     .arg("--sqlite")
                     .arg(dir.join("cards.sqlite"));
+                // The component's Spin variable `database_url`: it then stores on PostgreSQL.
+                match store {
+                    Some(url) => cmd.env("CARDS_DATABASE_URL", url),
+                    None => cmd.env_remove("CARDS_DATABASE_URL"),
+                };
                 cmd
             }
         }
@@ -106,20 +103,43 @@ fn build_dirs() -> (PathBuf, PathBuf) {
     (profile, target)
 }
 
-/// `CARDS_SPIN_COMPONENT`, else `<target>/wasm32-wasip2/release/host_wasm.wasm`.
-fn spin_component() -> PathBuf {
-    if let Some(path) = std::env::var_os("CARDS_SPIN_COMPONENT") {
+/// The Spin component: `CARDS_SPIN_COMPONENT`, else `<target>/wasm32-wasip2/release/host_wasm.wasm`;
+/// on PostgreSQL the one built with `--features postgres`: `CARDS_SPIN_PG_COMPONENT`, else
+/// `<target>/wasm32-wasip2/release/host_wasm_pg.wasm` (`scripts/build-spin-pg` puts it there).
+pub fn spin_component(postgres: bool) -> PathBuf {
+    let (var, file, build) = if postgres {
+        (
+            "CARDS_SPIN_PG_COMPONENT",
+            "host_wasm_pg.wasm",
+            "scripts/build-spin-pg",
+        )
+    } else {
+        (
+            "CARDS_SPIN_COMPONENT",
+            "host_wasm.wasm",
+            "cargo build -p host-wasm --target wasm32-wasip2 --release",
+        )
+    };
+    if let Some(path) = std::env::var_os(var) {
         return PathBuf::from(path);
     }
     let (_, target) = build_dirs();
-    let path = target.join("wasm32-wasip2/release/host_wasm.wasm");
+    let path = target.join("wasm32-wasip2/release").join(file);
     assert!(
         path.is_file(),
-        "no Spin component at {} (or set CARDS_SPIN_COMPONENT); build it first: \
-         cargo build -p host-wasm --target wasm32-wasip2 --release",
+        "no Spin component at {} (or set {var}); build it first: {build}",
         path.display()
     );
     path
+}
+
+/// The Spin test host binary (`SPIN_TEST_HOST_BIN` or next to the test executable).
+pub fn spin_test_host_bin() -> PathBuf {
+    find_binary(
+        "SPIN_TEST_HOST_BIN",
+        "spin-test-host",
+        "cargo build -p spin-test-host --release",
+    )
 }
 
 /// `$ENV_VAR` if set, else `name` next to the test executable's profile directory

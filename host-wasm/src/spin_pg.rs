@@ -1,0 +1,372 @@
+//! The Spin component on PostgreSQL (`--features postgres`, used when the Spin variable `database_url`
+//! is set), through Spin's outbound PostgreSQL `spin:postgres/postgres@3.0.0`.
+//!
+//! Same database as the native server's `--store`: the table `cards_kv` and the versioned schema of
+//! [`crate::pg`], so native instances and Spin replicas can share one database. Every request is a
+//! fresh instance with a connection of its own:
+//! - a write request runs in one SERIALIZABLE transaction; when PostgreSQL aborts it on a conflict with
+//!   another transaction (SQLSTATE 40001) or a deadlock (40P01), the whole request is run again from
+//!   scratch after a short random pause, up to [`sql::MAX_ATTEMPTS`] times, then answered `503 busy`
+//!   with `Retry-After`, like the native server;
+//! - a read request runs in a READ ONLY REPEATABLE READ transaction: one snapshot, no conflicts;
+//! - the response leaves only after COMMIT succeeded.
+//!
+//! A re-run goes first: write requests hold the advisory lock [`sql::WRITE_LOCK`] shared on their
+//! first try and alone on a re-run, so a re-run waits only for the writes in flight and then runs with
+//! no other Spin write beside it (native instances do not take the lock; a conflict with one of their
+//! batches is re-run again).
+//!
+//! The schema is created (and the data format stamped) by the first request that finds it missing.
+
+use card_core::http::Prepared;
+use card_core::storage::KvPair;
+use card_core::{Access, Direction, Request, Response, Service, StoreError, Tx};
+use spin_sdk::pg3::{Connection, DbValue, ParameterValue, PgError};
+
+use crate::pg as sql;
+use crate::spin::{WasiEnv, fail};
+
+/// How one try of a request ended.
+enum Outcome {
+    Done(Response),
+    /// Serialization failure or deadlock: running it again may succeed.
+    Conflict(String),
+    /// The schema (or the data format stamp) is missing: create it, then run the request again.
+    NeedsSetup,
+    Failed(String),
+}
+
+/// Runs the request on the database at `url`.
+pub(crate) fn serve(
+    req: &Request,
+    prepared: &Prepared,
+    service: &Service,
+    env: &WasiEnv,
+    url: &str,
+) -> Response {
+    let conn = match Connection::open(url) {
+        Ok(conn) => conn,
+        Err(e) => return fail(&format!("cannot connect to PostgreSQL: {}", describe(&e))),
+    };
+    let write = prepared.access() == Access::Write;
+    let mut set_up = false;
+    let mut attempt = 1;
+    loop {
+        let (lock, unlock) = if attempt == 1 {
+            (sql::LOCK_WRITE_SHARED, sql::UNLOCK_WRITE_SHARED)
+        } else {
+            (sql::LOCK_WRITE_ALONE, sql::UNLOCK_WRITE_ALONE)
+        };
+        let key = [ParameterValue::Int64(sql::WRITE_LOCK)];
+        if write && let Err(e) = conn.execute(lock, &key) {
+            return fail(&format!("cannot take the write lock: {}", describe(&e)));
+        }
+        let outcome = run_once(&conn, req, prepared, service, env);
+        if write && let Err(e) = conn.execute(unlock, &key) {
+            // The connection closes with the instance, which releases the lock anyway.
+            eprintln!("host-wasm: cannot release the write lock: {}", describe(&e));
+        }
+        match outcome {
+            Outcome::Done(resp) => {
+                if let Some(cause) = &resp.cause {
+                    eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
+                }
+                return resp;
+            }
+            Outcome::Failed(cause) => return fail(&cause),
+            Outcome::NeedsSetup if !set_up => {
+                set_up = true;
+                if let Err(e) = set_up_schema(&conn) {
+                    return fail(&format!("cannot create the PostgreSQL schema: {e}"));
+                }
+            }
+            Outcome::NeedsSetup => {
+                return fail("the PostgreSQL schema is still missing after creating it");
+            }
+            Outcome::Conflict(cause) if attempt < sql::MAX_ATTEMPTS => {
+                eprintln!(
+                    "host-wasm: write conflict with another transaction (try {attempt}); re-running: {cause}"
+                );
+                backoff(attempt);
+                attempt += 1;
+            }
+            Outcome::Conflict(_) => {
+                eprintln!(
+                    "host-wasm: request still conflicting after {attempt} tries; answered busy"
+                );
+                return Service::busy();
+            }
+        }
+    }
+}
+
+/// One try: BEGIN, the schema version, the data format, the core, COMMIT.
+fn run_once(
+    conn: &Connection,
+    req: &Request,
+    prepared: &Prepared,
+    service: &Service,
+    env: &WasiEnv,
+) -> Outcome {
+    let access = prepared.access();
+    let begin = match access {
+        Access::Write => sql::BEGIN_WRITE,
+        Access::Read => sql::BEGIN_READ,
+    };
+    if let Err(e) = conn.execute(begin, &[]) {
+        return failed("cannot begin a transaction", &describe(&e));
+    }
+    let outcome = run_in_transaction(conn, req, prepared, service, env, access);
+    match outcome {
+        // A failed COMMIT already ended the transaction; everything else is rolled back.
+        Outcome::Done(_) => {}
+        _ => rollback(conn),
+    }
+    outcome
+}
+
+fn run_in_transaction(
+    conn: &Connection,
+    req: &Request,
+    prepared: &Prepared,
+    service: &Service,
+    env: &WasiEnv,
+    access: Access,
+) -> Outcome {
+    match schema_version(conn) {
+        Ok(Some(v)) if v == sql::SCHEMA_VERSION => {}
+        Ok(Some(v)) => return Outcome::Failed(sql::newer_schema(v)),
+        Ok(None) => return Outcome::NeedsSetup,
+        Err(e) if sql::is_undefined_table(&e) => return Outcome::NeedsSetup,
+        Err(e) => return failed("cannot read the schema version", &e),
+    }
+    let mut tx = PgTx::new(conn, access == Access::Read);
+    // Every request is a fresh instance, so the data format is checked per request: one point read.
+    if let Err(e) = Service::open_store(&mut tx) {
+        if tx.wanted_write {
+            // A read request on a database no write has stamped yet.
+            return Outcome::NeedsSetup;
+        }
+        return tx
+            .outcome()
+            .unwrap_or_else(|| Outcome::Failed(e.to_string()));
+    }
+    let resp = service.handle_prepared(prepared, req, &mut tx, env);
+    if let Some(outcome) = tx.outcome() {
+        return outcome;
+    }
+    if env.random_failed.get() {
+        return Outcome::Failed("the WASI random source failed".into());
+    }
+    match conn.execute(sql::COMMIT, &[]) {
+        Ok(_) => Outcome::Done(resp),
+        Err(e) => {
+            let e = describe(&e);
+            if sql::is_conflict(&e) {
+                Outcome::Conflict(e)
+            } else {
+                // PostgreSQL ended the transaction either way; nothing is left to roll back.
+                Outcome::Failed(format!("commit failed: {e}"))
+            }
+        }
+    }
+}
+
+fn failed(what: &str, e: &str) -> Outcome {
+    if sql::is_conflict(e) {
+        Outcome::Conflict(e.to_string())
+    } else {
+        Outcome::Failed(format!("{what}: {e}"))
+    }
+}
+
+fn rollback(conn: &Connection) {
+    if let Err(e) = conn.execute(sql::ROLLBACK, &[]) {
+        // The connection closes with the instance, which rolls back anyway.
+        eprintln!("host-wasm: rollback failed: {}", describe(&e));
+    }
+}
+
+/// `cards_schema`'s version; an error (as text) when the table is missing.
+fn schema_version(conn: &Connection) -> Result<Option<i32>, String> {
+    let rows = conn
+        .query(sql::SCHEMA_VERSION_READ, &[])
+        .map_err(|e| describe(&e))?;
+    match rows.rows.first().and_then(|row| row.first()) {
+        None | Some(DbValue::DbNull) => Ok(None),
+        Some(DbValue::Int32(v)) => Ok(Some(*v)),
+        Some(other) => Err(format!("the schema version is not an integer: {other:?}")),
+    }
+}
+
+/// Creates the tables and the schema version (under an advisory lock, so instances starting at
+/// once do it one after the other) and stamps the data format of an empty store, in one
+/// transaction. Refuses a schema newer than this release's.
+fn set_up_schema(conn: &Connection) -> Result<(), String> {
+    let exec = |statement: &str, params: &[ParameterValue]| {
+        conn.execute(statement, params)
+            .map(|_| ())
+            .map_err(|e| describe(&e))
+    };
+    exec(sql::BEGIN_SCHEMA, &[])?;
+    let result = (|| {
+        exec(sql::LOCK_SCHEMA, &[ParameterValue::Int64(sql::SCHEMA_LOCK)])?;
+        exec(sql::QUIET, &[])?;
+        for statement in sql::SCHEMA {
+            exec(statement, &[])?;
+        }
+        match schema_version(conn)? {
+            None => exec(
+                sql::SCHEMA_VERSION_WRITE,
+                &[ParameterValue::Int32(sql::SCHEMA_VERSION)],
+            )?,
+            Some(v) if v == sql::SCHEMA_VERSION => {}
+            Some(v) => return Err(sql::newer_schema(v)),
+        }
+        let mut tx = PgTx::new(conn, false);
+        Service::open_store(&mut tx).map_err(|e| e.to_string())
+    })();
+    match result {
+        Ok(()) => exec(sql::COMMIT, &[]),
+        Err(e) => {
+            rollback(conn);
+            Err(e)
+        }
+    }
+}
+
+/// A short random pause that grows with the attempt (WASI's monotonic clock), so conflicting
+/// instances stop colliding.
+fn backoff(attempt: u32) {
+    let cap = sql::backoff_cap_ms(attempt);
+    let ms = wasi::random::random::get_random_u64() % cap + 1;
+    wasi::clocks::monotonic_clock::subscribe_duration(ms * 1_000_000).block();
+}
+
+/// The text of a pg3 error; a query error carries PostgreSQL's SQLSTATE in it.
+fn describe(e: &PgError) -> String {
+    match e {
+        PgError::ConnectionFailed(m) => format!("connection failed: {m}"),
+        PgError::BadParameter(m) => format!("bad parameter: {m}"),
+        PgError::QueryFailed(m) => m.clone(),
+        PgError::ValueConversionFailed(m) => format!("value conversion failed: {m}"),
+        PgError::Other(m) => m.clone(),
+    }
+}
+
+/// The core's storage port over the request's PostgreSQL transaction.
+struct PgTx<'a> {
+    conn: &'a Connection,
+    read_only: bool,
+    /// The first storage error: after it PostgreSQL refuses every later statement of the
+    /// transaction, and the request must be re-run (a conflict) or answered 500, never committed.
+    failed: Option<String>,
+    /// A write was asked for in a read-only transaction.
+    wanted_write: bool,
+}
+
+impl<'a> PgTx<'a> {
+    fn new(conn: &'a Connection, read_only: bool) -> PgTx<'a> {
+        PgTx {
+            conn,
+            read_only,
+            failed: None,
+            wanted_write: false,
+        }
+    }
+
+    /// What the request comes to when storage failed underneath it.
+    fn outcome(&self) -> Option<Outcome> {
+        self.failed
+            .as_deref()
+            .map(|e| failed("storage failed during the request", e))
+    }
+
+    fn note<T>(&mut self, r: Result<T, PgError>) -> Result<T, StoreError> {
+        r.map_err(|e| {
+            let e = describe(&e);
+            self.failed.get_or_insert_with(|| e.clone());
+            StoreError(e)
+        })
+    }
+
+    fn query(
+        &mut self,
+        statement: &str,
+        params: &[ParameterValue],
+    ) -> Result<Vec<Vec<DbValue>>, StoreError> {
+        let r = self.conn.query(statement, params);
+        self.note(r).map(|set| set.rows)
+    }
+
+    fn execute(&mut self, statement: &str, params: &[ParameterValue]) -> Result<(), StoreError> {
+        if self.read_only {
+            self.wanted_write = true;
+            return Err(StoreError("write in a read-only transaction".into()));
+        }
+        let r = self.conn.execute(statement, params);
+        self.note(r).map(|_| ())
+    }
+}
+
+fn bytes(value: DbValue) -> Result<Vec<u8>, StoreError> {
+    match value {
+        DbValue::Binary(bytes) => Ok(bytes),
+        _ => Err(StoreError(
+            "cards_kv holds a value that is not bytea".into(),
+        )),
+    }
+}
+
+fn binary(b: &[u8]) -> ParameterValue {
+    ParameterValue::Binary(b.to_vec())
+}
+
+impl Tx for PgTx<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let rows = self.query(sql::GET, &[binary(key)])?;
+        match rows
+            .into_iter()
+            .next()
+            .and_then(|row| row.into_iter().next())
+        {
+            Some(value) => bytes(value).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.execute(sql::PUT, &[binary(key), binary(value)])
+    }
+
+    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
+        self.execute(sql::DELETE, &[binary(key)])
+    }
+
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError> {
+        if start >= end || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let statement = match dir {
+            Direction::Forward => sql::SCAN_FORWARD,
+            Direction::Reverse => sql::SCAN_REVERSE,
+        };
+        let limit = ParameterValue::Int64(i64::try_from(limit).unwrap_or(i64::MAX));
+        self.query(statement, &[binary(start), binary(end), limit])?
+            .into_iter()
+            .map(|row| {
+                let mut values = row.into_iter();
+                match (values.next(), values.next()) {
+                    (Some(k), Some(v)) => Ok((bytes(k)?, bytes(v)?)),
+                    _ => Err(StoreError("cards_kv scan returned a short row".into())),
+                }
+            })
+            .collect()
+    }
+}
