@@ -536,7 +536,10 @@ fn seed_fills_the_database_and_lists_read_it_from_any_instance() {
         String::from_utf8_lossy(&out.stderr)
     );
     let key = db.create_key("acme");
-    let (a, b) = (db.serve("a"), db.serve("b"));
+    let (a, b) = (
+        db.serve("a", HostKind::Native),
+        db.serve("b", HostKind::Native),
+    );
     for server in [&a, &b] {
         let t = Tenant::at(&server.base_url, &key, "acme");
         let first = t.get("/cards?limit=10").expect(200).body.clone();
