@@ -1,4 +1,5 @@
 //! `str_enum!`: closed sets of wire strings as Rust enums, with one list of allowed values for errors.
+//! `indexed!`: a record kind's secondary indexes (`storage::table::Indexed`).
 
 macro_rules! str_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
@@ -34,3 +35,29 @@ macro_rules! str_enum {
 }
 
 pub(crate) use str_enum;
+
+/// `Indexed` for a record with `id: String` and `created_at: Timestamp`: its kind, and each indexed
+/// field (named as list views name it) with the expression of its value, given the record as `$r`.
+macro_rules! indexed {
+    ($ty:ty, $kind:expr, |$r:ident| { $($field:literal => $value:expr),+ $(,)? }) => {
+        impl $crate::storage::table::Indexed for $ty {
+            const KIND: $crate::storage::keys::Kind = $kind;
+            const FIELDS: &'static [&'static str] = &[$($field),+];
+
+            fn id(&self) -> &str {
+                &self.id
+            }
+
+            fn created_ms(&self) -> i64 {
+                self.created_at.millis()
+            }
+
+            fn index_values(&self) -> Vec<&str> {
+                let $r = self;
+                vec![$($value),+]
+            }
+        }
+    };
+}
+
+pub(crate) use indexed;

@@ -76,15 +76,8 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             .add_pair(pair)
             .map_err(|e| format!("--api-key / CARDS_API_KEYS: {e}"))?;
     }
-    if store_url.is_some() && args.vault_key.is_none() {
-        // No key file beside a shared database: every instance must be given the same key.
-        return Err(
-            "--store needs the vault key configured: pass --vault-key or set CARDS_VAULT_KEY \
-             (64 hex characters, the same for every instance on this database)"
-                .into(),
-        );
-    }
-    let (vault_key, source) = vault_key::resolve(args.vault_key.as_deref(), &data)?;
+    let (vault_key, source) =
+        vault_key::resolve(args.vault_key.as_deref(), store_url.as_deref(), &data)?;
     match source {
         vault_key::Source::Configured => info!("vault key from configuration"),
         vault_key::Source::FileReused(p) => info!(file = %p.display(), "vault key from file"),

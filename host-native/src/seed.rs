@@ -20,14 +20,11 @@ use crate::vault_key;
 const OPENING_BALANCE: u64 = 100_000_000_000_000;
 
 pub fn run(args: SeedArgs) -> Result<ExitCode, String> {
-    if args.data.store.is_some() && args.vault_key.is_none() {
-        return Err(
-            "--store needs the vault key configured: pass --vault-key or set \
-                    CARDS_VAULT_KEY (the one the instances on this database use)"
-                .into(),
-        );
-    }
-    let (vault_key, _) = vault_key::resolve(args.vault_key.as_deref(), &args.data.data)?;
+    let (vault_key, _) = vault_key::resolve(
+        args.vault_key.as_deref(),
+        args.data.store.as_deref(),
+        &args.data.data,
+    )?;
     let store = Store::open(
         args.data.store.as_deref(),
         &args.data.data,

@@ -25,8 +25,20 @@ pub enum Source {
     FileCreated(PathBuf),
 }
 
-/// The configured key if any, else the one in `<data>.vault-key`, created on first use.
-pub fn resolve(configured: Option<&str>, data: &Path) -> Result<([u8; 32], Source), String> {
+/// The configured key if any, else the one in `<data>.vault-key`, created on first use. A shared
+/// database (`store`) has no key file beside it: every instance must be given the same key.
+pub fn resolve(
+    configured: Option<&str>,
+    store: Option<&str>,
+    data: &Path,
+) -> Result<([u8; 32], Source), String> {
+    if store.is_some() && configured.is_none() {
+        return Err(
+            "--store needs the vault key configured: pass --vault-key or set CARDS_VAULT_KEY \
+             (64 hex characters, the same for every instance on this database)"
+                .into(),
+        );
+    }
     if let Some(hex) = configured {
         return parse_hex(hex)
             .map(|k| (k, Source::Configured))
@@ -100,7 +112,7 @@ mod tests {
     fn creates_a_private_key_file_once_and_reuses_it() {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("cards.redb");
-        let (first, source) = resolve(None, &data).unwrap();
+        let (first, source) = resolve(None, None, &data).unwrap();
         let path = dir.path().join("cards.redb.vault-key");
         assert_eq!(source, Source::FileCreated(path.clone()));
         let mode = fs::metadata(&path).unwrap().permissions().mode();
@@ -110,7 +122,7 @@ mod tests {
             hex::encode(first)
         );
 
-        let (again, source) = resolve(None, &data).unwrap();
+        let (again, source) = resolve(None, None, &data).unwrap();
         assert_eq!(again, first);
         assert_eq!(source, Source::FileReused(path));
     }
@@ -120,16 +132,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("cards.redb");
         let hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-        let (key, source) = resolve(Some(hex), &data).unwrap();
+        let (key, source) = resolve(Some(hex), None, &data).unwrap();
         assert_eq!(source, Source::Configured);
         assert_eq!(key[1], 0x11);
         assert!(!key_file_for(&data).exists());
 
-        assert!(resolve(Some("xyz"), &data).unwrap_err().contains("64 hex"));
-        assert!(resolve(Some(&hex[..62]), &data).is_err());
+        assert!(
+            resolve(Some("xyz"), None, &data)
+                .unwrap_err()
+                .contains("64 hex")
+        );
+        assert!(resolve(Some(&hex[..62]), None, &data).is_err());
+        // A shared database has no key file beside it.
+        let err = resolve(None, Some("postgres://db/cards"), &data).unwrap_err();
+        assert!(err.contains("--store needs the vault key"), "{err}");
 
         fs::write(key_file_for(&data), "not hex").unwrap();
-        let err = resolve(None, &data).unwrap_err();
+        let err = resolve(None, None, &data).unwrap_err();
         assert!(err.contains("vault key file"), "{err}");
     }
 }

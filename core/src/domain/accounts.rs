@@ -7,10 +7,10 @@ use super::ledger::{self, EntryType};
 use super::{Currency, Result, Scope, lifecycle};
 use crate::env::Timestamp;
 use crate::error::ApiError;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 
 str_enum!(OwnerType { User = "user", Business = "business", System = "system", Provider = "provider" });
 str_enum!(AccountType { Savings = "savings", Treasury = "treasury", Checking = "checking", Credit = "credit" });
@@ -105,26 +105,13 @@ pub fn save(s: &mut Scope, account: &Account) -> Result<()> {
     Ok(table::save(s.tx, s.client, account)?)
 }
 
-impl Indexed for Account {
-    const KIND: Kind = Kind::Account;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] =
-        &["status", "currency", "type", "category", "ownerType"];
-    fn index_values(&self) -> Vec<&str> {
-        vec![
-            self.status.as_str(),
-            self.currency.as_str(),
-            self.kind.as_str(),
-            self.category.as_str(),
-            self.owner_type.as_str(),
-        ]
-    }
-}
+indexed!(Account, Kind::Account, |r| {
+    "status" => r.status.as_str(),
+    "currency" => r.currency.as_str(),
+    "type" => r.kind.as_str(),
+    "category" => r.category.as_str(),
+    "ownerType" => r.owner_type.as_str(),
+});
 
 /// Every account of the caller, oldest first.
 pub fn all(s: &mut Scope) -> Result<Vec<Account>> {

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{Result, Scope};
 use crate::env::Timestamp;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, JsonText, Record};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 
 str_enum!(EventType {
     AccountCreated = "account.created",
@@ -39,19 +39,9 @@ impl Record for Event {
     const NAME: &'static str = "event";
 }
 
-impl Indexed for Event {
-    const KIND: Kind = Kind::Event;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] = &["type"];
-    fn index_values(&self) -> Vec<&str> {
-        vec![self.kind.as_str()]
-    }
-}
+indexed!(Event, Kind::Event, |r| {
+    "type" => r.kind.as_str(),
+});
 
 /// Appends an event of `kind` about `object` (the resource's read form).
 pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event> {

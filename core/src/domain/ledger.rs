@@ -8,10 +8,10 @@ use super::accounts::Account;
 use super::{Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 
 /// Amounts and balances stay below 10^15 (15 integer digits): far from `Decimal`'s limits, so
 /// sums of a few of them never overflow, and still more than any real balance.
@@ -57,20 +57,10 @@ impl Record for Entry {
     const NAME: &'static str = "ledger entry";
 }
 
-/// The index by account is each account's ledger in time order.
-impl Indexed for Entry {
-    const KIND: Kind = Kind::LedgerEntry;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] = &["accountId"];
-    fn index_values(&self) -> Vec<&str> {
-        vec![&self.account_id]
-    }
-}
+// The index by account is each account's ledger in time order.
+indexed!(Entry, Kind::LedgerEntry, |r| {
+    "accountId" => &r.account_id,
+});
 
 /// Moves `amount` (signed) into `account`, writing the entry and the account. A debit that would take
 /// the balance below zero is refused with `insufficient_funds` and writes nothing.

@@ -20,11 +20,11 @@ use super::ledger;
 use super::{Currency, Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 use transactions::{CardTransaction, TransactionType};
 
 /// How long an authorization holds funds unless configured otherwise: 7 days.
@@ -118,21 +118,11 @@ fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
     Ok(table::save(s.tx, s.client, auth)?)
 }
 
-/// Only the card is indexed: a pending authorization's status changes with the clock, not with a
-/// write, so an index of stored statuses would answer `status=expired` wrongly.
-impl Indexed for Authorization {
-    const KIND: Kind = Kind::Authorization;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] = &["cardId"];
-    fn index_values(&self) -> Vec<&str> {
-        vec![&self.card_id]
-    }
-}
+// Only the card is indexed: a pending authorization's status changes with the clock, not with a
+// write, so an index of stored statuses would answer `status=expired` wrongly.
+indexed!(Authorization, Kind::Authorization, |r| {
+    "cardId" => &r.card_id,
+});
 
 fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
     keys::hold(s.client, &auth.card_id, auth.expires_at.millis(), &auth.id)

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 use super::{Authorization, Merchant};
 use crate::domain::{Currency, Result, Scope};
 use crate::env::Timestamp;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 
 str_enum!(TransactionType { Capture = "capture", Refund = "refund" });
 
@@ -32,19 +32,9 @@ impl Record for CardTransaction {
     const NAME: &'static str = "card transaction";
 }
 
-impl Indexed for CardTransaction {
-    const KIND: Kind = Kind::CardTransaction;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] = &["cardId"];
-    fn index_values(&self) -> Vec<&str> {
-        vec![&self.card_id]
-    }
-}
+indexed!(CardTransaction, Kind::CardTransaction, |r| {
+    "cardId" => &r.card_id,
+});
 
 /// Records a transaction of `auth`, indexed under its card.
 pub(super) fn record(

@@ -11,10 +11,10 @@ pub use files::{MAX_FILE_BYTES, StoredFile, Upload, UploadPart, sniff};
 use super::{Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, Record};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 
 str_enum!(Gender { Male = "m", Female = "f", Other = "o" });
 str_enum!(DocumentType {
@@ -186,19 +186,9 @@ fn save(s: &mut Scope, holder: &CardHolder) -> Result<()> {
     Ok(table::save(s.tx, s.client, holder)?)
 }
 
-impl Indexed for CardHolder {
-    const KIND: Kind = Kind::CardHolder;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] = &["person.email"];
-    fn index_values(&self) -> Vec<&str> {
-        vec![&self.person.email]
-    }
-}
+indexed!(CardHolder, Kind::CardHolder, |r| {
+    "person.email" => &r.person.email,
+});
 
 /// Every holder of the caller, oldest first.
 pub fn all(s: &mut Scope) -> Result<Vec<CardHolder>> {

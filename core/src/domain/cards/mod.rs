@@ -18,10 +18,10 @@ use super::vault::{self, Vault};
 use super::{Currency, Result, Scope, authorizations, card_holders};
 use crate::env::Timestamp;
 use crate::error::ApiError;
-use crate::macros::str_enum;
+use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, JsonText, Record, money};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table::{self, Indexed};
+use crate::storage::table;
 
 str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
 str_enum!(Brand { Visa = "Visa", MasterCard = "MasterCard" });
@@ -139,33 +139,14 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
     Ok(table::save(s.tx, s.client, card)?)
 }
 
-impl Indexed for Card {
-    const KIND: Kind = Kind::Card;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created_ms(&self) -> i64 {
-        self.created_at.millis()
-    }
-    const FIELDS: &'static [&'static str] = &[
-        "status",
-        "type",
-        "brand",
-        "currency",
-        "cardHolderId",
-        "debitAccountId",
-    ];
-    fn index_values(&self) -> Vec<&str> {
-        vec![
-            self.status.as_str(),
-            self.kind.as_str(),
-            self.brand.as_str(),
-            self.currency.as_str(),
-            &self.card_holder_id,
-            &self.debit_account_id,
-        ]
-    }
-}
+indexed!(Card, Kind::Card, |r| {
+    "status" => r.status.as_str(),
+    "type" => r.kind.as_str(),
+    "brand" => r.brand.as_str(),
+    "currency" => r.currency.as_str(),
+    "cardHolderId" => &r.card_holder_id,
+    "debitAccountId" => &r.debit_account_id,
+});
 
 /// The card as lists show it: with the sum of its holds.
 pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {
