@@ -28,9 +28,13 @@ fn entries<R: Indexed>(r: &R) -> Vec<(&'static str, &str)> {
     all
 }
 
-/// Counts are sharded by the id's last hex digit, which the id generator's counter turns over.
+/// Counts are sharded by the id's last hex digit (0 to 15), which the id generator's counter turns
+/// over with every id.
 fn shard(id: &str) -> u8 {
-    id.bytes().last().map_or(0, |b| b & 0x0f)
+    id.chars()
+        .last()
+        .and_then(|c| c.to_digit(16))
+        .map_or(0, |d| d as u8)
 }
 
 fn add_entry<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str, value: &str) -> Res {
@@ -195,4 +199,18 @@ pub fn scan<R: Indexed>(
 /// The record `id` of `kind`, if stored.
 pub fn get<R: Indexed>(tx: &mut dyn Tx, client: &str, id: &str) -> Result<Option<R>, StoreError> {
     codec::get(tx, &keys::record(client, R::KIND, id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shard;
+
+    #[test]
+    fn every_hex_digit_is_its_own_shard() {
+        let shards: Vec<u8> = "0123456789abcdef"
+            .chars()
+            .map(|c| shard(&format!("65a1{c}")))
+            .collect();
+        assert_eq!(shards, (0..16).collect::<Vec<u8>>());
+    }
 }
