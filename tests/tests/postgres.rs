@@ -63,32 +63,29 @@ impl Db {
         cmd
     }
 
-    /// `cards keys create --store URL`: the new key.
-    fn create_key(&self, client: &str) -> String {
+    /// `cards ARGS --store URL`, which must succeed: its standard output.
+    fn run(&self, args: &[&str]) -> String {
         let out = self
             .cards()
-            .args(["keys", "create", "--client", client, "--store", &self.url])
+            .args(args)
+            .args(["--store", &self.url])
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "{}",
+            "cards {args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// `cards keys create --store URL`: the new key.
+    fn create_key(&self, client: &str) -> String {
+        self.run(&["keys", "create", "--client", client])
+    }
+
     fn revoke_key(&self, key: &str) {
-        let out = self
-            .cards()
-            .args(["keys", "revoke", "--key", key, "--store", &self.url])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        self.run(&["keys", "revoke", "--key", key]);
     }
 
     /// An instance of `kind` on this database (keys from the store only).
@@ -509,32 +506,19 @@ fn seed_fills_the_database_and_lists_read_it_from_any_instance() {
         return;
     }
     let db = Db::new();
-    let out = db
-        .cards()
-        .args([
-            "seed",
-            "--client",
-            "acme",
-            "--cards",
-            "25",
-            "--holders",
-            "5",
-        ])
-        .args([
-            "--batch",
-            "10",
-            "--store",
-            &db.url,
-            "--vault-key",
-            &db.vault_key,
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    db.run(&[
+        "seed",
+        "--client",
+        "acme",
+        "--cards",
+        "25",
+        "--holders",
+        "5",
+        "--batch",
+        "10",
+        "--vault-key",
+        &db.vault_key,
+    ]);
     let key = db.create_key("acme");
     let (a, b) = (
         db.serve("a", HostKind::Native),

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::{Result, Scope};
 use crate::env::Timestamp;
 use crate::macros::{indexed, str_enum};
-use crate::storage::codec::{self, JsonText, Record};
-use crate::storage::keys::{self, Kind};
+use crate::storage::codec::{JsonText, Record};
+use crate::storage::keys::Kind;
 use crate::storage::table;
 
 str_enum!(EventType {
@@ -57,9 +57,4 @@ pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event>
 
 pub fn get(s: &mut Scope, id: &str) -> Result<Event> {
     super::find(s, Kind::Event, id, "Event")
-}
-
-/// Every event of the caller, oldest first.
-pub fn all(s: &mut Scope) -> Result<Vec<Event>> {
-    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::Event))?)
 }

@@ -3,8 +3,7 @@
 use serde_json::{Value, json};
 
 use super::ListQuery;
-use super::filter::{Op, Operand, normalized};
-use super::value::Scalar;
+use super::filter::normalized;
 
 impl ListQuery {
     /// `{"statusCode":200,"message","data","meta","filter"}` for a page of (projected) items.
@@ -54,27 +53,5 @@ impl ListQuery {
                 "fields": p.fields,
             })).collect::<Vec<_>>(),
         })
-    }
-
-    /// The value of an equality condition on `field` (normalized JSON), so a route can use an index.
-    pub fn eq_value(&self, field: &str) -> Option<Value> {
-        self.conditions
-            .iter()
-            .find_map(|c| match (&c.op, &c.operand) {
-                (Op::Eq, Operand::One(s)) if c.path == field && *s != Scalar::Null => {
-                    Some(s.to_json())
-                }
-                _ => None,
-            })
-    }
-
-    /// The string of an equality condition on `field`, if it is one.
-    pub fn eq_str(&self, field: &str) -> Option<&str> {
-        self.conditions
-            .iter()
-            .find_map(|c| match (&c.op, &c.operand) {
-                (Op::Eq, Operand::One(Scalar::Str(s))) if c.path == field => Some(s.as_str()),
-                _ => None,
-            })
     }
 }

@@ -8,8 +8,8 @@ use super::{Authorization, Merchant};
 use crate::domain::{Currency, Result, Scope};
 use crate::env::Timestamp;
 use crate::macros::{indexed, str_enum};
-use crate::storage::codec::{self, Record, money};
-use crate::storage::keys::{self, Kind};
+use crate::storage::codec::{Record, money};
+use crate::storage::keys::Kind;
 use crate::storage::table;
 
 str_enum!(TransactionType { Capture = "capture", Refund = "refund" });
@@ -59,12 +59,4 @@ pub(super) fn record(
 
 pub fn get(s: &mut Scope, id: &str) -> Result<CardTransaction> {
     crate::domain::find(s, Kind::CardTransaction, id, "Card transaction")
-}
-
-/// Every card transaction of the caller, oldest first.
-pub fn all(s: &mut Scope) -> Result<Vec<CardTransaction>> {
-    Ok(codec::scan(
-        s.tx,
-        &keys::records(s.client, Kind::CardTransaction),
-    )?)
 }

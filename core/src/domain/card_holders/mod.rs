@@ -12,8 +12,8 @@ use super::{Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
-use crate::storage::codec::{self, Record};
-use crate::storage::keys::{self, Kind};
+use crate::storage::codec::Record;
+use crate::storage::keys::Kind;
 use crate::storage::table;
 
 str_enum!(Gender { Male = "m", Female = "f", Other = "o" });
@@ -189,14 +189,6 @@ fn save(s: &mut Scope, holder: &CardHolder) -> Result<()> {
 indexed!(CardHolder, Kind::CardHolder, |r| {
     "person.email" => &r.person.email,
 });
-
-/// Every holder of the caller, oldest first.
-pub fn all(s: &mut Scope) -> Result<Vec<CardHolder>> {
-    Ok(codec::scan(
-        s.tx,
-        &keys::records(s.client, Kind::CardHolder),
-    )?)
-}
 
 /// Creates a holder and stores its uploaded identity files, within the client's `file_quota` bytes
 /// (files are never replaced or deleted, so usage only grows).

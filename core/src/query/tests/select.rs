@@ -173,14 +173,3 @@ fn envelope() {
         })
     );
 }
-
-#[test]
-fn equality_lookup_for_indexes() {
-    let x = q("ownerId=o1&balance=5&name.ne=x&active=true");
-    assert_eq!(x.eq_str("ownerId"), Some("o1"));
-    assert_eq!(x.eq_value("balance"), Some(json!(5)));
-    assert_eq!(x.eq_value("active"), Some(json!(true)));
-    assert_eq!(x.eq_str("name"), None);
-    assert_eq!(x.eq_str("balance"), None);
-    assert_eq!(x.eq_value("nope"), None);
-}
