@@ -278,6 +278,7 @@ impl BatchStore for PgStore {
             responses: self.run(handler, env, jobs, 1),
             fatal: false,
             committed: true,
+            settle_at: None,
         }
     }
 }

@@ -181,10 +181,12 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
     let (pre, head) = match head_stage(state, head, body_pending).await {
         Stage::Done(response) if body_pending => {
             // The body stays unread: the connection cannot be reused.
-            return response.with_header("connection", "close");
+            return settle(state, response)
+                .await
+                .with_header("connection", "close");
         }
-        Stage::Done(response) => return response,
-        Stage::Scan(pre, head) => return read(state, pre, head).await,
+        Stage::Done(response) => return settle(state, response).await,
+        Stage::Scan(pre, head) => return settle(state, read(state, pre, head).await).await,
         Stage::Body(pre, head) => (pre, head),
     };
     let announced = parts
@@ -200,14 +202,14 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
         Access::Read => {
             let response = read(state, pre, req).await;
             drop(budget);
-            response
+            settle(state, response).await
         }
         Access::Write => {
             // Parse and validate here, concurrently, so the single writer never spends time on a
             // body it will refuse.
             let (req, checked) = validate(state, &pre, req).await;
             if let Err(response) = checked {
-                return response;
+                return settle(state, response).await;
             }
             let job = Job {
                 req,
@@ -217,6 +219,12 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
             state.writer.submit(job).await
         }
     }
+}
+
+/// An answer from a read snapshot goes out once every write the snapshot may hold is durable: a
+/// batch is visible a moment before its log record is fsynced (see `wal.rs`).
+async fn settle(state: &AppState, response: Response) -> Response {
+    state.writer.settled().await.unwrap_or(response)
 }
 
 /// What the head alone decided.

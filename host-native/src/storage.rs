@@ -95,6 +95,12 @@ pub fn open_cached(path: &Path, cache_bytes: usize) -> Result<Database, String> 
             ),
             e => format!("cannot open data file {}: {e}", path.display()),
         })?;
+    // What the write-ahead log holds beyond the file goes in first: it was written by this format.
+    let replayed = crate::wal::recover(&db, path)
+        .map_err(|e| format!("cannot recover data file {}: {e}", path.display()))?;
+    if replayed > 0 {
+        tracing::info!(batches = replayed, "applied the write-ahead log");
+    }
     // The data format is checked (and an empty file stamped) before anything else touches the data.
     let init = || -> Result<(), String> {
         let tx = db.begin_write().map_err(|e| e.to_string())?;
@@ -216,6 +222,8 @@ pub struct WriteAdapter<'txn> {
     failed: bool,
     /// Whether any put or delete reached the table: a batch that wrote nothing is not committed.
     wrote: bool,
+    /// Every put and delete, in order, as a log record's payload (when the writer logs).
+    log: Option<Vec<u8>>,
 }
 
 impl<'txn> WriteAdapter<'txn> {
@@ -224,7 +232,20 @@ impl<'txn> WriteAdapter<'txn> {
             table: tx.open_table(KV).map_err(store_err)?,
             failed: false,
             wrote: false,
+            log: None,
         })
+    }
+
+    /// Also records every write into `payload` (cleared first), for the write-ahead log.
+    pub fn logging(mut self, mut payload: Vec<u8>) -> Self {
+        payload.clear();
+        self.log = Some(payload);
+        self
+    }
+
+    /// The writes recorded since [`WriteAdapter::logging`].
+    pub fn into_log(self) -> Option<Vec<u8>> {
+        self.log
     }
 
     /// True once any storage call returned an error.
@@ -257,12 +278,18 @@ impl Tx for WriteAdapter<'_> {
             return self.note(Err(StoreError("injected failure".into())));
         }
         self.wrote = true;
+        if let Some(log) = &mut self.log {
+            crate::wal::encode_write(log, key, Some(value));
+        }
         let r = self.table.insert(key, value).map(|_| ()).map_err(store_err);
         self.note(r)
     }
 
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
         self.wrote = true;
+        if let Some(log) = &mut self.log {
+            crate::wal::encode_write(log, key, None);
+        }
         let r = self.table.remove(key).map(|_| ()).map_err(store_err);
         self.note(r)
     }

@@ -9,16 +9,13 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{self, JoinHandle};
 
 use card_core::http::Prepared;
 use card_core::{Env, Request, Response, Service, Tx};
-use redb::Database;
-use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc, oneshot};
+use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc, oneshot, watch};
 use tracing::{debug, error};
-
-use crate::storage::WriteAdapter;
 
 /// What the writer runs for each request. `Service` in production; tests plug in their own.
 pub trait Handler: Send + Sync + 'static {
@@ -79,21 +76,81 @@ pub struct Batch {
     pub fatal: bool,
     /// A transaction was committed (false when the batch wrote nothing or failed).
     pub committed: bool,
+    /// The responses wait until the store's log is durable through this batch (None: they are
+    /// durable already).
+    pub settle_at: Option<u64>,
 }
 
 /// A store the writer commits batches to.
 pub trait BatchStore: Send + Sync + 'static {
     /// Runs `jobs` in order, each seeing the writes of the ones before it, and commits.
     fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch;
+
+    /// How far its batches are visible and durable, for a store whose commits become durable
+    /// later (through [`BatchStore::sync`]).
+    fn progress(&self) -> Option<&Arc<Progress>> {
+        None
+    }
+
+    /// Makes every batch committed so far durable.
+    fn sync(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    /// After the last batch, on a clean stop.
+    fn close(&self) {}
 }
 
-impl BatchStore for Database {
-    fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch {
-        let (responses, fatal, committed) = commit_batch(self, handler, env, jobs);
-        Batch {
-            responses,
-            fatal,
-            committed,
+/// How far the writer's batches are visible to reads and how far they are durable.
+///
+/// A read may see a batch that is committed but whose log record is still being fsynced. Its answer
+/// waits ([`Progress::settled`]) until that batch is durable, so no client hears of a write that a
+/// crash could still take back.
+pub struct Progress {
+    visible: AtomicU64,
+    /// None once the log failed: nothing becomes durable any more.
+    durable: watch::Sender<Option<u64>>,
+}
+
+impl Progress {
+    pub fn new(seq: u64) -> Progress {
+        Progress {
+            visible: AtomicU64::new(seq),
+            durable: watch::Sender::new(Some(seq)),
+        }
+    }
+
+    /// Before batch `seq` is committed.
+    pub fn publish(&self, seq: u64) {
+        self.visible.store(seq, Ordering::SeqCst);
+    }
+
+    fn durable_through(&self, seq: u64) {
+        self.durable.send_modify(|d| {
+            if let Some(d) = d {
+                *d = (*d).max(seq);
+            }
+        });
+    }
+
+    fn is_durable(&self, seq: u64) -> bool {
+        matches!(*self.durable.borrow(), Some(d) if d >= seq)
+    }
+
+    fn fail(&self) {
+        self.durable.send_replace(None);
+    }
+
+    /// Resolves once everything visible now is durable: true, or false if it never will be.
+    pub async fn settled(&self) -> bool {
+        let target = self.visible.load(Ordering::SeqCst);
+        if self.is_durable(target) {
+            return true;
+        }
+        let mut rx = self.durable.subscribe();
+        match rx.wait_for(|d| d.is_none_or(|d| d >= target)).await {
+            Ok(d) => d.is_some(),
+            Err(_) => false,
         }
     }
 }
@@ -203,6 +260,7 @@ impl BatchStats {
 pub struct WriterHandle {
     tx: mpsc::Sender<Msg>,
     health: Arc<Health>,
+    progress: Arc<Progress>,
 }
 
 impl WriterHandle {
@@ -226,6 +284,16 @@ impl WriterHandle {
     pub fn health(&self) -> &Arc<Health> {
         &self.health
     }
+
+    /// For an answer read from a snapshot: waits until every write it may have seen is durable.
+    /// None when it will never be (the log failed): answer that instead.
+    pub async fn settled(&self) -> Option<Response> {
+        if self.progress.settled().await {
+            None
+        } else {
+            Some(Service::unavailable("Storage cannot make writes durable"))
+        }
+    }
 }
 
 pub struct Writer {
@@ -246,16 +314,28 @@ impl Writer {
         let (tx, rx) = mpsc::channel(QUEUE);
         let max_batch = max_batch.max(1);
         let health = Arc::new(Health::default());
+        let progress = db
+            .progress()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(Progress::new(0)));
         let thread_health = health.clone();
         let thread = thread::Builder::new()
             .name("cards-writer".into())
             .spawn(move || {
                 supervise(&thread_health, || {
-                    run(&*db, &*handler, &*env, rx, max_batch, &thread_health)
+                    let stopped = run(&*db, &*handler, &*env, rx, max_batch, &thread_health);
+                    if !stopped.1 && thread_health.is_ok() {
+                        db.close();
+                    }
+                    stopped
                 })
             })?;
         Ok(Writer {
-            handle: WriterHandle { tx, health },
+            handle: WriterHandle {
+                tx,
+                health,
+                progress,
+            },
             thread,
         })
     }
@@ -298,14 +378,95 @@ fn supervise(health: &Health, run: impl FnOnce() -> (BatchStats, bool)) -> Batch
     }
 }
 
-/// The writer loop; returns its stats and whether it stopped on a fatal storage fault.
+/// A committed batch's answers, waiting for its log record to be durable.
+struct Pending {
+    seq: u64,
+    replies: Vec<(oneshot::Sender<Response>, Response)>,
+    budgets: Vec<Option<OwnedSemaphorePermit>>,
+}
+
+impl Pending {
+    fn answer(self) {
+        drop(self.budgets);
+        for (reply, response) in self.replies {
+            let _ = reply.send(response);
+        }
+    }
+
+    fn fail(self) {
+        drop(self.budgets);
+        for (reply, _) in self.replies {
+            let _ = reply.send(Service::internal_error(
+                "storage failure making a batch durable",
+            ));
+        }
+    }
+}
+
+/// The writer loop; returns its stats and whether it stopped on a fatal storage fault. Batches whose
+/// answers must wait for the store's log go to the syncer thread, which fsyncs the log once for
+/// every batch that reached it meanwhile, while this loop already runs the next batch.
 fn run(
+    db: &dyn BatchStore,
+    handler: &dyn Handler,
+    env: &dyn Env,
+    rx: mpsc::Receiver<Msg>,
+    max_batch: usize,
+    health: &Health,
+) -> (BatchStats, bool) {
+    let progress = db.progress();
+    let (to_syncer, pending) = std::sync::mpsc::channel::<Pending>();
+    thread::scope(|scope| {
+        if let Some(progress) = progress {
+            let syncer = thread::Builder::new()
+                .name("cards-syncer".into())
+                .spawn_scoped(scope, move || sync_loop(db, progress, pending, health));
+            if let Err(e) = syncer {
+                error!(error = %e, "cannot start the syncer thread");
+                health.fail();
+                return (BatchStats::default(), true);
+            }
+        }
+        // Dropping the sender when the loop ends lets the syncer finish and the scope join it.
+        write_loop(db, handler, env, rx, max_batch, health, to_syncer)
+    })
+}
+
+/// Makes the log durable for whatever batches are waiting, then answers them, in order.
+fn sync_loop(
+    db: &dyn BatchStore,
+    progress: &Progress,
+    pending: std::sync::mpsc::Receiver<Pending>,
+    health: &Health,
+) {
+    while let Ok(first) = pending.recv() {
+        let mut ready = vec![first];
+        ready.extend(pending.try_iter());
+        let through = ready.iter().map(|p| p.seq).max().unwrap_or(0);
+        if !progress.is_durable(through) {
+            if let Err(e) = db.sync() {
+                // Nothing more becomes durable: fail what waits and all that comes.
+                error!(error = %e, "cannot fsync the write-ahead log");
+                progress.fail();
+                health.fail();
+                ready.into_iter().for_each(Pending::fail);
+                pending.iter().for_each(Pending::fail);
+                return;
+            }
+            progress.durable_through(through);
+        }
+        ready.into_iter().for_each(Pending::answer);
+    }
+}
+
+fn write_loop(
     db: &dyn BatchStore,
     handler: &dyn Handler,
     env: &dyn Env,
     mut rx: mpsc::Receiver<Msg>,
     max_batch: usize,
     health: &Health,
+    to_syncer: std::sync::mpsc::Sender<Pending>,
 ) -> (BatchStats, bool) {
     let mut stats = BatchStats::default();
     let mut requests: Vec<Box<Job>> = Vec::with_capacity(max_batch);
@@ -332,98 +493,56 @@ fn run(
                 Err(_) => break,
             }
         }
+        if !health.is_ok() {
+            // The syncer failed: nothing committed now could become durable.
+            for reply in replies.drain(..) {
+                let _ = reply.send(Service::unavailable("The writer cannot serve"));
+            }
+            return (stats, true);
+        }
         let done = db.commit_batch(handler, env, &requests);
         stats.record(requests.len(), done.committed);
-        let (responses, fatal) = (done.responses, done.fatal);
         debug!(batch = requests.len(), "group commit");
-        if fatal {
+        if done.fatal {
             // Before anyone hears the 500: a client that then asks /health must see the fault.
             health.fail();
         }
-        // Only now, after the commit returned, does any client hear back; the bodies' budget is
-        // released with them.
-        for job in requests.drain(..) {
-            drop(job.budget);
+        // Only now, after the commit returned (and, for a logged store, once the syncer has made
+        // the log durable), does any client hear back; the bodies' budget is released with them.
+        let batch = Pending {
+            seq: done.settle_at.unwrap_or(0),
+            replies: replies.drain(..).zip(done.responses).collect(),
+            budgets: requests
+                .drain(..)
+                .map(|mut job| job.budget.take())
+                .collect(),
+        };
+        let waits = match (done.settle_at, db.progress()) {
+            (Some(seq), Some(progress)) => !progress.is_durable(seq),
+            _ => false,
+        };
+        if !waits {
+            batch.answer();
+        } else if let Err(unsent) = to_syncer.send(batch) {
+            unsent.0.fail();
         }
-        for (reply, response) in replies.drain(..).zip(responses) {
-            let _ = reply.send(response);
-        }
-        if fatal {
+        if done.fatal {
             return (stats, true);
         }
     }
     (stats, false)
 }
 
-/// Runs `requests` in order in one redb write transaction and commits it (a batch that wrote nothing
-/// is not committed: no fsync). Each request sees the writes of the ones before it. A storage failure
-/// anywhere fails the whole batch: nothing is committed and every request gets 500.
-fn commit_batch(
-    db: &Database,
-    handler: &dyn Handler,
-    env: &dyn Env,
-    requests: &[Box<Job>],
-) -> (Vec<Response>, bool, bool) {
-    let all_failed = || {
-        requests
-            .iter()
-            .map(|_| Service::internal_error("storage failure in group commit"))
-            .collect()
-    };
-    let txn = match db.begin_write() {
-        Ok(t) => t,
-        Err(e) => {
-            error!(error = %e, "cannot begin write transaction");
-            return (all_failed(), true, false);
-        }
-    };
-    let mut responses = Vec::with_capacity(requests.len());
-    let (storage_failed, wrote) = match WriteAdapter::open(&txn) {
-        Ok(mut adapter) => {
-            for job in requests {
-                responses.push(run_job(handler, job, &mut adapter, env));
-            }
-            (adapter.failed(), adapter.wrote())
-        }
-        Err(e) => {
-            error!(error = %e, "cannot open table in write transaction");
-            (true, false)
-        }
-    };
-    if storage_failed || !wrote {
-        if storage_failed {
-            error!(
-                batch = requests.len(),
-                "storage error in group commit; batch aborted"
-            );
-        }
-        if let Err(e) = txn.abort() {
-            error!(error = %e, "abort failed");
-        }
-        if !storage_failed {
-            return (responses, false, false);
-        }
-        // A latched I/O error fails the next transaction too; a one-off failure does not.
-        let latched = db.begin_write().map(|t| t.abort()).is_err();
-        return (all_failed(), latched, false);
-    }
-    match txn.commit() {
-        Ok(()) => (responses, false, true),
-        Err(e) => {
-            // After a failed fsync the file's state is unknown: never write on without a reopen.
-            error!(error = %e, batch = requests.len(), "group commit failed");
-            (all_failed(), true, false)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logged::LoggedDb;
     use crate::storage::{self, ReadAdapter};
     use card_core::env::DeterministicEnv;
     use card_core::storage::{Overlay, scan_prefix};
     use card_core::{Method, StoreError};
+    use redb::Database;
+    use std::time::Duration;
 
     /// Stores body -> "1" under "k/", panics on "panic", fails storage on "fail", answers 409 on a
     /// duplicate (to show each request sees the ones before it in the same batch).
@@ -456,10 +575,18 @@ mod tests {
         Request::new(Method::Post, "/kv").body(body.as_bytes().to_vec())
     }
 
+    /// The data file `name` in `dir` with its log, as `serve` opens it.
+    fn logged(dir: &tempfile::TempDir, name: &str) -> (Arc<Database>, LoggedDb) {
+        let path = dir.path().join(name);
+        let db = Arc::new(storage::open(&path).unwrap());
+        let logged = LoggedDb::open(db.clone(), &path, Duration::from_secs(1)).unwrap();
+        (db, logged)
+    }
+
     fn start(dir: &tempfile::TempDir, max_batch: usize) -> (Arc<Database>, Writer) {
-        let db = Arc::new(storage::open(&dir.path().join("w.redb")).unwrap());
+        let (db, logged) = logged(dir, "w.redb");
         let writer = Writer::start(
-            db.clone(),
+            Arc::new(logged),
             Arc::new(KvHandler),
             Arc::new(DeterministicEnv::default()),
             max_batch,
@@ -530,7 +657,7 @@ mod tests {
     #[test]
     fn storage_failure_aborts_the_batch() {
         let dir = tempfile::tempdir().unwrap();
-        let db = storage::open(&dir.path().join("w.redb")).unwrap();
+        let (db, logged) = logged(&dir, "w.redb");
         let env = DeterministicEnv::default();
         let jobs = |bodies: &[&str]| -> Vec<Box<Job>> {
             bodies
@@ -538,18 +665,22 @@ mod tests {
                 .map(|b| Box::new(Job::plain(post(b))))
                 .collect()
         };
-        let (out, fatal, _) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "fail", "c"]));
+        let run = |bodies: &[&str]| {
+            let b = logged.commit_batch(&KvHandler, &env, &jobs(bodies));
+            (b.responses, b.fatal, b.committed)
+        };
+        let (out, fatal, _) = run(&["a", "fail", "c"]);
         assert!(!fatal, "a one-off failure is not latched");
         assert!(out.iter().all(|r| r.status == 500));
         assert_eq!(stored(&db), 0);
         // A panicking request alone does not fail the batch.
-        let (out, _, committed) = commit_batch(&db, &KvHandler, &env, &jobs(&["a", "panic", "a"]));
+        let (out, _, committed) = run(&["a", "panic", "a"]);
         assert!(committed);
         let statuses: Vec<u16> = out.iter().map(|r| r.status).collect();
         assert_eq!(statuses, vec![201, 500, 409]);
         assert_eq!(stored(&db), 1);
         // A batch that wrote nothing (a duplicate: 409) is not committed.
-        let (out, fatal, committed) = commit_batch(&db, &KvHandler, &env, &jobs(&["a"]));
+        let (out, fatal, committed) = run(&["a"]);
         assert_eq!((out[0].status, fatal, committed), (409, false, false));
     }
 
@@ -579,7 +710,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn real_service_creates_accounts_in_batches() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Arc::new(storage::open(&dir.path().join("s.redb")).unwrap());
+        let (db, logged) = logged(&dir, "s.redb");
         let env: Arc<DeterministicEnv> = Arc::new(DeterministicEnv::default());
         let key = "test-key-0123456789";
         let config = card_core::Config {
@@ -592,7 +723,7 @@ mod tests {
             ..card_core::Config::default()
         };
         let service = Arc::new(Service::new(config, &*env));
-        let writer = Writer::start(db.clone(), service.clone(), env.clone(), 256).unwrap();
+        let writer = Writer::start(Arc::new(logged), service.clone(), env.clone(), 256).unwrap();
         let h = writer.handle();
         let tasks: Vec<_> = (0..40)
             .map(|i| {

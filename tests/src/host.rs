@@ -387,6 +387,11 @@ impl Instance {
         self.launch.kind
     }
 
+    /// The directory holding this instance's data files (the native host's `cards.redb`).
+    pub fn state_dir(&self) -> &Path {
+        &self.launch.dir
+    }
+
     /// The base URL of the current run (a restart listens on a new port).
     pub fn base_url(&self) -> &str {
         &self.base_url

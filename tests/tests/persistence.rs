@@ -2,6 +2,7 @@
 //! Each test runs a server of its own, so it can stop and restart it on the same data.
 
 use acceptance::fixtures::{account_body, create_account, create_detail, id};
+use acceptance::host::{HostKind, on_postgres};
 use acceptance::*;
 use serde_json::json;
 
@@ -68,6 +69,56 @@ fn concurrent_acknowledged_creates_all_survive_a_crash() {
         want.sort();
         assert_eq!(listed, want, "tenant {n}");
     }
+}
+
+/// The native host answers a write once its batch is in the fsynced write-ahead log, before the
+/// data file has it; a crash then leaves the writes only in the log, and the restart applies them.
+#[test]
+fn writes_only_in_the_write_ahead_log_survive_a_crash() {
+    if HostKind::from_env() != HostKind::Native || on_postgres() {
+        return;
+    }
+    // No checkpoint after the first batch: everything acknowledged later lives in the log alone.
+    let mut server = Instance::start_with_env(&[("CARDS_CHECKPOINT_INTERVAL", "60m")]);
+    let threads: Vec<_> = (0..4)
+        .map(|n| {
+            let t = server.tenant(0);
+            std::thread::spawn(move || {
+                (0..5)
+                    .map(|i| {
+                        create_account(&t, json!({"name": format!("{n}-{i}"), "balance": i + 1}))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let created: Vec<serde_json::Value> = threads
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    let log = server.state_dir().join("cards.redb.wal");
+    let logged = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+    assert!(
+        logged > 0,
+        "the acknowledged writes are in {}",
+        log.display()
+    );
+
+    server.stop(Stop::Crash);
+    server.restart();
+    let t = server.tenant(0);
+
+    for account in &created {
+        let p = format!("/accounts/{}", id(account));
+        assert_eq!(t.get(&p).data(200), account);
+        assert_eq!(ids(&t.get(&format!("{p}/transactions"))).len(), 1);
+    }
+    assert_eq!(int(&t.get("/accounts").body["meta"]["total"]), 20);
+    assert_eq!(
+        std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0),
+        0,
+        "the restart applied the log and emptied it"
+    );
 }
 
 #[test]
