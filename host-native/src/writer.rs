@@ -789,6 +789,24 @@ mod tests {
         assert_eq!(h.submit(Job::plain(post("x"))).await.status, 503);
     }
 
+    #[tokio::test]
+    async fn a_read_waits_until_what_it_could_see_is_durable() {
+        let p = Arc::new(Progress::new(4));
+        assert!(p.settled().await, "nothing published beyond what is durable");
+        p.publish(5);
+        let waiting = tokio::spawn({
+            let p = p.clone();
+            async move { p.settled().await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished(), "batch 5 is visible but not durable");
+        p.durable_through(5);
+        assert!(waiting.await.unwrap());
+        p.publish(6);
+        p.fail();
+        assert!(!p.settled().await, "a failed log never settles batch 6");
+    }
+
     #[test]
     fn summary_line() {
         let mut s = BatchStats::default();
