@@ -792,7 +792,10 @@ mod tests {
     #[tokio::test]
     async fn a_read_waits_until_what_it_could_see_is_durable() {
         let p = Arc::new(Progress::new(4));
-        assert!(p.settled().await, "nothing published beyond what is durable");
+        assert!(
+            p.settled().await,
+            "nothing published beyond what is durable"
+        );
         p.publish(5);
         let waiting = tokio::spawn({
             let p = p.clone();
