@@ -7,7 +7,10 @@
 //! write the same account cannot both commit on a stale read (PostgreSQL's SSI aborts one with SQLSTATE
 //! 40001). A batch that fails on such a conflict (or a deadlock) is split and re-run from scratch, so one
 //! conflicting request cannot fail the others; a single request is re-run a bounded number of times,
-//! then answered 503 `busy`. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
+//! then answered 503 `busy`. A re-run goes first: every write transaction holds the advisory lock
+//! [`sql::WRITE_LOCK`] shared on its first try and alone on a re-run, so a re-run waits only for the
+//! writes in flight (of every instance, native or Spin) and then runs with no other write beside it,
+//! instead of starting behind the other instance's next batches and losing to them again. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
 //! conflicts.
 
 use std::sync::Arc;
@@ -36,11 +39,16 @@ struct Statements {
     delete: Statement,
     scan_forward: Statement,
     scan_reverse: Statement,
+    /// The write lock, taken before BEGIN and released after COMMIT or ROLLBACK: shared, alone.
+    lock: [Statement; 2],
+    unlock: [Statement; 2],
 }
 
 pub struct Conn {
     client: Client,
     stmts: Statements,
+    /// Set when the write lock could not be released: the pool must not hand the session out again.
+    broken: bool,
 }
 
 /// Opens connections for the pool and prepares their statements.
@@ -61,8 +69,20 @@ impl r2d2::ManageConnection for Manager {
             delete: client.prepare(sql::DELETE)?,
             scan_forward: client.prepare(sql::SCAN_FORWARD)?,
             scan_reverse: client.prepare(sql::SCAN_REVERSE)?,
+            lock: [
+                client.prepare(sql::LOCK_WRITE_SHARED)?,
+                client.prepare(sql::LOCK_WRITE_ALONE)?,
+            ],
+            unlock: [
+                client.prepare(sql::UNLOCK_WRITE_SHARED)?,
+                client.prepare(sql::UNLOCK_WRITE_ALONE)?,
+            ],
         };
-        Ok(Conn { client, stmts })
+        Ok(Conn {
+            client,
+            stmts,
+            broken: false,
+        })
     }
 
     fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
@@ -70,7 +90,7 @@ impl r2d2::ManageConnection for Manager {
     }
 
     fn has_broken(&self, conn: &mut Conn) -> bool {
-        conn.client.is_closed()
+        conn.broken || conn.client.is_closed()
     }
 }
 
@@ -183,17 +203,22 @@ impl PgStore {
     ) -> Result<R, String> {
         for attempt in 1.. {
             let mut conn = self.conn().map_err(|e| e.0)?;
-            let conn = &mut *conn;
-            let tx = begin_serializable(&mut conn.client).map_err(|e| e.to_string())?;
-            let mut adapter = PgTx::new(tx, &conn.stmts, false);
-            let out = f(&mut adapter);
-            let failure = match (adapter.failure, out) {
-                (None, Ok(value)) => match adapter.tx.commit() {
-                    Ok(()) => return Ok(value),
-                    Err(e) => (classify(&e), e.to_string()),
-                },
-                (Some((kind, cause)), _) => (kind, cause),
-                (None, Err(e)) => return Err(e),
+            let failure = match locked(&mut conn, attempt > 1, |conn| {
+                let tx = begin_serializable(&mut conn.client)
+                    .map_err(|e| (classify(&e), e.to_string()))?;
+                let mut adapter = PgTx::new(tx, &conn.stmts, false);
+                let out = f(&mut adapter);
+                match (adapter.failure, out) {
+                    (None, Ok(value)) => match adapter.tx.commit() {
+                        Ok(()) => Ok(Ok(value)),
+                        Err(e) => Err((classify(&e), e.to_string())),
+                    },
+                    (Some(failure), _) => Err(failure),
+                    (None, Err(e)) => Ok(Err(e)),
+                }
+            }) {
+                Ok(done) => return done,
+                Err(failure) => failure,
             };
             if failure.0 == Failure::Other || attempt >= MAX_ATTEMPTS {
                 return Err(failure.1);
@@ -204,32 +229,35 @@ impl PgStore {
         unreachable!("the loop returns")
     }
 
-    /// One try of `requests` in one transaction.
+    /// One try of `requests` in one transaction; `rerun` after a conflict.
     fn attempt(
         &self,
         handler: &dyn Handler,
         env: &dyn Env,
         requests: &[Box<Job>],
+        rerun: bool,
     ) -> Result<Vec<Response>, (Failure, String)> {
         let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
-        let conn = &mut *conn;
-        let tx = begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
-        let mut adapter = PgTx::new(tx, &conn.stmts, false);
-        let mut responses = Vec::with_capacity(requests.len());
-        for job in requests {
-            responses.push(run_job(handler, job, &mut adapter, env));
-            if adapter.failure.is_some() {
-                // The transaction is aborted: nothing after this can succeed.
-                break;
+        locked(&mut conn, rerun, |conn| {
+            let tx =
+                begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
+            let mut adapter = PgTx::new(tx, &conn.stmts, false);
+            let mut responses = Vec::with_capacity(requests.len());
+            for job in requests {
+                responses.push(run_job(handler, job, &mut adapter, env));
+                if adapter.failure.is_some() {
+                    // The transaction is aborted: nothing after this can succeed.
+                    break;
+                }
             }
-        }
-        if let Some(failure) = adapter.failure {
-            return Err(failure);
-        }
-        match adapter.tx.commit() {
-            Ok(()) => Ok(responses),
-            Err(e) => Err((classify(&e), e.to_string())),
-        }
+            if let Some(failure) = adapter.failure {
+                return Err(failure);
+            }
+            match adapter.tx.commit() {
+                Ok(()) => Ok(responses),
+                Err(e) => Err((classify(&e), e.to_string())),
+            }
+        })
     }
 
     /// Runs `requests` in order; on a conflict, halves are re-run on their own (each committed
@@ -240,8 +268,9 @@ impl PgStore {
         env: &dyn Env,
         requests: &[Box<Job>],
         tries: u32,
+        rerun: bool,
     ) -> Vec<Response> {
-        match self.attempt(handler, env, requests) {
+        match self.attempt(handler, env, requests, rerun) {
             Ok(responses) => responses,
             Err((Failure::Other, cause)) => {
                 error!(batch = requests.len(), cause = %cause, "PostgreSQL batch failed");
@@ -255,8 +284,8 @@ impl PgStore {
                 info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
                 if requests.len() > 1 {
                     let (a, b) = requests.split_at(requests.len() / 2);
-                    let mut out = self.run(handler, env, a, 1);
-                    out.extend(self.run(handler, env, b, 1));
+                    let mut out = self.run(handler, env, a, 1, true);
+                    out.extend(self.run(handler, env, b, 1, true));
                     out
                 } else if tries >= MAX_ATTEMPTS {
                     self.busy.fetch_add(1, Ordering::Relaxed);
@@ -264,7 +293,7 @@ impl PgStore {
                     vec![Service::busy()]
                 } else {
                     backoff(tries);
-                    self.run(handler, env, requests, tries + 1)
+                    self.run(handler, env, requests, tries + 1, true)
                 }
             }
         }
@@ -275,12 +304,35 @@ impl BatchStore for PgStore {
     fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch {
         // A failed PostgreSQL transaction leaves nothing latched: the next batch starts afresh.
         Batch {
-            responses: self.run(handler, env, jobs, 1),
+            responses: self.run(handler, env, jobs, 1, false),
             fatal: false,
             committed: true,
             settle_at: None,
         }
     }
+}
+
+/// Runs `f` on `conn` holding the write lock [`sql::WRITE_LOCK`]: shared, or `alone` for a re-run
+/// after a conflict (it then waits only for the writes in flight and runs with none beside it).
+fn locked<R>(
+    conn: &mut Conn,
+    alone: bool,
+    f: impl FnOnce(&mut Conn) -> Result<R, (Failure, String)>,
+) -> Result<R, (Failure, String)> {
+    let mode = usize::from(alone);
+    conn.client
+        .execute(&conn.stmts.lock[mode], &[&sql::WRITE_LOCK])
+        .map_err(|e| (classify(&e), e.to_string()))?;
+    let out = f(conn);
+    if let Err(e) = conn
+        .client
+        .execute(&conn.stmts.unlock[mode], &[&sql::WRITE_LOCK])
+    {
+        // A session still holding the lock would stall every other instance's re-runs.
+        error!(error = %e, "cannot release the write lock; closing the connection");
+        conn.broken = true;
+    }
+    out
 }
 
 fn begin_serializable(client: &mut Client) -> Result<Transaction<'_>, postgres::Error> {

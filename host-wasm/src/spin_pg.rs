@@ -13,8 +13,7 @@
 //!
 //! A re-run goes first: write requests hold the advisory lock [`sql::WRITE_LOCK`] shared on their
 //! first try and alone on a re-run, so a re-run waits only for the writes in flight and then runs with
-//! no other Spin write beside it (native instances do not take the lock; a conflict with one of their
-//! batches is re-run again).
+//! no other write beside it (native instances take the same lock around their batches).
 //!
 //! The schema is created (and the data format stamped) by the first request that finds it missing.
 
