@@ -378,7 +378,10 @@ async fn validate(
         state.env.clone(),
     );
     let pre = pre.clone();
-    let task = tokio::task::spawn_blocking(move || {
+    // A small body on redb is checked where the connection runs, like a read of a few records: a
+    // hand-off to the blocking pool costs more. Large bodies (uploads) and PostgreSQL go there.
+    let inline = matches!(state.store, Store::Redb(_)) && req.body.len() <= INLINE_BODY;
+    let check = move || {
         let checked = catch_unwind(AssertUnwindSafe(|| {
             store
                 .read(|tx| service.validate_body(&pre, &req, tx, &*env))
@@ -386,8 +389,11 @@ async fn validate(
         }))
         .unwrap_or_else(|_| Err(Service::internal_error("validation panicked")));
         (req, checked)
-    });
-    match task.await {
+    };
+    if inline {
+        return check();
+    }
+    match tokio::task::spawn_blocking(check).await {
         Ok(done) => done,
         Err(_) => (
             Request::new(Method::Other, "/"),
@@ -395,6 +401,9 @@ async fn validate(
         ),
     }
 }
+
+/// The largest body [`validate`] checks on the connection's own task.
+const INLINE_BODY: usize = 16 * 1024;
 
 /// Reads run on a fresh read transaction (a snapshot) on the blocking pool: the store may touch disk
 /// or the network.
