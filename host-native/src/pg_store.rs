@@ -7,10 +7,12 @@
 //! write the same account cannot both commit on a stale read (PostgreSQL's SSI aborts one with SQLSTATE
 //! 40001). A batch that fails on such a conflict (or a deadlock) is split and re-run from scratch, so one
 //! conflicting request cannot fail the others; a single request is re-run a bounded number of times,
-//! then answered 503 `busy`. A re-run goes first: every write transaction holds the advisory lock
-//! [`sql::WRITE_LOCK`] shared on its first try and alone on a re-run, so a re-run waits only for the
-//! writes in flight (of every instance, native or Spin) and then runs with no other write beside it,
-//! instead of starting behind the other instance's next batches and losing to them again. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
+//! then answered 503 `busy`. A retried request goes first: every write transaction holds the advisory
+//! lock [`sql::WRITE_LOCK`], shared, except a single request's retry, which holds it alone: it waits
+//! only for the writes in flight (of every instance, native or Spin) and then runs with no other write
+//! beside it, instead of starting behind the other instance's next batches and losing to them again.
+//! The halves of a split batch run shared: alone, a hot account's split batches would run one at a
+//! time across all instances. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
 //! conflicts.
 
 use std::sync::Arc;
@@ -229,16 +231,16 @@ impl PgStore {
         unreachable!("the loop returns")
     }
 
-    /// One try of `requests` in one transaction; `rerun` after a conflict.
+    /// One try of `requests` in one transaction; `retry` for a single request that conflicted.
     fn attempt(
         &self,
         handler: &dyn Handler,
         env: &dyn Env,
         requests: &[Box<Job>],
-        rerun: bool,
+        retry: bool,
     ) -> Result<Vec<Response>, (Failure, String)> {
         let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
-        locked(&mut conn, rerun, |conn| {
+        locked(&mut conn, retry, |conn| {
             let tx =
                 begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
             let mut adapter = PgTx::new(tx, &conn.stmts, false);
@@ -268,9 +270,8 @@ impl PgStore {
         env: &dyn Env,
         requests: &[Box<Job>],
         tries: u32,
-        rerun: bool,
     ) -> Vec<Response> {
-        match self.attempt(handler, env, requests, rerun) {
+        match self.attempt(handler, env, requests, tries > 1) {
             Ok(responses) => responses,
             Err((Failure::Other, cause)) => {
                 error!(batch = requests.len(), cause = %cause, "PostgreSQL batch failed");
@@ -284,8 +285,8 @@ impl PgStore {
                 info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
                 if requests.len() > 1 {
                     let (a, b) = requests.split_at(requests.len() / 2);
-                    let mut out = self.run(handler, env, a, 1, true);
-                    out.extend(self.run(handler, env, b, 1, true));
+                    let mut out = self.run(handler, env, a, 1);
+                    out.extend(self.run(handler, env, b, 1));
                     out
                 } else if tries >= MAX_ATTEMPTS {
                     self.busy.fetch_add(1, Ordering::Relaxed);
@@ -293,7 +294,7 @@ impl PgStore {
                     vec![Service::busy()]
                 } else {
                     backoff(tries);
-                    self.run(handler, env, requests, tries + 1, true)
+                    self.run(handler, env, requests, tries + 1)
                 }
             }
         }
@@ -304,7 +305,7 @@ impl BatchStore for PgStore {
     fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch {
         // A failed PostgreSQL transaction leaves nothing latched: the next batch starts afresh.
         Batch {
-            responses: self.run(handler, env, jobs, 1, false),
+            responses: self.run(handler, env, jobs, 1),
             fatal: false,
             committed: true,
             settle_at: None,
@@ -312,8 +313,8 @@ impl BatchStore for PgStore {
     }
 }
 
-/// Runs `f` on `conn` holding the write lock [`sql::WRITE_LOCK`]: shared, or `alone` for a re-run
-/// after a conflict (it then waits only for the writes in flight and runs with none beside it).
+/// Runs `f` on `conn` holding the write lock [`sql::WRITE_LOCK`]: shared, or `alone` for a single
+/// request's retry (it then waits only for the writes in flight and runs with none beside it).
 fn locked<R>(
     conn: &mut Conn,
     alone: bool,
