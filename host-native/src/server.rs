@@ -287,14 +287,22 @@ async fn head_stage(state: &AppState, head: Request, body_pending: bool) -> Stag
             ))),
         }
     };
-    let ran = if inline {
-        Ok(catch_unwind(AssertUnwindSafe(run)))
+    on_store(inline, run)
+        .await
+        .unwrap_or_else(|| Stage::Done(Service::internal_error("request panicked")))
+}
+
+/// Runs `work` on a store transaction: where the connection runs when `inline` (redb: a few B-tree
+/// lookups cost less than a thread hand-off), else on the blocking pool. None if it panicked.
+async fn on_store<T: Send + 'static>(
+    inline: bool,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let guarded = move || catch_unwind(AssertUnwindSafe(work)).ok();
+    if inline {
+        guarded()
     } else {
-        tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(run))).await
-    };
-    match ran {
-        Ok(Ok(stage)) => stage,
-        Ok(Err(_)) | Err(_) => Stage::Done(Service::internal_error("request panicked")),
+        tokio::task::spawn_blocking(guarded).await.ok().flatten()
     }
 }
 
@@ -378,28 +386,22 @@ async fn validate(
         state.env.clone(),
     );
     let pre = pre.clone();
-    // A small body on redb is checked where the connection runs, like a read of a few records: a
-    // hand-off to the blocking pool costs more. Large bodies (uploads) and PostgreSQL go there.
+    // A small body on redb is checked where the connection runs, like a read of a few records.
+    // Large bodies (uploads) and PostgreSQL go to the blocking pool.
     let inline = matches!(state.store, Store::Redb(_)) && req.body.len() <= INLINE_BODY;
-    let check = move || {
-        let checked = catch_unwind(AssertUnwindSafe(|| {
-            store
-                .read(|tx| service.validate_body(&pre, &req, tx, &*env))
-                .unwrap_or_else(|e| Err(Service::internal_error(&format!("read transaction: {e}"))))
-        }))
-        .unwrap_or_else(|_| Err(Service::internal_error("validation panicked")));
+    on_store(inline, move || {
+        let checked = store
+            .read(|tx| service.validate_body(&pre, &req, tx, &*env))
+            .unwrap_or_else(|e| Err(Service::internal_error(&format!("read transaction: {e}"))));
         (req, checked)
-    };
-    if inline {
-        return check();
-    }
-    match tokio::task::spawn_blocking(check).await {
-        Ok(done) => done,
-        Err(_) => (
+    })
+    .await
+    .unwrap_or_else(|| {
+        (
             Request::new(Method::Other, "/"),
-            Err(Service::internal_error("validation task failed")),
-        ),
-    }
+            Err(Service::internal_error("validation panicked")),
+        )
+    })
 }
 
 /// The largest body [`validate`] checks on the connection's own task.
@@ -413,17 +415,13 @@ async fn read(state: &AppState, pre: Box<Prechecked>, req: Request) -> Response 
         state.store.clone(),
         state.env.clone(),
     );
-    let task = tokio::task::spawn_blocking(move || {
-        catch_unwind(AssertUnwindSafe(|| {
-            store
-                .read(|tx| service.handle_prepared(&pre.prepared, &req, tx, &*env))
-                .unwrap_or_else(|e| Service::internal_error(&format!("read transaction: {e}")))
-        }))
-    });
-    match task.await {
-        Ok(Ok(response)) => response,
-        Ok(Err(_)) | Err(_) => Service::internal_error("read request panicked"),
-    }
+    on_store(false, move || {
+        store
+            .read(|tx| service.handle_prepared(&pre.prepared, &req, tx, &*env))
+            .unwrap_or_else(|e| Service::internal_error(&format!("read transaction: {e}")))
+    })
+    .await
+    .unwrap_or_else(|| Service::internal_error("read request panicked"))
 }
 
 /// The core's request from the hyper head, with an empty body.
