@@ -1,36 +1,108 @@
 //! The store a server runs on ([`Store`]: the redb file by default, or PostgreSQL with `--store`), and
 //! redb behind the core's `Tx` port: one table `kv` of byte keys to byte values.
 
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use card_core::storage::KvPair;
+use card_core::storage::format::FormatError;
 use card_core::{Direction, StoreError, Tx};
 use redb::{
     Database, ReadOnlyTable, ReadableDatabase, ReadableTable, Table, TableDefinition, TableError,
     WriteTransaction,
 };
 
+use crate::disk::{self, DiskBackend, DiskFile, IoStats};
 use crate::pg_store::{self, PgStore};
+use crate::wal::{self, DiskLog, LogFile, WalError};
+
+/// Why a store could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("data file {} is in use by another process (a running `cards serve`?)", .0.display())]
+    InUse(PathBuf),
+    #[error("cannot create the data file: {0}")]
+    Create(#[from] io::Error),
+    #[error("data file {}: {source}", path.display())]
+    Redb {
+        path: PathBuf,
+        #[source]
+        source: redb::Error,
+    },
+    #[error("cannot recover data file {} from its write-ahead log: {source}", path.display())]
+    Recover {
+        path: PathBuf,
+        #[source]
+        source: WalError,
+    },
+    #[error("cannot open data file {}: {source}", path.display())]
+    Format {
+        path: PathBuf,
+        #[source]
+        source: FormatError,
+    },
+    #[error(
+        "--store / CARDS_STORE must be a postgres:// or postgresql:// URL (or leave it unset for the --data file)"
+    )]
+    NotAUrl,
+    #[error("{0}")]
+    Postgres(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl StorageError {
+    fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> StorageError {
+        let path = path.to_path_buf();
+        move |source| StorageError::Io {
+            action,
+            path,
+            source,
+        }
+    }
+
+    fn redb<E: Into<redb::Error>>(path: &Path) -> impl FnOnce(E) -> StorageError {
+        let path = path.to_path_buf();
+        move |e| StorageError::Redb {
+            path,
+            source: e.into(),
+        }
+    }
+}
 
 /// Where the data lives: one redb file owned by this process, or a PostgreSQL database shared by
 /// any number of instances.
 #[derive(Clone)]
 pub enum Store {
-    Redb(Arc<Database>),
+    Redb(Arc<RedbFile>),
     Postgres(Arc<PgStore>),
 }
 
 impl Store {
     /// `--store URL` if given (PostgreSQL), else the redb file `data`.
-    pub fn open(store: Option<&str>, data: &Path, cache_bytes: usize) -> Result<Store, String> {
+    pub fn open(
+        store: Option<&str>,
+        data: &Path,
+        cache_bytes: usize,
+    ) -> Result<Store, StorageError> {
         match store {
-            Some(url) if pg_store::is_url(url) => Ok(Store::Postgres(Arc::new(PgStore::open(url)?))),
-            Some(_) => Err(
-                "--store / CARDS_STORE must be a postgres:// or postgresql:// URL (or leave it unset for the --data file)"
-                    .into(),
-            ),
-            None => Ok(Store::Redb(Arc::new(open_cached(data, cache_bytes)?))),
+            Some(url) if pg_store::is_url(url) => Ok(Store::Postgres(Arc::new(
+                PgStore::open(url).map_err(StorageError::Postgres)?,
+            ))),
+            Some(_) => Err(StorageError::NotAUrl),
+            None => Ok(Store::Redb(Arc::new(RedbFile::open(
+                &disk::RealDisk,
+                data,
+                cache_bytes,
+            )?))),
         }
     }
 
@@ -45,90 +117,205 @@ impl Store {
     /// Runs `f` in a read-only snapshot.
     pub fn read<R>(&self, f: impl FnOnce(&mut dyn Tx) -> R) -> Result<R, StoreError> {
         match self {
-            Store::Redb(db) => Ok(f(&mut ReadAdapter::begin(db)?)),
+            Store::Redb(file) => Ok(f(&mut ReadAdapter::begin(&file.db)?)),
             Store::Postgres(pg) => pg.read(f),
         }
     }
 
-    /// Runs `f` in one committed write transaction (re-run on PostgreSQL conflicts).
-    pub fn write<R>(
-        &self,
-        mut f: impl FnMut(&mut dyn Tx) -> Result<R, String>,
-    ) -> Result<R, String> {
+    /// Runs `f` in one committed (durable) write transaction (re-run on PostgreSQL conflicts).
+    pub fn write<R, E>(&self, mut f: impl FnMut(&mut dyn Tx) -> Result<R, E>) -> Result<R, E>
+    where
+        E: From<StorageError> + std::fmt::Display,
+    {
         match self {
-            Store::Redb(db) => {
-                let txn = db.begin_write().map_err(|e| e.to_string())?;
+            Store::Redb(file) => {
+                let path = &file.path;
+                let txn = file.db.begin_write().map_err(StorageError::redb(path))?;
                 let out = {
-                    let mut adapter = WriteAdapter::open(&txn).map_err(|e| e.to_string())?;
+                    let mut adapter = WriteAdapter::open(&txn).map_err(StorageError::from)?;
                     f(&mut adapter)?
                 };
-                txn.commit().map_err(|e| e.to_string())?;
+                txn.commit().map_err(StorageError::redb(path))?;
                 Ok(out)
             }
-            Store::Postgres(pg) => pg.write(f),
+            Store::Postgres(pg) => {
+                let mut failed = None;
+                pg.write(|tx| {
+                    f(tx).map_err(|e| {
+                        let message = e.to_string();
+                        failed = Some(e);
+                        message
+                    })
+                })
+                .map_err(|message| {
+                    failed
+                        .take()
+                        .unwrap_or_else(|| StorageError::Postgres(message).into())
+                })
+            }
         }
     }
 }
 
 pub const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
 
+/// The sequence number of the last logged batch the data file holds (key `seq`).
+const SEQ_TABLE: TableDefinition<&str, u64> = TableDefinition::new("wal");
+const SEQ_KEY: &str = "seq";
+
+/// The sequence number of the last batch committed in `txn`'s view.
+pub fn stored_seq(txn: &WriteTransaction) -> Result<u64, StoreError> {
+    let table = txn.open_table(SEQ_TABLE).map_err(store_err)?;
+    let seq = table
+        .get(SEQ_KEY)
+        .map_err(store_err)?
+        .map_or(0, |v| v.value());
+    Ok(seq)
+}
+
+/// Records in `txn` that it carries batch `seq`.
+pub fn store_seq(txn: &WriteTransaction, seq: u64) -> Result<(), StoreError> {
+    let mut table = txn.open_table(SEQ_TABLE).map_err(store_err)?;
+    table.insert(SEQ_KEY, seq).map(|_| ()).map_err(store_err)
+}
+
 fn store_err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
 }
 
-/// Opens (or creates) the data file with redb's default cache.
-#[cfg(test)]
-pub fn open(path: &Path) -> Result<Database, String> {
-    open_cached(path, 1 << 30)
+/// The data file, open, with its write-ahead log applied.
+pub struct RedbFile {
+    pub db: Database,
+    pub path: PathBuf,
+    /// The data file again, for the write-back thread's syncs.
+    pub data: Arc<dyn DiskFile>,
+    pub log: Arc<dyn LogFile>,
+    /// The data file's writes and syncs, timed.
+    pub io: Arc<IoStats>,
+    /// The last logged batch the file holds.
+    pub seq: u64,
 }
 
-/// Opens (or creates) the data file and makes sure the table exists, so read transactions can open it.
-pub fn open_cached(path: &Path, cache_bytes: usize) -> Result<Database, String> {
-    create_private(path).map_err(|e| format!("cannot create data file {}: {e}", path.display()))?;
+impl std::fmt::Debug for RedbFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedbFile")
+            .field("path", &self.path)
+            .field("seq", &self.seq)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedbFile {
+    /// Opens (or creates, mode 0600, its directory synced) the data file on `disk`, applies what its
+    /// write-ahead log holds beyond it, and checks its data format (an empty file is stamped), so
+    /// read transactions can open the table.
+    pub fn open(
+        disk: &dyn disk::Disk,
+        path: &Path,
+        cache_bytes: usize,
+    ) -> Result<RedbFile, StorageError> {
+        let (data, (db, io)) = match disk.open(path) {
+            Ok(file) => {
+                let opened = open_db(&file, path, cache_bytes)?;
+                (file, opened)
+            }
+            // A first start: the file gets its name only once redb has made it and its format is
+            // stamped, so a crash meanwhile leaves no half-made file that no start could open.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                disk::create_whole(disk, path, |file| {
+                    let (db, io) = open_db(file, path, cache_bytes)?;
+                    stamp_format(&db, path)?;
+                    Ok::<_, StorageError>((db, io))
+                })?
+            }
+            Err(e) => return Err(StorageError::io("open data file", path)(e)),
+        };
+        let log_path = wal::path_for(path);
+        let (log_file, _) = disk::open_or_create(disk, &log_path)
+            .map_err(StorageError::io("create write-ahead log", &log_path))?;
+        let seq = recover(&db, path, &*log_file)?;
+        let log = DiskLog::new(log_file).map_err(StorageError::io("open", &log_path))?;
+        // The data format is checked before anything else touches the data.
+        stamp_format(&db, path)?;
+        Ok(RedbFile {
+            db,
+            path: path.to_path_buf(),
+            data,
+            log: Arc::new(log),
+            io,
+            seq,
+        })
+    }
+}
+
+/// redb over `file`, which this process then holds locked.
+fn open_db(
+    file: &Arc<dyn DiskFile>,
+    path: &Path,
+    cache_bytes: usize,
+) -> Result<(Database, Arc<IoStats>), StorageError> {
+    if !file
+        .try_lock()
+        .map_err(StorageError::io("lock data file", path))?
+    {
+        return Err(StorageError::InUse(path.to_path_buf()));
+    }
+    let (backend, io) = DiskBackend::new(file.clone());
     let db = redb::Builder::new()
         .set_cache_size(cache_bytes)
-        .create(path)
-        .map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => format!(
-                "data file {} is in use by another process (a running `cards serve`?)",
-                path.display()
-            ),
-            e => format!("cannot open data file {}: {e}", path.display()),
-        })?;
-    // What the write-ahead log holds beyond the file goes in first: it was written by this format.
-    let replayed = crate::wal::recover(&db, path)
-        .map_err(|e| format!("cannot recover data file {}: {e}", path.display()))?;
-    if replayed > 0 {
-        tracing::info!(batches = replayed, "applied the write-ahead log");
-    }
-    // The data format is checked (and an empty file stamped) before anything else touches the data.
-    let init = || -> Result<(), String> {
-        let tx = db.begin_write().map_err(|e| e.to_string())?;
-        tx.open_table(KV).map_err(|e| e.to_string())?;
-        {
-            let mut adapter = WriteAdapter::open(&tx).map_err(|e| e.to_string())?;
-            card_core::Service::open_store(&mut adapter).map_err(|e| e.to_string())?;
-        }
-        tx.commit().map_err(|e| e.to_string())
-    };
-    init().map_err(|e| format!("cannot open data file {}: {e}", path.display()))?;
-    Ok(db)
+        .create_with_backend(backend)
+        .map_err(StorageError::redb(path))?;
+    Ok((db, io))
 }
 
-/// A new data file is created readable by its owner only (0600): it holds personal data and identity
-/// documents. redb then initializes the empty file. An existing file keeps its mode.
-fn create_private(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
+/// Checks the data format (an empty store is stamped with the current one) and makes sure the table
+/// exists, so read transactions can open it.
+fn stamp_format(db: &Database, path: &Path) -> Result<(), StorageError> {
+    let txn = db.begin_write().map_err(StorageError::redb(path))?;
+    txn.open_table(KV).map_err(StorageError::redb(path))?;
     {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(e),
+        let mut adapter = WriteAdapter::open(&txn)?;
+        card_core::Service::open_store(&mut adapter).map_err(|source| StorageError::Format {
+            path: path.to_path_buf(),
+            source,
+        })?;
     }
+    txn.commit().map_err(StorageError::redb(path))
+}
+
+/// Applies what the log holds beyond the data file's last batch, commits it durably, then empties
+/// the log. Returns the last batch the file now holds.
+fn recover(db: &Database, path: &Path, log: &dyn DiskFile) -> Result<u64, StorageError> {
+    let log_path = wal::path_for(path);
+    let bytes = log
+        .read_all()
+        .map_err(StorageError::io("read", &log_path))?;
+    let txn = db.begin_write().map_err(StorageError::redb(path))?;
+    let stored = stored_seq(&txn)?;
+    let (seq, applied) = {
+        let mut adapter = WriteAdapter::open(&txn)?;
+        wal::replay(&bytes, stored, &mut adapter).map_err(|source| StorageError::Recover {
+            path: path.to_path_buf(),
+            source,
+        })?
+    };
+    store_seq(&txn, seq)?;
+    txn.commit().map_err(StorageError::redb(path))?;
+    if applied > 0 {
+        tracing::info!(batches = applied, "applied the write-ahead log");
+    }
+    if !bytes.is_empty() {
+        log.set_len(0)
+            .and_then(|()| log.sync())
+            .map_err(StorageError::io("empty", &log_path))?;
+    }
+    Ok(seq)
+}
+
+/// Opens (or creates) the data file with redb's default cache.
+#[cfg(test)]
+pub fn open(path: &Path) -> Result<RedbFile, StorageError> {
+    RedbFile::open(&disk::RealDisk, path, 1 << 30)
 }
 
 fn get_in<T: ReadableTable<&'static [u8], &'static [u8]>>(
@@ -222,8 +409,6 @@ pub struct WriteAdapter<'txn> {
     failed: bool,
     /// Whether any put or delete reached the table: a batch that wrote nothing is not committed.
     wrote: bool,
-    /// Every put and delete, in order, as a log record's payload (when the writer logs).
-    log: Option<Vec<u8>>,
 }
 
 impl<'txn> WriteAdapter<'txn> {
@@ -232,20 +417,7 @@ impl<'txn> WriteAdapter<'txn> {
             table: tx.open_table(KV).map_err(store_err)?,
             failed: false,
             wrote: false,
-            log: None,
         })
-    }
-
-    /// Also records every write into `payload` (cleared first), for the write-ahead log.
-    pub fn logging(mut self, mut payload: Vec<u8>) -> Self {
-        payload.clear();
-        self.log = Some(payload);
-        self
-    }
-
-    /// The writes recorded since [`WriteAdapter::logging`].
-    pub fn into_log(self) -> Option<Vec<u8>> {
-        self.log
     }
 
     /// True once any storage call returned an error.
@@ -278,18 +450,12 @@ impl Tx for WriteAdapter<'_> {
             return self.note(Err(StoreError("injected failure".into())));
         }
         self.wrote = true;
-        if let Some(log) = &mut self.log {
-            crate::wal::encode_write(log, key, Some(value));
-        }
         let r = self.table.insert(key, value).map(|_| ()).map_err(store_err);
         self.note(r)
     }
 
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
         self.wrote = true;
-        if let Some(log) = &mut self.log {
-            crate::wal::encode_write(log, key, None);
-        }
         let r = self.table.remove(key).map(|_| ()).map_err(store_err);
         self.note(r)
     }
@@ -320,7 +486,7 @@ mod tests {
 
     fn seeded() -> (tempfile::TempDir, Database) {
         let dir = tempfile::tempdir().unwrap();
-        let db = open(&dir.path().join("t.redb")).unwrap();
+        let db = open(&dir.path().join("t.redb")).unwrap().db;
         let tx = db.begin_write().unwrap();
         {
             let mut w = WriteAdapter::open(&tx).unwrap();
@@ -431,12 +597,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.redb");
         {
-            let db = open(&path).unwrap();
+            let db = open(&path).unwrap().db;
             let tx = db.begin_write().unwrap();
             WriteAdapter::open(&tx).unwrap().put(b"k", b"v").unwrap();
             tx.commit().unwrap();
         }
-        let db = open(&path).unwrap();
+        let db = open(&path).unwrap().db;
         assert_eq!(
             ReadAdapter::begin(&db).unwrap().get(b"k").unwrap(),
             Some(b"v".to_vec())

@@ -1,50 +1,92 @@
 //! The write-ahead log beside the redb file (`<data>.wal`), which lets one batch's fsync overlap
 //! the next batch's work.
 //!
-//! Without it every group commit waits for redb's fsync before the writer can start the next batch,
-//! so the writer sits idle for a third of its time. With it, a batch is committed to redb without
-//! an fsync (`Durability::None`: visible, not yet durable), its writes are appended here, and the
-//! syncer thread makes the log durable and only then answers the batch, while the writer already
-//! runs the next one. Every second by default (`--checkpoint-interval`), or at 64 MiB of log, a
-//! batch is committed to redb durably instead, and the log starts over: a checkpoint.
+//! Without it every group commit waits for redb's fsync before the writer can start the next batch.
+//! With it, a batch is committed to redb without an fsync (visible, not yet durable), its writes are
+//! appended here, and the store's syncer thread ([`Syncer`]) makes the log durable and only then
+//! lets the batch answer, while the writer already runs the next one. Now and then a batch is
+//! committed to redb durably instead, and the log starts over: a checkpoint (`logged.rs`).
 //!
-//! Reads may see a batch before its record is durable; their answers wait for it
-//! (`writer::Progress`), so no client hears of a write a crash could take back.
-//!
-//! Every batch stores its sequence number in redb's `wal` table in the same transaction. On open,
-//! the records after the sequence number redb holds are applied again, in order, up to the first
-//! record that is torn or out of sequence (a crash mid-append), and committed durably.
+//! This module knows nothing of redb: [`LoggedTx`] wraps any transaction and records its writes,
+//! [`replay`] applies records to any transaction, and the bytes go through [`LogFile`].
 //!
 //! A record: `CWAL`, the sequence number (u64 LE), the payload length (u32 LE), a CRC-32 of the
 //! sequence number and payload (u32 LE), then the payload: each write in the order it was applied,
 //! a tag byte (1 put, 0 delete), the key length (u32 LE) and key, and for a put the value length
-//! (u32 LE) and value.
+//! (u32 LE) and value. Reading stops at the first record that is torn or corrupt.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Instant;
 
-use card_core::{StoreError, Tx};
-use redb::{Database, ReadableTable, TableDefinition, WriteTransaction};
+use card_core::storage::KvPair;
+use card_core::{Direction, StoreError, Tx};
 
-/// The sequence number of the last batch redb holds (key `seq`).
-const SEQ_TABLE: TableDefinition<&str, u64> = TableDefinition::new("wal");
-const SEQ_KEY: &str = "seq";
+use crate::disk::DiskFile;
+use crate::group_commit::Timings;
+
 const MAGIC: &[u8; 4] = b"CWAL";
 const HEADER: usize = 4 + 8 + 4 + 4;
-
-/// A checkpoint at least every `interval` (`--checkpoint-interval`), so recovery replays little
-/// and redb frees the pages the non-durable commits left behind; and one whenever the log reaches
-/// this size.
-const CHECKPOINT_BYTES: u64 = 64 << 20;
 
 /// The log file of the data file `data`.
 pub fn path_for(data: &Path) -> PathBuf {
     let mut name = data.as_os_str().to_owned();
     name.push(".wal");
     PathBuf::from(name)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WalError {
+    #[error("a checksummed log record is malformed")]
+    Malformed,
+    #[error("applying the log: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// Where the log's bytes go: appended, made durable, started over.
+pub trait LogFile: Send + Sync + 'static {
+    fn append(&self, bytes: &[u8]) -> io::Result<()>;
+    fn sync(&self) -> io::Result<()>;
+    /// Empties the log (not synced: the next sync makes it durable).
+    fn truncate(&self) -> io::Result<()>;
+}
+
+/// A log on a [`DiskFile`]: appends go to its end.
+pub struct DiskLog {
+    file: Arc<dyn DiskFile>,
+    /// Only the writer appends and truncates; the syncer only syncs.
+    len: AtomicU64,
+}
+
+impl DiskLog {
+    pub fn new(file: Arc<dyn DiskFile>) -> io::Result<DiskLog> {
+        let len = file.len()?;
+        Ok(DiskLog {
+            file,
+            len: AtomicU64::new(len),
+        })
+    }
+}
+
+impl LogFile for DiskLog {
+    fn append(&self, bytes: &[u8]) -> io::Result<()> {
+        let at = self.len.load(Ordering::Acquire);
+        self.file.write_at(at, bytes)?;
+        self.len.store(at + bytes.len() as u64, Ordering::Release);
+        Ok(())
+    }
+
+    fn sync(&self) -> io::Result<()> {
+        self.file.sync()
+    }
+
+    fn truncate(&self) -> io::Result<()> {
+        self.file.set_len(0)?;
+        self.len.store(0, Ordering::Release);
+        Ok(())
+    }
 }
 
 /// Appends one write to a record's payload.
@@ -61,23 +103,62 @@ fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
+/// A transaction whose puts and deletes are also recorded, in order, as a log record's payload.
+pub struct LoggedTx<'a> {
+    inner: &'a mut dyn Tx,
+    payload: &'a mut Vec<u8>,
+}
+
+impl<'a> LoggedTx<'a> {
+    pub fn new(inner: &'a mut dyn Tx, payload: &'a mut Vec<u8>) -> LoggedTx<'a> {
+        LoggedTx { inner, payload }
+    }
+}
+
+impl Tx for LoggedTx<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.inner.get(key)
+    }
+
+    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.inner.put(key, value)?;
+        encode_write(self.payload, key, Some(value));
+        Ok(())
+    }
+
+    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
+        self.inner.delete(key)?;
+        encode_write(self.payload, key, None);
+        Ok(())
+    }
+
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError> {
+        self.inner.scan(start, end, dir, limit)
+    }
+}
+
 /// Applies a record's payload to `tx`, in order.
-fn apply(payload: &[u8], tx: &mut dyn Tx) -> Result<(), String> {
+fn apply(payload: &[u8], tx: &mut dyn Tx) -> Result<(), WalError> {
     let mut rest = payload;
-    let malformed = || "a checksummed log record is malformed".to_string();
     while let Some((&tag, after)) = rest.split_first() {
-        let (key, after) = take_bytes(after).ok_or_else(malformed)?;
+        let (key, after) = take_bytes(after).ok_or(WalError::Malformed)?;
         rest = match tag {
             0 => {
-                tx.delete(key).map_err(|e| e.to_string())?;
+                tx.delete(key)?;
                 after
             }
             1 => {
-                let (value, after) = take_bytes(after).ok_or_else(malformed)?;
-                tx.put(key, value).map_err(|e| e.to_string())?;
+                let (value, after) = take_bytes(after).ok_or(WalError::Malformed)?;
+                tx.put(key, value)?;
                 after
             }
-            _ => return Err(malformed()),
+            _ => return Err(WalError::Malformed),
         };
     }
     Ok(())
@@ -116,110 +197,53 @@ fn checksum(seq: u64, payload: &[u8]) -> u32 {
     h.finalize()
 }
 
-/// The sequence number of the last batch committed in `txn`'s view.
-pub fn stored_seq(txn: &WriteTransaction) -> Result<u64, String> {
-    let table = txn.open_table(SEQ_TABLE).map_err(|e| e.to_string())?;
-    let seq = table
-        .get(SEQ_KEY)
-        .map_err(|e| e.to_string())?
-        .map_or(0, |v| v.value());
-    Ok(seq)
-}
-
-/// Records in `txn` that it carries batch `seq`.
-pub fn store_seq(txn: &WriteTransaction, seq: u64) -> Result<(), StoreError> {
-    let mut table = txn
-        .open_table(SEQ_TABLE)
-        .map_err(|e| StoreError(e.to_string()))?;
-    table
-        .insert(SEQ_KEY, seq)
-        .map(|_| ())
-        .map_err(|e| StoreError(e.to_string()))
-}
-
-/// Applies what the log of `data` holds beyond redb's last batch, commits it durably and empties
-/// the log. Returns how many batches it applied.
-pub fn recover(db: &Database, data: &Path) -> Result<usize, String> {
-    let path = path_for(data);
-    let mut bytes = Vec::new();
-    match File::open(&path) {
-        Ok(mut f) => f
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(format!("cannot open {}: {e}", path.display())),
-    };
-    let txn = db.begin_write().map_err(|e| e.to_string())?;
-    let mut seq = stored_seq(&txn)?;
+/// Applies to `tx` the records of `bytes` that follow batch `after`, in sequence, up to the first
+/// torn or corrupt record or gap. Returns the last batch applied and how many were.
+pub fn replay(bytes: &[u8], after: u64, tx: &mut dyn Tx) -> Result<(u64, usize), WalError> {
+    let mut seq = after;
     let mut applied = 0;
-    {
-        let mut adapter = crate::storage::WriteAdapter::open(&txn).map_err(|e| e.to_string())?;
-        for (n, payload) in records(&bytes) {
-            if n <= seq {
-                // Already in redb: written before the last durable commit.
-                continue;
-            }
-            if n != seq + 1 {
-                // Left over from before a checkpoint whose truncation was not yet on disk.
-                break;
-            }
-            apply(payload, &mut adapter)?;
-            seq = n;
-            applied += 1;
+    for (n, payload) in records(bytes) {
+        if n <= seq {
+            // Already in the store: written before its last durable commit, left over from before
+            // a checkpoint whose truncation was not yet on disk.
+            continue;
         }
+        if n != seq + 1 {
+            break;
+        }
+        apply(payload, tx)?;
+        seq = n;
+        applied += 1;
     }
-    store_seq(&txn, seq).map_err(|e| e.to_string())?;
-    txn.commit().map_err(|e| e.to_string())?;
-    let file = open_log(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    file.set_len(0)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| format!("cannot empty {}: {e}", path.display()))?;
-    Ok(applied)
+    Ok((seq, applied))
 }
 
-fn open_log(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .open(path)
-}
-
-/// The writer's end of the log: appends records and decides when to checkpoint.
+/// The writer's end of the log.
 pub struct Log {
-    file: File,
+    file: Arc<dyn LogFile>,
     bytes: u64,
-    interval: Duration,
-    last_checkpoint: Instant,
     record: Vec<u8>,
 }
 
 impl Log {
-    /// Opens the (recovered, so empty) log of `data`, and a second handle the syncer fsyncs.
-    pub fn open(data: &Path, interval: Duration) -> io::Result<(Log, File)> {
-        let file = open_log(&path_for(data))?;
-        let syncer = file.try_clone()?;
-        let bytes = file.metadata()?.len();
-        let log = Log {
+    /// A log over `file`, which recovery has emptied.
+    pub fn new(file: Arc<dyn LogFile>) -> Log {
+        Log {
             file,
-            bytes,
-            interval,
-            last_checkpoint: Instant::now(),
+            bytes: 0,
             record: Vec::new(),
-        };
-        Ok((log, syncer))
+        }
     }
 
-    /// Whether the next batch should be committed to redb durably instead of logged.
-    pub fn checkpoint_due(&self) -> bool {
-        self.bytes >= CHECKPOINT_BYTES || self.last_checkpoint.elapsed() >= self.interval
+    /// Bytes appended since the last truncation.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
-    /// After a durable redb commit: the log's records are all in redb, so it starts over.
-    pub fn checkpointed(&mut self) -> io::Result<()> {
-        self.file.set_len(0)?;
+    /// After a durable commit of the store: every record is in it, so the log starts over.
+    pub fn truncate(&mut self) -> io::Result<()> {
+        self.file.truncate()?;
         self.bytes = 0;
-        self.last_checkpoint = Instant::now();
         Ok(())
     }
 
@@ -233,9 +257,93 @@ impl Log {
         self.record
             .extend_from_slice(&checksum(seq, payload).to_le_bytes());
         self.record.extend_from_slice(payload);
-        self.file.write_all(&self.record)?;
+        self.file.append(&self.record)?;
         self.bytes += self.record.len() as u64;
         Ok(())
+    }
+}
+
+/// Makes the log durable through the last appended record, off the writer's path: one fsync for
+/// every record appended while the previous one ran.
+pub struct Syncer {
+    file: Arc<dyn LogFile>,
+    state: Mutex<SyncState>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct SyncState {
+    appended: u64,
+    synced: u64,
+    stopping: bool,
+    /// Each fsync's duration.
+    timings: Timings,
+}
+
+impl Syncer {
+    pub fn new(file: Arc<dyn LogFile>, synced: u64) -> Syncer {
+        Syncer {
+            file,
+            state: Mutex::new(SyncState {
+                appended: synced,
+                synced,
+                ..SyncState::default()
+            }),
+            wake: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, SyncState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Record `seq` was appended.
+    pub fn appended(&self, seq: u64) {
+        let mut s = self.lock();
+        s.appended = s.appended.max(seq);
+        drop(s);
+        self.wake.notify_one();
+    }
+
+    /// Waits for a record not yet durable and syncs; the point now durable, or None once stopped
+    /// with nothing left to sync.
+    pub fn next(&self) -> Option<io::Result<u64>> {
+        let mut s = self.lock();
+        while s.appended <= s.synced {
+            if s.stopping {
+                return None;
+            }
+            s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        drop(s);
+        Some(self.sync_pending())
+    }
+
+    /// Syncs if a record is not yet durable; returns the point durable now.
+    pub fn sync_pending(&self) -> io::Result<u64> {
+        let (target, synced) = {
+            let s = self.lock();
+            (s.appended, s.synced)
+        };
+        if target <= synced {
+            return Ok(synced);
+        }
+        let started = Instant::now();
+        self.file.sync()?;
+        let mut s = self.lock();
+        s.timings.record(started.elapsed());
+        s.synced = s.synced.max(target);
+        Ok(s.synced)
+    }
+
+    /// [`Syncer::next`] returns None once nothing is left to sync.
+    pub fn stop(&self) {
+        self.lock().stopping = true;
+        self.wake.notify_one();
+    }
+
+    pub fn timings(&self) -> Timings {
+        self.lock().timings.clone()
     }
 }
 
@@ -273,14 +381,54 @@ mod tests {
     }
 
     #[test]
+    fn a_logged_tx_records_exactly_the_writes_that_reached_the_store() {
+        let mut store = MemStore::new();
+        let mut p = Vec::new();
+        {
+            let mut tx = LoggedTx::new(&mut store, &mut p);
+            tx.put(b"k", b"v").unwrap();
+            tx.delete(b"k").unwrap();
+            tx.put(b"j", b"w").unwrap();
+            assert_eq!(tx.get(b"j").unwrap(), Some(b"w".to_vec()));
+        }
+        assert_eq!(
+            p,
+            payload(&[(b"k", Some(b"v")), (b"k", None), (b"j", Some(b"w"))])
+        );
+        let mut replayed = MemStore::new();
+        apply(&p, &mut replayed).unwrap();
+        assert_eq!(
+            replayed.iter().collect::<Vec<_>>(),
+            store.iter().collect::<Vec<_>>()
+        );
+    }
+
+    /// A log file in memory.
+    #[derive(Default)]
+    struct Bytes(Mutex<Vec<u8>>);
+
+    impl LogFile for Bytes {
+        fn append(&self, bytes: &[u8]) -> io::Result<()> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(())
+        }
+        fn sync(&self) -> io::Result<()> {
+            Ok(())
+        }
+        fn truncate(&self) -> io::Result<()> {
+            self.0.lock().unwrap().clear();
+            Ok(())
+        }
+    }
+
+    #[test]
     fn reading_stops_at_a_torn_or_corrupt_record() {
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("d.redb");
-        let (mut log, _) = Log::open(&data, Duration::from_secs(3600)).unwrap();
+        let file = Arc::new(Bytes::default());
+        let mut log = Log::new(file.clone());
         let (one, two) = (payload(&[(b"k1", Some(b"v1"))]), payload(&[(b"k2", None)]));
         log.append(1, &one).unwrap();
         log.append(2, &two).unwrap();
-        let bytes = std::fs::read(path_for(&data)).unwrap();
+        let bytes = file.0.lock().unwrap().clone();
         assert_eq!(
             records(&bytes),
             vec![(1, one.as_slice()), (2, two.as_slice())]
@@ -294,5 +442,20 @@ mod tests {
         let last = bad.len() - 1;
         bad[last] ^= 1;
         assert_eq!(records(&bad).len(), 1);
+    }
+
+    #[test]
+    fn replay_applies_what_follows_the_store_in_sequence() {
+        let file = Arc::new(Bytes::default());
+        let mut log = Log::new(file.clone());
+        for seq in [3, 4, 5, 7] {
+            log.append(seq, &payload(&[(&seq.to_le_bytes(), Some(b"x"))]))
+                .unwrap();
+        }
+        let bytes = file.0.lock().unwrap().clone();
+        let mut store = MemStore::new();
+        // The store holds batch 3 already; 7 does not follow 5.
+        assert_eq!(replay(&bytes, 3, &mut store).unwrap(), (5, 2));
+        assert_eq!(store.iter().count(), 2);
     }
 }

@@ -1,21 +1,27 @@
-//! Group commit: one thread owns every write. It takes the first waiting write request, drains the
-//! others that are waiting (up to the batch limit), runs them in order inside ONE write transaction of
-//! the store (redb here, PostgreSQL in `pg_store`), commits once (durably, and only if the batch wrote
-//! something), and only then answers them all.
+//! Group commit: the threads that drive [`GroupCommit`]. Connections queue writes
+//! ([`WriterHandle::submit`]); one writer thread takes each batch the state machine hands out, runs
+//! it in ONE transaction of the store (redb here, PostgreSQL in `pg_store`) and reports it
+//! committed; the store reports how far it is durable ([`Progress`], from its own syncer thread
+//! when it has one). Whoever causes a state change delivers what it releases: the answers that may
+//! go out, those that never will, and the writes refused.
 //!
-//! A storage fault that redb latches (an I/O error: every later transaction fails with `PreviousIo`),
-//! a failed commit, or a panic of the thread itself stops the writer and marks it unhealthy: `/health`
-//! answers 503 and the process exits non-zero, so a supervisor restarts it on a reopened data file.
+//! A fatal store fault (a failed commit or log append, a latched I/O error) or a panic of the writer
+//! thread marks the writer failed: queued and waiting writes are answered at once, reads waiting
+//! for durability answer 503, `/health` answers 503 and the process exits non-zero, so a supervisor
+//! restarts it on a reopened data file.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
 use card_core::http::Prepared;
 use card_core::{Env, Request, Response, Service, Tx};
-use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc, oneshot, watch};
-use tracing::{debug, error};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot, watch};
+use tracing::error;
+
+use crate::batch_store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
+use crate::group_commit::{BatchStats, Gate, GroupCommit, Output, Refusal};
 
 /// What the writer runs for each request. `Service` in production; tests plug in their own.
 pub trait Handler: Send + Sync + 'static {
@@ -68,93 +74,6 @@ impl Job {
     }
 }
 
-/// What one group commit did.
-pub struct Batch {
-    /// One per request, in order, valid only once the writes they report are committed.
-    pub responses: Vec<Response>,
-    /// The store will not recover without a reopen: the writer stops.
-    pub fatal: bool,
-    /// A transaction was committed (false when the batch wrote nothing or failed).
-    pub committed: bool,
-    /// The responses wait until the store's log is durable through this batch (None: they are
-    /// durable already).
-    pub settle_at: Option<u64>,
-}
-
-/// A store the writer commits batches to.
-pub trait BatchStore: Send + Sync + 'static {
-    /// Runs `jobs` in order, each seeing the writes of the ones before it, and commits.
-    fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch;
-
-    /// How far its batches are visible and durable, for a store whose commits become durable
-    /// later (through [`BatchStore::sync`]).
-    fn progress(&self) -> Option<&Arc<Progress>> {
-        None
-    }
-
-    /// Makes every batch committed so far durable.
-    fn sync(&self) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    /// After the last batch, on a clean stop.
-    fn close(&self) {}
-}
-
-/// How far the writer's batches are visible to reads and how far they are durable.
-///
-/// A read may see a batch that is committed but whose log record is still being fsynced. Its answer
-/// waits ([`Progress::settled`]) until that batch is durable, so no client hears of a write that a
-/// crash could still take back.
-pub struct Progress {
-    visible: AtomicU64,
-    /// None once the log failed: nothing becomes durable any more.
-    durable: watch::Sender<Option<u64>>,
-}
-
-impl Progress {
-    pub fn new(seq: u64) -> Progress {
-        Progress {
-            visible: AtomicU64::new(seq),
-            durable: watch::Sender::new(Some(seq)),
-        }
-    }
-
-    /// Before batch `seq` is committed.
-    pub fn publish(&self, seq: u64) {
-        self.visible.store(seq, Ordering::SeqCst);
-    }
-
-    fn durable_through(&self, seq: u64) {
-        self.durable.send_modify(|d| {
-            if let Some(d) = d {
-                *d = (*d).max(seq);
-            }
-        });
-    }
-
-    fn is_durable(&self, seq: u64) -> bool {
-        matches!(*self.durable.borrow(), Some(d) if d >= seq)
-    }
-
-    fn fail(&self) {
-        self.durable.send_replace(None);
-    }
-
-    /// Resolves once everything visible now is durable: true, or false if it never will be.
-    pub async fn settled(&self) -> bool {
-        let target = self.visible.load(Ordering::SeqCst);
-        if self.is_durable(target) {
-            return true;
-        }
-        let mut rx = self.durable.subscribe();
-        match rx.wait_for(|d| d.is_none_or(|d| d >= target)).await {
-            Ok(d) => d.is_some(),
-            Err(_) => false,
-        }
-    }
-}
-
 /// Runs one queued request on `tx`, turning a panic into a 500 (the core buffers a request's writes
 /// and applies them only on success, so a request that panics has written nothing).
 pub fn run_job(handler: &dyn Handler, job: &Job, tx: &mut dyn Tx, env: &dyn Env) -> Response {
@@ -165,10 +84,23 @@ pub fn run_job(handler: &dyn Handler, job: &Job, tx: &mut dyn Tx, env: &dyn Env)
     .unwrap_or_else(|_| Service::internal_error("request panicked"))
 }
 
-enum Msg {
-    Write(Box<Job>, oneshot::Sender<Response>),
-    Stop,
+/// A write in the queue, with where its answer goes.
+struct Queued {
+    job: Job,
+    reply: oneshot::Sender<Response>,
+    /// Its place in the bounded queue, given back when it is answered.
+    _slot: OwnedSemaphorePermit,
 }
+
+/// A committed write's answer, held until the state machine lets it go out.
+struct Reply {
+    reply: oneshot::Sender<Response>,
+    response: Response,
+    /// Released with the answer: the body's budget and the queue slot.
+    _held: (Option<OwnedSemaphorePermit>, OwnedSemaphorePermit),
+}
+
+type Machine = GroupCommit<Queued, Reply>;
 
 /// Whether the writer can still serve; shared with the HTTP side for `/health` and shutdown.
 #[derive(Default)]
@@ -197,144 +129,219 @@ impl Health {
     }
 }
 
-/// How many requests each group commit carried.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct BatchStats {
-    pub commits: u64,
-    pub requests: u64,
-    pub max_batch: usize,
-    /// `histogram[i]` counts batches of 2^i ..= 2^(i+1)-1 requests.
-    pub histogram: [u64; 16],
+/// How far the store is durable, for reads that wait on it: None once it failed.
+type Durable = Option<u64>;
+
+/// The state machine and what wakes its threads; the store's [`Progress`].
+pub struct Pipeline {
+    inner: Mutex<Inner>,
+    /// Wakes the writer thread when there is work or it should stop.
+    work: Condvar,
+    durable: watch::Sender<Durable>,
+    health: Health,
 }
 
-impl BatchStats {
-    /// A batch of `size` requests; one that wrote nothing was not committed and counts no commit.
-    fn record(&mut self, size: usize, committed: bool) {
-        self.requests += size as u64;
-        if !committed {
-            return;
-        }
-        self.commits += 1;
-        self.max_batch = self.max_batch.max(size);
-        let bucket = (usize::BITS - 1 - size.max(1).leading_zeros()) as usize;
-        self.histogram[bucket.min(15)] += 1;
+struct Inner {
+    machine: Machine,
+    /// The writer thread waits on `work`: a submit must wake it.
+    writer_idle: bool,
+}
+
+/// Queue depth before submitters wait: a bound keeps memory flat under overload.
+const QUEUE: usize = 4096;
+
+impl Pipeline {
+    pub fn new(max_batch: usize) -> Arc<Pipeline> {
+        Arc::new(Pipeline {
+            inner: Mutex::new(Inner {
+                machine: GroupCommit::new(max_batch, 0),
+                writer_idle: false,
+            }),
+            work: Condvar::new(),
+            durable: watch::Sender::new(Some(0)),
+            health: Health::default(),
+        })
     }
 
-    pub fn mean_batch(&self) -> f64 {
-        if self.commits == 0 {
-            0.0
-        } else {
-            self.requests as f64 / self.commits as f64
-        }
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// One line for shutdown: total commits, write requests, mean and max batch, and the histogram.
-    pub fn summary(&self) -> String {
-        let buckets: Vec<String> = self
-            .histogram
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n > 0)
-            .map(|(i, n)| {
-                let (lo, hi) = (1usize << i, (1usize << (i + 1)) - 1);
-                if lo == hi {
-                    format!("{lo}:{n}")
-                } else {
-                    format!("{lo}-{hi}:{n}")
-                }
-            })
-            .collect();
-        format!(
-            "group commit summary: {} commits, {} write requests, mean batch {:.2}, max batch {}, batches by size [{}]",
-            self.commits,
-            self.requests,
-            self.mean_batch(),
-            self.max_batch,
-            buckets.join(" ")
-        )
+    /// Marks the writer failed before anyone hears of it, then delivers what the failure released.
+    fn fail(&self, cause: &str) {
+        let out = {
+            let mut inner = self.lock();
+            inner.machine.failed(cause);
+            inner.machine.take_output()
+        };
+        self.health.fail();
+        self.durable.send_replace(None);
+        self.work.notify_one();
+        deliver(out);
+    }
+
+    /// Counts of the batches so far.
+    pub fn stats(&self) -> BatchStats {
+        self.lock().machine.stats().clone()
+    }
+}
+
+impl Progress for Pipeline {
+    fn visible(&self, point: u64) {
+        self.lock().machine.visible(point);
+    }
+
+    fn synced(&self, point: u64) {
+        let out = {
+            let mut inner = self.lock();
+            inner.machine.synced(point);
+            inner.machine.take_output()
+        };
+        self.durable.send_if_modified(|d| match d {
+            Some(d) if *d < point => {
+                *d = point;
+                true
+            }
+            _ => false,
+        });
+        deliver(out);
+    }
+
+    fn failed(&self, cause: &Fatal) {
+        error!(cause = %cause, "the store failed; writes stop");
+        self.fail(&cause.0);
+    }
+}
+
+/// Sends what the state machine released; outside its lock.
+fn deliver(out: Output<Queued, Reply>) {
+    for a in out.answers {
+        let _ = a.reply.send(a.response);
+    }
+    for a in out.lost {
+        let _ = a.reply.send(Service::internal_error(
+            "storage failure making a batch durable",
+        ));
+    }
+    for q in out.refused {
+        let _ = q
+            .reply
+            .send(Service::unavailable("The writer cannot serve"));
     }
 }
 
 /// The sending side, cloned into every connection.
 #[derive(Clone)]
 pub struct WriterHandle {
-    tx: mpsc::Sender<Msg>,
-    health: Arc<Health>,
-    progress: Arc<Progress>,
+    pipeline: Arc<Pipeline>,
+    slots: Arc<Semaphore>,
 }
 
 impl WriterHandle {
     /// Queues a write request and waits until it is durable (or failed). A writer that is gone
     /// (failed or shutting down) answers 503.
     pub async fn submit(&self, job: Job) -> Response {
-        let (reply, answer) = oneshot::channel();
-        if self
-            .tx
-            .send(Msg::Write(Box::new(job), reply))
-            .await
-            .is_err()
-        {
+        let Ok(slot) = self.slots.clone().acquire_owned().await else {
             return Service::unavailable("The writer is not running");
+        };
+        let (reply, answer) = oneshot::channel();
+        let queued = Queued {
+            job,
+            reply,
+            _slot: slot,
+        };
+        let wake = {
+            let mut inner = self.pipeline.lock();
+            match inner.machine.submit(queued) {
+                Ok(_) => inner.writer_idle,
+                Err((_, Refusal::Failed)) => {
+                    return Service::unavailable("The writer cannot serve");
+                }
+                Err((_, Refusal::Stopping)) => {
+                    return Service::unavailable("The writer is not running");
+                }
+            }
+        };
+        if wake {
+            self.pipeline.work.notify_one();
         }
         answer
             .await
             .unwrap_or_else(|_| Service::unavailable("The writer stopped before answering"))
     }
 
-    pub fn health(&self) -> &Arc<Health> {
-        &self.health
+    pub fn health(&self) -> &Health {
+        &self.pipeline.health
     }
 
     /// For an answer read from a snapshot: waits until every write it may have seen is durable.
-    /// None when it will never be (the log failed): answer that instead.
+    /// Some(503) when it never will be (the store failed): answer that instead.
     pub async fn settled(&self) -> Option<Response> {
-        if self.progress.settled().await {
-            None
-        } else {
-            Some(Service::unavailable("Storage cannot make writes durable"))
+        let gate = self.pipeline.lock().machine.read_gate();
+        let point = match gate {
+            Gate::Open => return None,
+            Gate::Failed => return Some(unsettled()),
+            Gate::Wait(point) => point,
+        };
+        let mut rx = self.pipeline.durable.subscribe();
+        match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
+            Ok(d) if d.is_some() => None,
+            _ => Some(unsettled()),
         }
+    }
+}
+
+fn unsettled() -> Response {
+    Service::unavailable("Storage cannot make writes durable")
+}
+
+/// The writes of one batch, run by the store through the handler.
+struct Jobs<'a> {
+    handler: &'a dyn Handler,
+    env: &'a dyn Env,
+    jobs: &'a [Job],
+}
+
+impl Batch for Jobs<'_> {
+    fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    fn run(&self, i: usize, tx: &mut dyn Tx) -> Response {
+        run_job(self.handler, &self.jobs[i], tx, self.env)
     }
 }
 
 pub struct Writer {
     handle: WriterHandle,
-    thread: JoinHandle<BatchStats>,
+    thread: JoinHandle<()>,
 }
 
-/// Queue depth before submitters wait: a bound keeps memory flat under overload.
-const QUEUE: usize = 4096;
-
 impl Writer {
+    /// Starts the writer thread over `store`, reporting to `pipeline` (which a store with a syncer
+    /// was given as its [`Progress`]).
     pub fn start<S: BatchStore, H: Handler>(
-        db: Arc<S>,
+        pipeline: Arc<Pipeline>,
+        store: Arc<S>,
         handler: Arc<H>,
         env: Arc<dyn Env + Send + Sync>,
-        max_batch: usize,
     ) -> std::io::Result<Writer> {
-        let (tx, rx) = mpsc::channel(QUEUE);
-        let max_batch = max_batch.max(1);
-        let health = Arc::new(Health::default());
-        let progress = db
-            .progress()
-            .cloned()
-            .unwrap_or_else(|| Arc::new(Progress::new(0)));
-        let thread_health = health.clone();
+        let driven = pipeline.clone();
         let thread = thread::Builder::new()
             .name("cards-writer".into())
             .spawn(move || {
-                supervise(&thread_health, || {
-                    let stopped = run(&*db, &*handler, &*env, rx, max_batch, &thread_health);
-                    if !stopped.1 && thread_health.is_ok() {
-                        db.close();
-                    }
-                    stopped
-                })
+                let ran = catch_unwind(AssertUnwindSafe(|| {
+                    write_loop(&driven, &*store, &*handler, &*env)
+                }));
+                if ran.is_err() {
+                    error!("the writer thread panicked; exiting");
+                    driven.fail("the writer thread panicked");
+                }
             })?;
         Ok(Writer {
             handle: WriterHandle {
-                tx,
-                health,
-                progress,
+                pipeline,
+                slots: Arc::new(Semaphore::new(QUEUE)),
             },
             thread,
         })
@@ -346,202 +353,100 @@ impl Writer {
 
     /// Lets every request queued so far be committed and answered, then stops the thread.
     pub fn stop(self) -> BatchStats {
-        // try_send: never block shutdown on a full queue; a dropped sender set also stops the loop.
-        let Writer { handle, thread } = self;
-        let stop = handle.tx.try_send(Msg::Stop);
-        drop(handle);
-        if stop.is_err() {
-            debug!("writer queue full at shutdown; it stops when the last sender goes");
-        }
-        thread.join().unwrap_or_else(|_| {
+        let pipeline = &self.handle.pipeline;
+        pipeline.lock().machine.stop();
+        pipeline.work.notify_one();
+        if self.thread.join().is_err() {
             error!("the writer thread panicked");
-            BatchStats::default()
-        })
+        }
+        pipeline.stats()
     }
 }
 
-/// Runs the writer loop; a panic that escapes it, or a fatal storage fault it reports, marks the
-/// writer failed (the queue's receiver is dropped with the loop, so later writes answer 503).
-fn supervise(health: &Health, run: impl FnOnce() -> (BatchStats, bool)) -> BatchStats {
-    match catch_unwind(AssertUnwindSafe(run)) {
-        Ok((stats, false)) => stats,
-        Ok((stats, true)) => {
-            error!("the writer stopped on a storage fault; exiting so the data file is reopened");
-            health.fail();
-            stats
-        }
-        Err(_) => {
-            error!("the writer thread panicked; exiting");
-            health.fail();
-            BatchStats::default()
-        }
-    }
-}
-
-/// A committed batch's answers, waiting for its log record to be durable.
-struct Pending {
-    seq: u64,
-    replies: Vec<(oneshot::Sender<Response>, Response)>,
-    budgets: Vec<Option<OwnedSemaphorePermit>>,
-}
-
-impl Pending {
-    fn answer(self) {
-        drop(self.budgets);
-        for (reply, response) in self.replies {
-            let _ = reply.send(response);
-        }
-    }
-
-    fn fail(self) {
-        drop(self.budgets);
-        for (reply, _) in self.replies {
-            let _ = reply.send(Service::internal_error(
-                "storage failure making a batch durable",
-            ));
-        }
-    }
-}
-
-/// The writer loop; returns its stats and whether it stopped on a fatal storage fault. Batches whose
-/// answers must wait for the store's log go to the syncer thread, which fsyncs the log once for
-/// every batch that reached it meanwhile, while this loop already runs the next batch.
-fn run(
-    db: &dyn BatchStore,
-    handler: &dyn Handler,
-    env: &dyn Env,
-    rx: mpsc::Receiver<Msg>,
-    max_batch: usize,
-    health: &Health,
-) -> (BatchStats, bool) {
-    let progress = db.progress();
-    let (to_syncer, pending) = std::sync::mpsc::channel::<Pending>();
-    thread::scope(|scope| {
-        if let Some(progress) = progress {
-            let syncer = thread::Builder::new()
-                .name("cards-syncer".into())
-                .spawn_scoped(scope, move || sync_loop(db, progress, pending, health));
-            if let Err(e) = syncer {
-                error!(error = %e, "cannot start the syncer thread");
-                health.fail();
-                return (BatchStats::default(), true);
-            }
-        }
-        // Dropping the sender when the loop ends lets the syncer finish and the scope join it.
-        write_loop(db, handler, env, rx, max_batch, health, to_syncer)
-    })
-}
-
-/// Makes the log durable for whatever batches are waiting, then answers them, in order.
-fn sync_loop(
-    db: &dyn BatchStore,
-    progress: &Progress,
-    pending: std::sync::mpsc::Receiver<Pending>,
-    health: &Health,
-) {
-    while let Ok(first) = pending.recv() {
-        let mut ready = vec![first];
-        ready.extend(pending.try_iter());
-        let through = ready.iter().map(|p| p.seq).max().unwrap_or(0);
-        if !progress.is_durable(through) {
-            if let Err(e) = db.sync() {
-                // Nothing more becomes durable: fail what waits and all that comes.
-                error!(error = %e, "cannot fsync the write-ahead log");
-                progress.fail();
-                health.fail();
-                ready.into_iter().for_each(Pending::fail);
-                pending.iter().for_each(Pending::fail);
-                return;
-            }
-            progress.durable_through(through);
-        }
-        ready.into_iter().for_each(Pending::answer);
-    }
-}
-
-fn write_loop(
-    db: &dyn BatchStore,
-    handler: &dyn Handler,
-    env: &dyn Env,
-    mut rx: mpsc::Receiver<Msg>,
-    max_batch: usize,
-    health: &Health,
-    to_syncer: std::sync::mpsc::Sender<Pending>,
-) -> (BatchStats, bool) {
-    let mut stats = BatchStats::default();
-    let mut requests: Vec<Box<Job>> = Vec::with_capacity(max_batch);
-    let mut replies: Vec<oneshot::Sender<Response>> = Vec::with_capacity(max_batch);
-    let mut stopping = false;
-    while !stopping {
-        match rx.blocking_recv() {
-            Some(Msg::Write(req, reply)) => {
-                requests.push(req);
-                replies.push(reply);
-            }
-            Some(Msg::Stop) | None => break,
-        }
-        while requests.len() < max_batch {
-            match rx.try_recv() {
-                Ok(Msg::Write(req, reply)) => {
-                    requests.push(req);
-                    replies.push(reply);
+/// Takes batches until the state machine is finished (stopped or failed and drained).
+fn write_loop(pipeline: &Pipeline, store: &dyn BatchStore, handler: &dyn Handler, env: &dyn Env) {
+    while let Some(batch) = next_batch(pipeline) {
+        let (jobs, replies): (Vec<Job>, Vec<_>) = batch
+            .into_iter()
+            .map(|q| (q.job, (q.reply, q._slot)))
+            .unzip();
+        let done = store.commit_batch(&Jobs {
+            handler,
+            env,
+            jobs: &jobs,
+        });
+        let Committed {
+            responses,
+            settle,
+            wrote,
+        } = match done {
+            Ok(c) => c,
+            Err(fatal) => {
+                // Before anyone hears the 500: a client that then asks /health must see the fault.
+                error!(cause = %fatal, batch = jobs.len(), "group commit failed; the writer stops");
+                pipeline.fail(&fatal.0);
+                Committed {
+                    responses: jobs
+                        .iter()
+                        .map(|_| Service::internal_error("storage failure in group commit"))
+                        .collect(),
+                    settle: Settle::Now,
+                    wrote: false,
                 }
-                Ok(Msg::Stop) => {
-                    stopping = true;
-                    break;
-                }
-                Err(_) => break,
             }
-        }
-        if !health.is_ok() {
-            // The syncer failed: nothing committed now could become durable.
-            for reply in replies.drain(..) {
-                let _ = reply.send(Service::unavailable("The writer cannot serve"));
-            }
-            return (stats, true);
-        }
-        let done = db.commit_batch(handler, env, &requests);
-        stats.record(requests.len(), done.committed);
-        debug!(batch = requests.len(), "group commit");
-        if done.fatal {
-            // Before anyone hears the 500: a client that then asks /health must see the fault.
-            health.fail();
-        }
-        // Only now, after the commit returned (and, for a logged store, once the syncer has made
-        // the log durable), does any client hear back; the bodies' budget is released with them.
-        let batch = Pending {
-            seq: done.settle_at.unwrap_or(0),
-            replies: replies.drain(..).zip(done.responses).collect(),
-            budgets: requests
-                .drain(..)
-                .map(|mut job| job.budget.take())
-                .collect(),
         };
-        let waits = match (done.settle_at, db.progress()) {
-            (Some(seq), Some(progress)) => !progress.is_durable(seq),
-            _ => false,
+        let answers = replies
+            .into_iter()
+            .zip(jobs)
+            .zip(responses)
+            .map(|(((reply, slot), mut job), response)| Reply {
+                reply,
+                response,
+                _held: (job.budget.take(), slot),
+            })
+            .collect();
+        let out = {
+            let mut inner = pipeline.lock();
+            inner.machine.committed(answers, settle, wrote);
+            inner.machine.take_output()
         };
-        if !waits {
-            batch.answer();
-        } else if let Err(unsent) = to_syncer.send(batch) {
-            unsent.0.fail();
-        }
-        if done.fatal {
-            return (stats, true);
+        deliver(out);
+    }
+    if pipeline.health.is_ok() {
+        store.close();
+        // What a failed last checkpoint left waiting will never be answered otherwise.
+        let waiting = pipeline.lock().machine.awaiting_sync();
+        if waiting > 0 {
+            pipeline.fail("stopped before every batch was durable");
         }
     }
-    (stats, false)
+}
+
+fn next_batch(pipeline: &Pipeline) -> Option<Vec<Queued>> {
+    let mut inner = pipeline.lock();
+    loop {
+        if let Some(batch) = inner.machine.next_batch() {
+            return Some(batch);
+        }
+        if inner.machine.finished() {
+            return None;
+        }
+        inner.writer_idle = true;
+        inner = pipeline.work.wait(inner).unwrap_or_else(|e| e.into_inner());
+        inner.writer_idle = false;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logged::LoggedDb;
-    use crate::storage::{self, ReadAdapter};
+    use crate::logged::{Checkpoints, LoggedDb};
+    use crate::storage::{self, ReadAdapter, RedbFile};
+    use crate::wal::LogFile;
     use card_core::env::DeterministicEnv;
     use card_core::storage::{Overlay, scan_prefix};
     use card_core::{Method, StoreError};
-    use redb::Database;
+    use std::sync::atomic::AtomicUsize;
     use std::time::Duration;
 
     /// Stores body -> "1" under "k/", panics on "panic", fails storage on "fail", answers 409 on a
@@ -575,35 +480,43 @@ mod tests {
         Request::new(Method::Post, "/kv").body(body.as_bytes().to_vec())
     }
 
-    /// The data file `name` in `dir` with its log, as `serve` opens it.
-    fn logged(dir: &tempfile::TempDir, name: &str) -> (Arc<Database>, LoggedDb) {
-        let path = dir.path().join(name);
-        let db = Arc::new(storage::open(&path).unwrap());
-        let logged = LoggedDb::open(db.clone(), &path, Duration::from_secs(1)).unwrap();
-        (db, logged)
+    fn open(dir: &tempfile::TempDir, name: &str) -> RedbFile {
+        storage::open(&dir.path().join(name)).unwrap()
     }
 
-    fn start(dir: &tempfile::TempDir, max_batch: usize) -> (Arc<Database>, Writer) {
-        let (db, logged) = logged(dir, "w.redb");
-        let writer = Writer::start(
-            Arc::new(logged),
-            Arc::new(KvHandler),
-            Arc::new(DeterministicEnv::default()),
-            max_batch,
+    /// A writer over the data file `file`, as `serve` starts it.
+    fn start_on(file: RedbFile, max_batch: usize) -> (Arc<RedbFile>, Writer) {
+        let file = Arc::new(file);
+        let pipeline = Pipeline::new(max_batch);
+        let db = LoggedDb::start(
+            file.clone(),
+            Checkpoints::every(Duration::from_secs(1)),
+            pipeline.clone(),
         )
         .unwrap();
-        (db, writer)
+        let writer = Writer::start(
+            pipeline,
+            db,
+            Arc::new(KvHandler),
+            Arc::new(DeterministicEnv::default()),
+        )
+        .unwrap();
+        (file, writer)
     }
 
-    fn stored(db: &Database) -> usize {
-        let mut r = ReadAdapter::begin(db).unwrap();
+    fn start(dir: &tempfile::TempDir, max_batch: usize) -> (Arc<RedbFile>, Writer) {
+        start_on(open(dir, "w.redb"), max_batch)
+    }
+
+    fn stored(file: &RedbFile) -> usize {
+        let mut r = ReadAdapter::begin(&file.db).unwrap();
         scan_prefix(&mut r, b"k/").unwrap().len()
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn concurrent_writes_are_all_answered_and_batched() {
         let dir = tempfile::tempdir().unwrap();
-        let (db, writer) = start(&dir, 256);
+        let (file, writer) = start(&dir, 256);
         let handle = writer.handle();
         let tasks: Vec<_> = (0..300)
             .map(|i| {
@@ -629,16 +542,16 @@ mod tests {
         let stats = writer.stop();
         assert_eq!(stats.requests, 300);
         assert!(stats.commits >= 1 && stats.commits <= 300);
-        // 300 concurrent submitters against an fsync per commit: some commit must carry several.
+        // 300 concurrent submitters against one writer: some commit must carry several.
         assert!(stats.max_batch > 1, "{stats:?}");
         assert_eq!(stats.histogram.iter().sum::<u64>(), stats.commits);
-        assert_eq!(stored(&db), 298);
+        assert_eq!(stored(&file), 298);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_storage_failure_fails_the_whole_batch_and_commits_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let (db, writer) = start(&dir, 256);
+        let (file, writer) = start(&dir, 256);
         let h = writer.handle();
         // Sent together so they most likely share a batch; either way, no good write may be lost
         // and the failing one must fail.
@@ -650,44 +563,18 @@ mod tests {
         assert_eq!(b.status, 500);
         let stats = writer.stop();
         let ok = [a.status, c.status].iter().filter(|s| **s == 201).count();
-        assert_eq!(stored(&db), ok, "201 answered exactly for what is stored");
+        assert_eq!(stored(&file), ok, "201 answered exactly for what is stored");
         assert_eq!(stats.requests, 3);
-    }
-
-    #[test]
-    fn storage_failure_aborts_the_batch() {
-        let dir = tempfile::tempdir().unwrap();
-        let (db, logged) = logged(&dir, "w.redb");
-        let env = DeterministicEnv::default();
-        let jobs = |bodies: &[&str]| -> Vec<Box<Job>> {
-            bodies
-                .iter()
-                .map(|b| Box::new(Job::plain(post(b))))
-                .collect()
-        };
-        let run = |bodies: &[&str]| {
-            let b = logged.commit_batch(&KvHandler, &env, &jobs(bodies));
-            (b.responses, b.fatal, b.committed)
-        };
-        let (out, fatal, _) = run(&["a", "fail", "c"]);
-        assert!(!fatal, "a one-off failure is not latched");
-        assert!(out.iter().all(|r| r.status == 500));
-        assert_eq!(stored(&db), 0);
-        // A panicking request alone does not fail the batch.
-        let (out, _, committed) = run(&["a", "panic", "a"]);
-        assert!(committed);
-        let statuses: Vec<u16> = out.iter().map(|r| r.status).collect();
-        assert_eq!(statuses, vec![201, 500, 409]);
-        assert_eq!(stored(&db), 1);
-        // A batch that wrote nothing (a duplicate: 409) is not committed.
-        let (out, fatal, committed) = run(&["a"]);
-        assert_eq!((out[0].status, fatal, committed), (409, false, false));
+        assert!(
+            h.health().is_ok(),
+            "a one-off failure does not stop the writer"
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn max_batch_one_commits_each_request_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let (db, writer) = start(&dir, 1);
+        let (file, writer) = start(&dir, 1);
         let h = writer.handle();
         let tasks: Vec<_> = (0..20)
             .map(|i| {
@@ -703,14 +590,14 @@ mod tests {
             (stats.commits, stats.requests, stats.max_batch),
             (20, 20, 1)
         );
-        assert_eq!(stored(&db), 20);
+        assert_eq!(stored(&file), 20);
     }
 
     /// The real service through the writer: concurrent account creations, one invalid among them.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn real_service_creates_accounts_in_batches() {
         let dir = tempfile::tempdir().unwrap();
-        let (db, logged) = logged(&dir, "s.redb");
+        let file = Arc::new(open(&dir, "s.redb"));
         let env: Arc<DeterministicEnv> = Arc::new(DeterministicEnv::default());
         let key = "test-key-0123456789";
         let config = card_core::Config {
@@ -723,7 +610,14 @@ mod tests {
             ..card_core::Config::default()
         };
         let service = Arc::new(Service::new(config, &*env));
-        let writer = Writer::start(Arc::new(logged), service.clone(), env.clone(), 256).unwrap();
+        let pipeline = Pipeline::new(256);
+        let db = LoggedDb::start(
+            file.clone(),
+            Checkpoints::every(Duration::from_secs(1)),
+            pipeline.clone(),
+        )
+        .unwrap();
+        let writer = Writer::start(pipeline, db, service.clone(), env.clone()).unwrap();
         let h = writer.handle();
         let tasks: Vec<_> = (0..40)
             .map(|i| {
@@ -757,69 +651,107 @@ mod tests {
         // A read transaction sees every committed account.
         let list = Request::new(Method::Get, "/accounts?limit=100").header("x-api-key", key);
         assert_eq!(Service::access(&list), card_core::Access::Read);
-        let mut r = ReadAdapter::begin(&db).unwrap();
+        let mut r = ReadAdapter::begin(&file.db).unwrap();
         let resp = service.handle(&list, &mut r, &*env);
         assert_eq!(resp.status, 200);
         let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
         assert_eq!(v["data"].as_array().map(Vec::len), Some(39), "{v}");
     }
 
-    #[test]
-    fn a_panic_or_a_fatal_fault_marks_the_writer_failed() {
-        let health = Health::default();
-        assert!(health.is_ok());
-        supervise(&health, || (BatchStats::default(), false));
-        assert!(health.is_ok());
-        supervise(&health, || panic!("outside catch_unwind"));
-        assert!(!health.is_ok());
-        let health = Health::default();
-        supervise(&health, || (BatchStats::default(), true));
-        assert!(!health.is_ok());
+    /// A log whose fsyncs wait until released and whose appends fail from the `fail_from`-th on:
+    /// a disk that fills up while a sync is slow.
+    struct Faulty {
+        inner: Arc<dyn LogFile>,
+        appends: AtomicUsize,
+        fail_from: usize,
+        released: Mutex<bool>,
+        release: Condvar,
+    }
+
+    impl LogFile for Faulty {
+        fn append(&self, bytes: &[u8]) -> std::io::Result<()> {
+            if self.appends.fetch_add(1, Ordering::SeqCst) + 1 >= self.fail_from {
+                return Err(std::io::Error::other("no space left on device (injected)"));
+            }
+            self.inner.append(bytes)
+        }
+        fn sync(&self) -> std::io::Result<()> {
+            let mut released = self.released.lock().unwrap();
+            while !*released {
+                released = self.release.wait(released).unwrap();
+            }
+            self.inner.sync()
+        }
+        fn truncate(&self) -> std::io::Result<()> {
+            self.inner.truncate()
+        }
+    }
+
+    /// The fatal path: a failed log append stops the writer at once. The write whose record failed
+    /// and the one still waiting for its fsync answer 500, a read waiting for that fsync answers 503
+    /// without waiting for it, `/health`'s flag and future resolve, and later writes answer 503.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_log_append_fails_the_store_and_waiting_reads_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = open(&dir, "f.redb");
+        let faulty = Arc::new(Faulty {
+            inner: file.log.clone(),
+            appends: AtomicUsize::new(0),
+            fail_from: 2,
+            released: Mutex::new(false),
+            release: Condvar::new(),
+        });
+        file.log = faulty.clone();
+        let (_file, writer) = start_on(file, 256);
+        let h = writer.handle();
+        let first = tokio::spawn({
+            let h = h.clone();
+            async move { h.submit(Job::plain(post("a"))).await.status }
+        });
+        // Committed and visible, its fsync held: a read that may have seen it waits.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let read = tokio::spawn({
+            let h = h.clone();
+            async move { h.settled().await.map(|r| r.status) }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(
+            !first.is_finished() && !read.is_finished(),
+            "both wait for the fsync"
+        );
+        assert!(h.health().is_ok());
+
+        let second = h.submit(Job::plain(post("b"))).await.status;
+        assert_eq!(second, 500, "its log record could not be written");
+        let waited = tokio::time::timeout(Duration::from_secs(5), read).await;
+        assert_eq!(
+            waited.unwrap().unwrap(),
+            Some(503),
+            "the read gives up at once"
+        );
+        assert_eq!(first.await.unwrap(), 500, "its batch will never be durable");
+        assert!(!h.health().is_ok());
+        tokio::time::timeout(Duration::from_secs(5), h.health().failed())
+            .await
+            .unwrap();
+        assert_eq!(h.submit(Job::plain(post("c"))).await.status, 503);
+        assert_eq!(h.settled().await.map(|r| r.status), Some(503));
+
+        *faulty.released.lock().unwrap() = true;
+        faulty.release.notify_all();
+        let stats = writer.stop();
+        assert_eq!(stats.requests, 2);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_failed_writer_answers_503_and_resolves_its_health_future() {
+    async fn a_stopped_writer_answers_503() {
         let dir = tempfile::tempdir().unwrap();
-        let (_db, writer) = start(&dir, 1);
+        let (file, writer) = start(&dir, 1);
         let h = writer.handle();
-        // Simulate the loop ending on a fault: stop it, then mark it failed.
+        assert_eq!(h.submit(Job::plain(post("x"))).await.status, 201);
         writer.stop();
-        h.health().fail();
-        h.health().failed().await;
-        assert_eq!(h.submit(Job::plain(post("x"))).await.status, 503);
-    }
-
-    #[tokio::test]
-    async fn a_read_waits_until_what_it_could_see_is_durable() {
-        let p = Arc::new(Progress::new(4));
-        assert!(
-            p.settled().await,
-            "nothing published beyond what is durable"
-        );
-        p.publish(5);
-        let waiting = tokio::spawn({
-            let p = p.clone();
-            async move { p.settled().await }
-        });
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        assert!(!waiting.is_finished(), "batch 5 is visible but not durable");
-        p.durable_through(5);
-        assert!(waiting.await.unwrap());
-        p.publish(6);
-        p.fail();
-        assert!(!p.settled().await, "a failed log never settles batch 6");
-    }
-
-    #[test]
-    fn summary_line() {
-        let mut s = BatchStats::default();
-        for n in [1, 3, 3, 8] {
-            s.record(n, true);
-        }
-        s.record(2, false);
-        assert_eq!(
-            s.summary(),
-            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
-        );
+        assert_eq!(h.submit(Job::plain(post("y"))).await.status, 503);
+        assert!(h.health().is_ok(), "a clean stop is not a failure");
+        assert_eq!(stored(&file), 1);
     }
 }
