@@ -145,8 +145,7 @@ impl<J, A> GroupCommit<J, A> {
             Settle::Now => self.out.answers.extend(answers),
             Settle::At(point) => {
                 self.visible(point);
-                // DELIBERATE BUG (reverted in the next commit): answers before `synced`.
-                if point <= self.durable || self.failed.is_none() {
+                if point <= self.durable {
                     self.out.answers.extend(answers);
                 } else if self.failed.is_some() {
                     self.out.lost.extend(answers);
