@@ -6,7 +6,8 @@
 //! crash inside a checkpoint or inside first-start creation recovers.
 //!
 //! It runs the real pieces single-threaded and in a fixed order: the group-commit state machine
-//! decides which answers go out, `LoggedDb` commits and logs, its `Syncer` syncs when told.
+//! decides which answers go out, `LoggedDb` writes and logs, its `Syncer` syncs and its checkpoints
+//! run when told.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -44,8 +45,10 @@ enum Op {
     Commit,
     /// The syncer syncs the log.
     Sync,
-    /// The next batch is a checkpoint.
+    /// The next batch freezes the memtable for a checkpoint.
     Checkpoint,
+    /// The checkpointer writes the frozen memtable into the data file.
+    RunCheckpoint,
     /// A clean stop (a last checkpoint) and a start.
     Restart,
 }
@@ -57,6 +60,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => Just(Op::Commit),
         3 => Just(Op::Sync),
         1 => Just(Op::Checkpoint),
+        2 => Just(Op::RunCheckpoint),
         1 => Just(Op::Restart),
     ]
 }
@@ -160,7 +164,7 @@ fn open(disk: &SimDisk, driver: &Arc<Driver>) -> Option<LoggedDb> {
         Arc::new(file),
         Checkpoints {
             interval: Duration::from_secs(3600),
-            log_bytes: u64::MAX,
+            bytes: u64::MAX,
         },
         driver.clone(),
     ))
@@ -217,6 +221,12 @@ fn run(disk: &SimDisk, ops: &[Op], max_batch: usize) -> Model {
                 Err(_) => return model,
             },
             Op::Checkpoint => db.checkpoint_next(),
+            Op::RunCheckpoint => {
+                if let Err(fatal) = db.run_pending_checkpoint() {
+                    driver.lock().failed(fatal.0);
+                    return model;
+                }
+            }
             Op::Restart => {
                 db.close();
                 drop(db);

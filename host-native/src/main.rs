@@ -7,6 +7,7 @@ mod crash_tests;
 mod disk;
 mod group_commit;
 mod logged;
+mod memtable;
 mod pg_store;
 mod rate_limit;
 mod seed;

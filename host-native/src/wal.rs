@@ -30,11 +30,14 @@ use crate::group_commit::Timings;
 const MAGIC: &[u8; 4] = b"CWAL";
 const HEADER: usize = 4 + 8 + 4 + 4;
 
-/// The log file of the data file `data`.
-pub fn path_for(data: &Path) -> PathBuf {
-    let mut name = data.as_os_str().to_owned();
-    name.push(".wal");
-    PathBuf::from(name)
+/// The log files of the data file `data`: `<data>.wal` and `<data>.wal2`. The writer appends to
+/// one while the records of the other are being checkpointed; a checkpoint empties its file.
+pub fn paths_for(data: &Path) -> [PathBuf; 2] {
+    [".wal", ".wal2"].map(|suffix| {
+        let mut name = data.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    })
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -197,12 +200,15 @@ fn checksum(seq: u64, payload: &[u8]) -> u32 {
     h.finalize()
 }
 
-/// Applies to `tx` the records of `bytes` that follow batch `after`, in sequence, up to the first
-/// torn or corrupt record or gap. Returns the last batch applied and how many were.
-pub fn replay(bytes: &[u8], after: u64, tx: &mut dyn Tx) -> Result<(u64, usize), WalError> {
+/// Applies to `tx` the records of the log files `files` that follow batch `after`, in sequence, up
+/// to the first gap (each file's records end at its first torn or corrupt one). Returns the last
+/// batch applied and how many were.
+pub fn replay(files: &[&[u8]], after: u64, tx: &mut dyn Tx) -> Result<(u64, usize), WalError> {
+    let mut all: Vec<(u64, &[u8])> = files.iter().flat_map(|b| records(b)).collect();
+    all.sort_by_key(|(n, _)| *n);
     let mut seq = after;
     let mut applied = 0;
-    for (n, payload) in records(bytes) {
+    for (n, payload) in all {
         if n <= seq {
             // Already in the store: written before its last durable commit, left over from before
             // a checkpoint whose truncation was not yet on disk.
@@ -218,33 +224,31 @@ pub fn replay(bytes: &[u8], after: u64, tx: &mut dyn Tx) -> Result<(u64, usize),
     Ok((seq, applied))
 }
 
-/// The writer's end of the log.
+/// The writer's end of the log: appends to the current file of two.
 pub struct Log {
-    file: Arc<dyn LogFile>,
-    bytes: u64,
+    files: [Arc<dyn LogFile>; 2],
+    current: usize,
     record: Vec<u8>,
 }
 
 impl Log {
-    /// A log over `file`, which recovery has emptied.
-    pub fn new(file: Arc<dyn LogFile>) -> Log {
+    /// A log over `files`, which recovery has emptied.
+    pub fn new(files: [Arc<dyn LogFile>; 2]) -> Log {
         Log {
-            file,
-            bytes: 0,
+            files,
+            current: 0,
             record: Vec::new(),
         }
     }
 
-    /// Bytes appended since the last truncation.
-    pub fn bytes(&self) -> u64 {
-        self.bytes
+    /// The file appends go to.
+    pub fn current(&self) -> usize {
+        self.current
     }
 
-    /// After a durable commit of the store: every record is in it, so the log starts over.
-    pub fn truncate(&mut self) -> io::Result<()> {
-        self.file.truncate()?;
-        self.bytes = 0;
-        Ok(())
+    /// Appends go to the other file from now on (which its checkpoint has emptied).
+    pub fn switch(&mut self) {
+        self.current = 1 - self.current;
     }
 
     /// Appends batch `seq`'s writes (into the OS's cache; the syncer makes them durable).
@@ -257,16 +261,14 @@ impl Log {
         self.record
             .extend_from_slice(&checksum(seq, payload).to_le_bytes());
         self.record.extend_from_slice(payload);
-        self.file.append(&self.record)?;
-        self.bytes += self.record.len() as u64;
-        Ok(())
+        self.files[self.current].append(&self.record)
     }
 }
 
-/// Makes the log durable through the last appended record, off the writer's path: one fsync for
-/// every record appended while the previous one ran.
+/// Makes the log durable through the last appended record, off the writer's path: one fsync (per
+/// file appended to) for every record appended while the previous one ran.
 pub struct Syncer {
-    file: Arc<dyn LogFile>,
+    files: [Arc<dyn LogFile>; 2],
     state: Mutex<SyncState>,
     wake: Condvar,
 }
@@ -275,15 +277,17 @@ pub struct Syncer {
 struct SyncState {
     appended: u64,
     synced: u64,
+    /// Files appended to since their last sync.
+    dirty: [bool; 2],
     stopping: bool,
     /// Each fsync's duration.
     timings: Timings,
 }
 
 impl Syncer {
-    pub fn new(file: Arc<dyn LogFile>, synced: u64) -> Syncer {
+    pub fn new(files: [Arc<dyn LogFile>; 2], synced: u64) -> Syncer {
         Syncer {
-            file,
+            files,
             state: Mutex::new(SyncState {
                 appended: synced,
                 synced,
@@ -297,10 +301,11 @@ impl Syncer {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Record `seq` was appended.
-    pub fn appended(&self, seq: u64) {
+    /// Record `seq` was appended to file `file`.
+    pub fn appended(&self, seq: u64, file: usize) {
         let mut s = self.lock();
         s.appended = s.appended.max(seq);
+        s.dirty[file] = true;
         drop(s);
         self.wake.notify_one();
     }
@@ -321,15 +326,19 @@ impl Syncer {
 
     /// Syncs if a record is not yet durable; returns the point durable now.
     pub fn sync_pending(&self) -> io::Result<u64> {
-        let (target, synced) = {
-            let s = self.lock();
-            (s.appended, s.synced)
+        let (target, synced, dirty) = {
+            let mut s = self.lock();
+            (s.appended, s.synced, std::mem::take(&mut s.dirty))
         };
         if target <= synced {
             return Ok(synced);
         }
         let started = Instant::now();
-        self.file.sync()?;
+        for (file, dirty) in self.files.iter().zip(dirty) {
+            if dirty {
+                file.sync()?;
+            }
+        }
         let mut s = self.lock();
         s.timings.record(started.elapsed());
         s.synced = s.synced.max(target);
@@ -424,7 +433,7 @@ mod tests {
     #[test]
     fn reading_stops_at_a_torn_or_corrupt_record() {
         let file = Arc::new(Bytes::default());
-        let mut log = Log::new(file.clone());
+        let mut log = Log::new([file.clone(), Arc::new(Bytes::default())]);
         let (one, two) = (payload(&[(b"k1", Some(b"v1"))]), payload(&[(b"k2", None)]));
         log.append(1, &one).unwrap();
         log.append(2, &two).unwrap();
@@ -445,17 +454,25 @@ mod tests {
     }
 
     #[test]
-    fn replay_applies_what_follows_the_store_in_sequence() {
-        let file = Arc::new(Bytes::default());
-        let mut log = Log::new(file.clone());
-        for seq in [3, 4, 5, 7] {
+    fn replay_applies_what_follows_the_store_in_sequence_across_both_files() {
+        let files = [Arc::new(Bytes::default()), Arc::new(Bytes::default())];
+        let mut log = Log::new([files[0].clone(), files[1].clone()]);
+        for seq in [1, 3, 4] {
             log.append(seq, &payload(&[(&seq.to_le_bytes(), Some(b"x"))]))
                 .unwrap();
         }
-        let bytes = file.0.lock().unwrap().clone();
+        log.switch();
+        for seq in [5, 7] {
+            log.append(seq, &payload(&[(&seq.to_le_bytes(), Some(b"x"))]))
+                .unwrap();
+        }
+        let bytes = files.map(|f| f.0.lock().unwrap().clone());
         let mut store = MemStore::new();
         // The store holds batch 3 already; 7 does not follow 5.
-        assert_eq!(replay(&bytes, 3, &mut store).unwrap(), (5, 2));
+        assert_eq!(
+            replay(&[&bytes[1], &bytes[0]], 3, &mut store).unwrap(),
+            (5, 2)
+        );
         assert_eq!(store.iter().count(), 2);
     }
 }
