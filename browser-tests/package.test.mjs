@@ -88,7 +88,7 @@ test("TypeScript resolves the package's types (NodeNext) and checks a consumer a
   `);
   const tsc = (file) => execFileSync(TSC, [
     "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022",
-    "--lib", "es2022,dom", "--types", "", file,
+    "--lib", "es2022,dom", file,
   ], { cwd: app, encoding: "utf8", stdio: "pipe" });
   tsc("consumer.ts");
   // And the types say something: a wrong use fails to compile.
