@@ -127,6 +127,24 @@ test("create, browse a filtered list with a cursor, open a card's page, its acco
   assert.deepEqual(local, remote.json.errors.map((e) => `${e.field} ${e.message}`));
   assert.equal(requests.length, before, "no request for a refused query");
 
+  // The filter as an expression (its own `&` and `=` survive the address) and a search.
+  await page.fill("#browse-form [name=sort]", "createdAt");
+  await page.fill("#browse-form [name=filter]", "brand=Visa&type=virtual");
+  await page.fill("#browse-form [name=limit]", "10");
+  await page.click("#browse-form button[type=submit]");
+  await page.waitForURL(/limit=10$/);
+  await ready(page, "browse-list");
+  assert.equal((await ids(page, "browse-list")).length, 3, "the 3 Visa cards");
+  assert.equal(requests.at(-1).query.get("filter"), "brand=Visa&type=virtual");
+  await page.selectOption("#browse-form [name=list]", "card-holders");
+  await page.fill("#browse-form [name=filter]", "");
+  await page.fill("#browse-form [name=sort]", "");
+  await page.fill("#browse-form [name=search]", "hopp");
+  await page.click("#browse-form button[type=submit]");
+  await page.waitForURL(/#\/browse\/card-holders\?search=hopp/);
+  await ready(page, "browse-list");
+  assert.deepEqual(await ids(page, "browse-list"), [holderId]);
+
   // A monthly limit and a purchase on the first card, then its page, opened from the browse list.
   const limited = await env.api("PUT", `/cards/${cardId}`, { spendingControls: { spendingLimits: [{ amount: 100, interval: "monthly" }] } });
   assert.equal(limited.status, 200, JSON.stringify(limited.json));

@@ -24,9 +24,10 @@ const PAGES = [create, browse, card, account, events];
 
 /** "#/browse/cards?limit=5" -> ["browse", "cards"], URLSearchParams("limit=5"). */
 function where() {
-  const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+  const hash = location.hash.replace(/^#\/?/, "");
   const [path, query = ""] = hash.split(/\?(.*)/s);
-  return { parts: path.split("/").filter(Boolean), query: new URLSearchParams(query) };
+  // The query stays encoded for URLSearchParams: a filter expression holds its own `&` and `=`.
+  return { parts: path.split("/").filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(query) };
 }
 
 function route() {

@@ -6,7 +6,7 @@
 import { h, section, facts, table, log } from "./ui.js";
 import { api, want } from "./api.js";
 import { pagedList } from "./paged.js";
-import { COLUMNS } from "./lists.js";
+import { COLUMNS, holderCards } from "./lists.js";
 
 export const id = "card";
 export const title = "Card";
@@ -45,7 +45,7 @@ export async function render(root, { id }) {
   const summary = section(`Card ${card.brand} ${card.maskedPan}`,
     facts([
       ["id", card._id], ["status", card.status], ["type", card.type], ["currency", card.currency],
-      ["holder", card.cardHolderId], ["debit account", h("a", { href: `#/accounts/${card.debitAccountId}` }, card.debitAccountId)],
+      ["holder", h("a", { href: holderCards(card.cardHolderId), title: "the holder's cards" }, card.cardHolderId)], ["debit account", h("a", { href: `#/accounts/${card.debitAccountId}` }, card.debitAccountId)],
       ["expires", `${card.expiryMonth}/${card.expiryYear}`], ["created", card.createdAt],
     ]),
     h("div", { class: "actions" },

@@ -30,6 +30,9 @@ function objectLink(obj) {
   return id;
 }
 
+/** A card holder's cards, on the browse page. */
+export const holderCards = (id) => `#/browse/cards?filter=${encodeURIComponent(JSON.stringify({ cardHolderId: id }))}`;
+
 /** The browse page's lists, keyed by the path segment (also the validator's resource name). */
 export const LISTS = {
   accounts: {
@@ -37,7 +40,7 @@ export const LISTS = {
     fetch: (query) => api().GET("/accounts", { params: { query } }),
   },
   "card-holders": {
-    title: "Card holders", columns: COLUMNS.cardHolders,
+    title: "Card holders", columns: COLUMNS.cardHolders, link: (r) => holderCards(r._id),
     fetch: (query) => api().GET("/card-holders", { params: { query } }),
   },
   cards: {
