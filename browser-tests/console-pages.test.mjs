@@ -116,6 +116,9 @@ test("create, browse a filtered list with a cursor, open a card's page, its acco
     ['{"brand":"MasterCard"}', "2", null, newestFirst[4]],
   ], "cursor paging: startingAfter the last id shown, endingBefore the first");
   for (const row of await page.locator('[data-testid="browse-list-table"] tbody tr td:nth-child(2)').allInnerTexts()) assert.equal(row, "MasterCard");
+  if (process.env.CONSOLE_SCREENSHOT_DIR) {
+    await page.screenshot({ path: join(process.env.CONSOLE_SCREENSHOT_DIR, "console-browse.png"), fullPage: true });
+  }
 
   // A query the server would refuse is refused in the page, with the server's words, and not sent.
   const before = requests.length;
