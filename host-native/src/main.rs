@@ -1,24 +1,10 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
-mod batch_store;
 mod cli;
-#[cfg(test)]
-mod crash_tests;
-mod disk;
-mod group_commit;
-mod logged;
-mod memtable;
-mod pg_store;
-mod rate_limit;
-mod seed;
 mod server;
-#[cfg(test)]
-mod sim_disk;
-mod static_files;
-mod storage;
+mod store;
 mod system_env;
 mod vault_key;
-mod wal;
 mod writer;
 
 use std::process::ExitCode;
@@ -33,8 +19,8 @@ use tracing::{error, info, warn};
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Cli, Command, KeysCommand, ServeArgs};
-use crate::logged::{Checkpoints, LoggedDb};
-use crate::storage::Store;
+use crate::store::Store;
+use crate::store::redb::logged::{Checkpoints, LoggedDb};
 use crate::system_env::SystemEnv;
 use crate::writer::{Pipeline, Writer};
 
@@ -56,7 +42,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
-        Command::Seed(args) => seed::run(args),
+        Command::Seed(args) => cli::seed::run(args),
     };
     match result {
         Ok(code) => code,
@@ -161,8 +147,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         store: store.clone(),
         env,
         writer: writer.handle(),
-        console: args.console.map(static_files::StaticFiles::new),
-        rate: Arc::new(rate_limit::RateLimiter::new(
+        console: args.console.map(server::static_files::StaticFiles::new),
+        rate: Arc::new(server::rate_limit::RateLimiter::new(
             limits.read_rate,
             limits.write_rate,
         )),

@@ -6,7 +6,7 @@
 use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 
-use crate::disk::{self, Disk};
+use crate::store::disk::{self, Disk};
 use crate::system_env::{RandomError, random_bytes};
 
 /// Where the key lives when configuration gives none: `<data file>.vault-key`.

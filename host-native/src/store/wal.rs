@@ -24,8 +24,8 @@ use std::time::Instant;
 use card_core::storage::KvPair;
 use card_core::{Direction, StoreError, Tx};
 
-use crate::disk::DiskFile;
-use crate::group_commit::Timings;
+use crate::store::Timings;
+use crate::store::disk::DiskFile;
 
 const MAGIC: &[u8; 4] = b"CWAL";
 const HEADER: usize = 4 + 8 + 4 + 4;

@@ -1,6 +1,6 @@
 //! Group commit: the threads that drive [`GroupCommit`]. Connections queue writes
 //! ([`WriterHandle::submit`]); one writer thread takes each batch the state machine hands out, runs
-//! it in ONE transaction of the store (redb here, PostgreSQL in `pg_store`) and reports it
+//! it in ONE transaction of the store (redb or PostgreSQL, `crate::store`) and reports it
 //! committed; the store reports how far it is durable ([`Progress`], from its own syncer thread
 //! when it has one). Whoever causes a state change delivers what it releases: the answers that may
 //! go out, those that never will, and the writes refused.
@@ -20,8 +20,10 @@ use card_core::{Env, Request, Response, Service, Tx};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot, watch};
 use tracing::error;
 
-use crate::batch_store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
-use crate::group_commit::{BatchStats, Gate, GroupCommit, Output, Refusal};
+pub mod machine;
+
+use self::machine::{BatchStats, Gate, GroupCommit, Output, Refusal};
+use crate::store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
 
 /// What the writer runs for each request. `Service` in production; tests plug in their own.
 pub trait Handler: Send + Sync + 'static {
@@ -440,9 +442,9 @@ fn next_batch(pipeline: &Pipeline) -> Option<Vec<Queued>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logged::{Checkpoints, LoggedDb};
-    use crate::storage::{self, ReadAdapter, RedbFile};
-    use crate::wal::LogFile;
+    use crate::store::redb::logged::{Checkpoints, LoggedDb};
+    use crate::store::redb::{self, ReadAdapter, RedbFile};
+    use crate::store::wal::LogFile;
     use card_core::env::DeterministicEnv;
     use card_core::storage::{Overlay, scan_prefix};
     use card_core::{Method, StoreError};
@@ -476,7 +478,7 @@ mod tests {
     }
 
     fn open(dir: &tempfile::TempDir, name: &str) -> RedbFile {
-        storage::open(&dir.path().join(name)).unwrap()
+        redb::open(&dir.path().join(name)).unwrap()
     }
 
     /// A writer over the data file `file`, as `serve` starts it.

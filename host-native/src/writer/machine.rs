@@ -15,16 +15,8 @@
 //! answers wait for the batch; a read's answer waits for every batch that was visible when it ended.
 
 use std::collections::VecDeque;
-use std::time::Duration;
 
-/// When a committed batch's answers may go out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Settle {
-    /// At once: the commit was durable, or the batch changed nothing and read nothing pending.
-    Now,
-    /// Once the store reports [`GroupCommit::synced`] through this point.
-    At(u64),
-}
+pub use crate::store::Settle;
 
 /// May a read that has just finished answer?
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,51 +280,6 @@ impl BatchStats {
     }
 }
 
-/// Durations in power-of-two buckets of microseconds: enough to see a tail without keeping samples.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Timings {
-    pub count: u64,
-    pub total_us: u64,
-    pub max_us: u64,
-    /// `buckets[i]` counts durations of 2^(i-1) ..< 2^i µs (bucket 0: under 1 µs).
-    pub buckets: [u64; 24],
-}
-
-impl Timings {
-    pub fn record(&mut self, d: Duration) {
-        let us = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
-        self.count += 1;
-        self.total_us = self.total_us.saturating_add(us);
-        self.max_us = self.max_us.max(us);
-        let bucket = (u64::BITS - us.leading_zeros()) as usize;
-        self.buckets[bucket.min(23)] += 1;
-    }
-
-    /// `count`, mean, an upper bound of the 99th percentile (its bucket's top) and max, in ms.
-    pub fn summary(&self) -> String {
-        if self.count == 0 {
-            return "0".into();
-        }
-        let mut seen = 0;
-        let p99 = self
-            .buckets
-            .iter()
-            .enumerate()
-            .find(|(_, n)| {
-                seen += **n;
-                seen * 100 >= self.count * 99
-            })
-            .map_or(self.max_us, |(i, _)| (1u64 << i).min(self.max_us));
-        format!(
-            "{} (mean {:.2} ms, p99 <= {:.1} ms, max {:.1} ms)",
-            self.count,
-            self.total_us as f64 / self.count as f64 / 1000.0,
-            p99 as f64 / 1000.0,
-            self.max_us as f64 / 1000.0
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,21 +492,6 @@ mod tests {
             sorted.sort_unstable();
             prop_assert_eq!(sorted, answered, "answers go out in order");
         }
-    }
-
-    #[test]
-    fn timings_summarise_a_tail() {
-        let mut t = Timings::default();
-        for _ in 0..99 {
-            t.record(Duration::from_micros(100));
-        }
-        t.record(Duration::from_millis(150));
-        assert_eq!(t.count, 100);
-        assert_eq!(t.max_us, 150_000);
-        assert_eq!(
-            t.summary(),
-            "100 (mean 1.60 ms, p99 <= 0.1 ms, max 150.0 ms)"
-        );
     }
 
     #[test]

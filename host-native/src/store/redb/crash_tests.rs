@@ -20,12 +20,12 @@ use card_core::{Response, Tx};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-use crate::batch_store::{Batch, BatchStore, Fatal, Progress};
-use crate::group_commit::GroupCommit;
-use crate::logged::{Checkpoints, LoggedDb};
-use crate::sim_disk::{Image, SimDisk};
-use crate::storage::{ReadAdapter, RedbFile};
+use crate::store::batch::{Batch, BatchStore, Fatal, Progress};
+use crate::store::disk::sim::{Image, SimDisk};
+use crate::store::redb::logged::{Checkpoints, LoggedDb};
+use crate::store::redb::{ReadAdapter, RedbFile};
 use crate::vault_key;
+use crate::writer::machine::GroupCommit;
 
 fn data_path() -> PathBuf {
     Path::new("/data").join("cards.redb")

@@ -3,9 +3,9 @@
 //! write-ahead log) reports how far they are visible and durable through [`Progress`]; PostgreSQL's
 //! commits are durable when they return and it needs none of that.
 
-use card_core::{Response, Tx};
+use std::time::Duration;
 
-pub use crate::group_commit::Settle;
+use card_core::{Response, Tx};
 
 /// The writes of one batch, as a store runs them: each on a transaction, in order.
 pub trait Batch {
@@ -57,4 +57,78 @@ pub trait Progress: Send + Sync + 'static {
     fn synced(&self, point: u64);
     /// Nothing more becomes durable.
     fn failed(&self, cause: &Fatal);
+}
+
+/// When a committed batch's answers may go out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    /// At once: the commit was durable, or the batch changed nothing and read nothing pending.
+    Now,
+    /// Once the store reports [`GroupCommit::synced`] through this point.
+    At(u64),
+}
+
+/// Durations in power-of-two buckets of microseconds: enough to see a tail without keeping samples.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Timings {
+    pub count: u64,
+    pub total_us: u64,
+    pub max_us: u64,
+    /// `buckets[i]` counts durations of 2^(i-1) ..< 2^i µs (bucket 0: under 1 µs).
+    pub buckets: [u64; 24],
+}
+
+impl Timings {
+    pub fn record(&mut self, d: Duration) {
+        let us = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        self.count += 1;
+        self.total_us = self.total_us.saturating_add(us);
+        self.max_us = self.max_us.max(us);
+        let bucket = (u64::BITS - us.leading_zeros()) as usize;
+        self.buckets[bucket.min(23)] += 1;
+    }
+
+    /// `count`, mean, an upper bound of the 99th percentile (its bucket's top) and max, in ms.
+    pub fn summary(&self) -> String {
+        if self.count == 0 {
+            return "0".into();
+        }
+        let mut seen = 0;
+        let p99 = self
+            .buckets
+            .iter()
+            .enumerate()
+            .find(|(_, n)| {
+                seen += **n;
+                seen * 100 >= self.count * 99
+            })
+            .map_or(self.max_us, |(i, _)| (1u64 << i).min(self.max_us));
+        format!(
+            "{} (mean {:.2} ms, p99 <= {:.1} ms, max {:.1} ms)",
+            self.count,
+            self.total_us as f64 / self.count as f64 / 1000.0,
+            p99 as f64 / 1000.0,
+            self.max_us as f64 / 1000.0
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timings_summarise_a_tail() {
+        let mut t = Timings::default();
+        for _ in 0..99 {
+            t.record(Duration::from_micros(100));
+        }
+        t.record(Duration::from_millis(150));
+        assert_eq!(t.count, 100);
+        assert_eq!(t.max_us, 150_000);
+        assert_eq!(
+            t.summary(),
+            "100 (mean 1.60 ms, p99 <= 0.1 ms, max 150.0 ms)"
+        );
+    }
 }

@@ -5,6 +5,9 @@
 //! A file created here is durable only once its directory is synced too ([`create_durably`]):
 //! fsyncing a new file does not make its name survive a crash.
 
+#[cfg(test)]
+pub mod sim;
+
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io;

@@ -1,5 +1,5 @@
-//! The redb file behind the group-commit writer, with the write-ahead log ([`crate::wal`]) and a
-//! memtable ([`crate::memtable`]) in front of it.
+//! The redb file behind the group-commit writer, with the write-ahead log ([`crate::store::wal`]) and a
+//! memtable ([`crate::store::redb::memtable`]) in front of it.
 //!
 //! The writer never waits for the data file. Each batch runs on a snapshot (the memtables over a
 //! redb read transaction), its writes go into the active memtable under the batch's sequence number
@@ -22,12 +22,12 @@ use std::time::{Duration, Instant};
 
 use tracing::{error, warn};
 
-use crate::batch_store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
-use crate::disk::IoTotals;
-use crate::group_commit::Timings;
-use crate::memtable::{Layers, Memtable, View};
-use crate::storage::{self, KV, ReadAdapter, RedbFile};
-use crate::wal::{Log, LoggedTx, Syncer};
+use crate::store::Timings;
+use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
+use crate::store::disk::IoTotals;
+use crate::store::redb::memtable::{Layers, Memtable, View};
+use crate::store::redb::{self, KV, ReadAdapter, RedbFile};
+use crate::store::wal::{Log, LoggedTx, Syncer};
 
 /// When the active memtable is checkpointed.
 #[derive(Debug, Clone, Copy)]
@@ -287,7 +287,7 @@ impl LoggedDb {
                 done.map_err(|e| fatal("checkpoint write failed", &e))?;
             }
         }
-        storage::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
+        redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
         txn.commit()
             .map_err(|e| fatal("checkpoint commit failed", &e))?;
         let took = started.elapsed();

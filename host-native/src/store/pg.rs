@@ -27,7 +27,7 @@ use postgres::{Client, IsolationLevel, Statement, Transaction};
 use tokio_postgres_rustls::MakeRustlsConnect;
 use tracing::{error, info, warn};
 
-use crate::batch_store::{Batch, BatchStore, Committed, Fatal, Settle};
+use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Settle};
 
 /// The SQL text and schema version, shared with the Spin component (`host-wasm --features postgres`).
 use host_wasm::pg::{self as sql, MAX_ATTEMPTS, SCHEMA_LOCK, SCHEMA_VERSION};

@@ -13,7 +13,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::disk::{Disk, DiskFile, parent_dir};
+use crate::store::disk::{Disk, DiskFile, parent_dir};
 
 const SECTOR: usize = 512;
 

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod seed;
+
 #[derive(Debug, Parser)]
 #[command(name = "cards", version, about = "Card-issuing REST service")]
 pub struct Cli {

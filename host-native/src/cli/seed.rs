@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
 use crate::cli::SeedArgs;
-use crate::storage::Store;
+use crate::store::Store;
 use crate::system_env::{SystemEnv, random_bytes};
 use crate::vault_key;
 
