@@ -1,0 +1,525 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .account import Account
+from .account_category import AccountCategory
+from .account_create import AccountCreate
+from .account_create_category import AccountCreateCategory
+from .account_create_owner_type import AccountCreateOwnerType
+from .account_create_status_type_0 import AccountCreateStatusType0
+from .account_create_type import AccountCreateType
+from .account_detail import AccountDetail
+from .account_detail_create import AccountDetailCreate
+from .account_detail_create_details import AccountDetailCreateDetails
+from .account_detail_create_type import AccountDetailCreateType
+from .account_detail_details import AccountDetailDetails
+from .account_detail_list import AccountDetailList
+from .account_detail_list_filter import AccountDetailListFilter
+from .account_detail_list_item import AccountDetailListItem
+from .account_detail_list_item_details import AccountDetailListItemDetails
+from .account_detail_list_item_type import AccountDetailListItemType
+from .account_detail_type import AccountDetailType
+from .account_detail_update import AccountDetailUpdate
+from .account_detail_update_details_type_0 import AccountDetailUpdateDetailsType0
+from .account_detail_update_type_type_0 import AccountDetailUpdateTypeType0
+from .account_list import AccountList
+from .account_list_filter import AccountListFilter
+from .account_list_item import AccountListItem
+from .account_list_item_category import AccountListItemCategory
+from .account_list_item_owner_type import AccountListItemOwnerType
+from .account_list_item_status import AccountListItemStatus
+from .account_list_item_type import AccountListItemType
+from .account_owner_type import AccountOwnerType
+from .account_status import AccountStatus
+from .account_type import AccountType
+from .account_update import AccountUpdate
+from .account_update_category_type_0 import AccountUpdateCategoryType0
+from .account_update_owner_type_type_0 import AccountUpdateOwnerTypeType0
+from .account_update_status_type_0 import AccountUpdateStatusType0
+from .account_update_type_type_0 import AccountUpdateTypeType0
+from .address import Address
+from .address_input import AddressInput
+from .address_input_country_code_type_0 import AddressInputCountryCodeType0
+from .amount_body import AmountBody
+from .authorization import Authorization
+from .authorization_channel import AuthorizationChannel
+from .authorization_create import AuthorizationCreate
+from .authorization_create_channel import AuthorizationCreateChannel
+from .authorization_create_merchant import AuthorizationCreateMerchant
+from .authorization_decline_reason_type_1 import AuthorizationDeclineReasonType1
+from .authorization_decline_reason_type_2_type_1 import AuthorizationDeclineReasonType2Type1
+from .authorization_decline_reason_type_3_type_1 import AuthorizationDeclineReasonType3Type1
+from .authorization_list import AuthorizationList
+from .authorization_list_filter import AuthorizationListFilter
+from .authorization_list_item import AuthorizationListItem
+from .authorization_list_item_channel import AuthorizationListItemChannel
+from .authorization_list_item_decline_reason_type_1 import AuthorizationListItemDeclineReasonType1
+from .authorization_list_item_decline_reason_type_2_type_1 import AuthorizationListItemDeclineReasonType2Type1
+from .authorization_list_item_decline_reason_type_3_type_1 import AuthorizationListItemDeclineReasonType3Type1
+from .authorization_list_item_merchant import AuthorizationListItemMerchant
+from .authorization_list_item_status import AuthorizationListItemStatus
+from .authorization_status import AuthorizationStatus
+from .capture_authorization_response_200 import CaptureAuthorizationResponse200
+from .card import Card
+from .card_brand import CardBrand
+from .card_cancellation_reason_type_1 import CardCancellationReasonType1
+from .card_cancellation_reason_type_2_type_1 import CardCancellationReasonType2Type1
+from .card_cancellation_reason_type_3_type_1 import CardCancellationReasonType3Type1
+from .card_create import CardCreate
+from .card_create_brand import CardCreateBrand
+from .card_create_currency_type_0 import CardCreateCurrencyType0
+from .card_create_metadata_type_0 import CardCreateMetadataType0
+from .card_create_status import CardCreateStatus
+from .card_create_type import CardCreateType
+from .card_funding import CardFunding
+from .card_holder import CardHolder
+from .card_holder_create import CardHolderCreate
+from .card_holder_create_multipart import CardHolderCreateMultipart
+from .card_holder_create_multipart_country import CardHolderCreateMultipartCountry
+from .card_holder_create_multipart_gender import CardHolderCreateMultipartGender
+from .card_holder_create_multipart_nationality import CardHolderCreateMultipartNationality
+from .card_holder_identification import CardHolderIdentification
+from .card_holder_list import CardHolderList
+from .card_holder_list_filter import CardHolderListFilter
+from .card_holder_list_item import CardHolderListItem
+from .card_holder_list_item_address_type_0 import CardHolderListItemAddressType0
+from .card_holder_list_item_identification import CardHolderListItemIdentification
+from .card_holder_list_item_identification_document_type_0 import CardHolderListItemIdentificationDocumentType0
+from .card_holder_list_item_identification_document_type_0_back_meta_type_0 import (
+    CardHolderListItemIdentificationDocumentType0BackMetaType0,
+)
+from .card_holder_list_item_identification_document_type_0_back_meta_type_0_file_type import (
+    CardHolderListItemIdentificationDocumentType0BackMetaType0FileType,
+)
+from .card_holder_list_item_identification_document_type_0_meta_type_0 import (
+    CardHolderListItemIdentificationDocumentType0MetaType0,
+)
+from .card_holder_list_item_identification_document_type_0_meta_type_0_file_type import (
+    CardHolderListItemIdentificationDocumentType0MetaType0FileType,
+)
+from .card_holder_list_item_identification_document_type_0_type_type_1 import (
+    CardHolderListItemIdentificationDocumentType0TypeType1,
+)
+from .card_holder_list_item_identification_document_type_0_type_type_2_type_1 import (
+    CardHolderListItemIdentificationDocumentType0TypeType2Type1,
+)
+from .card_holder_list_item_identification_document_type_0_type_type_3_type_1 import (
+    CardHolderListItemIdentificationDocumentType0TypeType3Type1,
+)
+from .card_holder_list_item_identification_document_type_0_urls import CardHolderListItemIdentificationDocumentType0Urls
+from .card_holder_list_item_identification_document_type_0_verification_status import (
+    CardHolderListItemIdentificationDocumentType0VerificationStatus,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0 import (
+    CardHolderListItemIdentificationProofOfAddressType0,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0_meta_type_0 import (
+    CardHolderListItemIdentificationProofOfAddressType0MetaType0,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0_meta_type_0_file_type import (
+    CardHolderListItemIdentificationProofOfAddressType0MetaType0FileType,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0_type_type_1 import (
+    CardHolderListItemIdentificationProofOfAddressType0TypeType1,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0_type_type_2_type_1 import (
+    CardHolderListItemIdentificationProofOfAddressType0TypeType2Type1,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0_type_type_3_type_1 import (
+    CardHolderListItemIdentificationProofOfAddressType0TypeType3Type1,
+)
+from .card_holder_list_item_identification_proof_of_address_type_0_verification_status import (
+    CardHolderListItemIdentificationProofOfAddressType0VerificationStatus,
+)
+from .card_holder_list_item_meta import CardHolderListItemMeta
+from .card_holder_list_item_person import CardHolderListItemPerson
+from .card_holder_list_item_person_gender_type_1 import CardHolderListItemPersonGenderType1
+from .card_holder_list_item_person_gender_type_2_type_1 import CardHolderListItemPersonGenderType2Type1
+from .card_holder_list_item_person_gender_type_3_type_1 import CardHolderListItemPersonGenderType3Type1
+from .card_holder_meta import CardHolderMeta
+from .card_holder_update import CardHolderUpdate
+from .card_list import CardList
+from .card_list_filter import CardListFilter
+from .card_list_item import CardListItem
+from .card_list_item_brand import CardListItemBrand
+from .card_list_item_cancellation_reason_type_1 import CardListItemCancellationReasonType1
+from .card_list_item_cancellation_reason_type_2_type_1 import CardListItemCancellationReasonType2Type1
+from .card_list_item_cancellation_reason_type_3_type_1 import CardListItemCancellationReasonType3Type1
+from .card_list_item_metadata import CardListItemMetadata
+from .card_list_item_spending_controls import CardListItemSpendingControls
+from .card_list_item_spending_controls_channels import CardListItemSpendingControlsChannels
+from .card_list_item_spending_controls_spending_limits_item import CardListItemSpendingControlsSpendingLimitsItem
+from .card_list_item_spending_controls_spending_limits_item_interval import (
+    CardListItemSpendingControlsSpendingLimitsItemInterval,
+)
+from .card_list_item_status import CardListItemStatus
+from .card_list_item_type import CardListItemType
+from .card_metadata import CardMetadata
+from .card_secrets import CardSecrets
+from .card_status import CardStatus
+from .card_token import CardToken
+from .card_transaction import CardTransaction
+from .card_transaction_list import CardTransactionList
+from .card_transaction_list_filter import CardTransactionListFilter
+from .card_transaction_list_item import CardTransactionListItem
+from .card_transaction_list_item_merchant import CardTransactionListItemMerchant
+from .card_transaction_list_item_type import CardTransactionListItemType
+from .card_transaction_type import CardTransactionType
+from .card_type import CardType
+from .card_update_type_0 import CardUpdateType0
+from .card_update_type_1 import CardUpdateType1
+from .card_update_type_1_status_type_1 import CardUpdateType1StatusType1
+from .create_account_detail_response_201 import CreateAccountDetailResponse201
+from .create_account_response_201 import CreateAccountResponse201
+from .create_authorization_response_201 import CreateAuthorizationResponse201
+from .create_card_holder_response_201 import CreateCardHolderResponse201
+from .create_card_response_201 import CreateCardResponse201
+from .create_card_token_response_201 import CreateCardTokenResponse201
+from .delete_account_detail_response_200 import DeleteAccountDetailResponse200
+from .document import Document
+from .document_type_type_1 import DocumentTypeType1
+from .document_type_type_2_type_1 import DocumentTypeType2Type1
+from .document_type_type_3_type_1 import DocumentTypeType3Type1
+from .document_urls import DocumentUrls
+from .document_verification_status import DocumentVerificationStatus
+from .error import Error
+from .error_error import ErrorError
+from .event import Event
+from .event_data import EventData
+from .event_data_object import EventDataObject
+from .event_list import EventList
+from .event_list_filter import EventListFilter
+from .event_list_item import EventListItem
+from .event_list_item_data import EventListItemData
+from .event_list_item_data_object import EventListItemDataObject
+from .event_list_item_type import EventListItemType
+from .event_type import EventType
+from .field_error import FieldError
+from .file_meta import FileMeta
+from .file_meta_file_type import FileMetaFileType
+from .file_meta_input import FileMetaInput
+from .file_meta_input_file_type import FileMetaInputFileType
+from .fund_card_response_200 import FundCardResponse200
+from .get_account_detail_response_200 import GetAccountDetailResponse200
+from .get_account_response_200 import GetAccountResponse200
+from .get_authorization_response_200 import GetAuthorizationResponse200
+from .get_card_holder_response_200 import GetCardHolderResponse200
+from .get_card_response_200 import GetCardResponse200
+from .get_card_spending_response_200 import GetCardSpendingResponse200
+from .get_card_transaction_response_200 import GetCardTransactionResponse200
+from .get_event_response_200 import GetEventResponse200
+from .health import Health
+from .health_response_200 import HealthResponse200
+from .health_status import HealthStatus
+from .holder_meta_input import HolderMetaInput
+from .identification_input import IdentificationInput
+from .identification_input_document_type_0 import IdentificationInputDocumentType0
+from .identification_input_document_type_0_issuing_country_type_0 import (
+    IdentificationInputDocumentType0IssuingCountryType0,
+)
+from .identification_input_document_type_0_type_type_0 import IdentificationInputDocumentType0TypeType0
+from .identification_input_document_type_0_urls_type_0 import IdentificationInputDocumentType0UrlsType0
+from .identification_input_document_type_0_verification_status_type_0 import (
+    IdentificationInputDocumentType0VerificationStatusType0,
+)
+from .identification_input_proof_of_address_type_0 import IdentificationInputProofOfAddressType0
+from .identification_input_proof_of_address_type_0_type_type_0 import IdentificationInputProofOfAddressType0TypeType0
+from .identification_input_proof_of_address_type_0_verification_status_type_0 import (
+    IdentificationInputProofOfAddressType0VerificationStatusType0,
+)
+from .ledger_entry import LedgerEntry
+from .ledger_entry_list import LedgerEntryList
+from .ledger_entry_list_filter import LedgerEntryListFilter
+from .ledger_entry_list_item import LedgerEntryListItem
+from .ledger_entry_list_item_type import LedgerEntryListItemType
+from .ledger_entry_type import LedgerEntryType
+from .limit_spend import LimitSpend
+from .limit_spend_interval import LimitSpendInterval
+from .list_account_details_sort import ListAccountDetailsSort
+from .list_account_transactions_sort import ListAccountTransactionsSort
+from .list_accounts_sort import ListAccountsSort
+from .list_authorizations_sort import ListAuthorizationsSort
+from .list_card_authorizations_sort import ListCardAuthorizationsSort
+from .list_card_holders_sort import ListCardHoldersSort
+from .list_card_transactions_of_card_sort import ListCardTransactionsOfCardSort
+from .list_card_transactions_sort import ListCardTransactionsSort
+from .list_cards_populate import ListCardsPopulate
+from .list_cards_sort import ListCardsSort
+from .list_events_sort import ListEventsSort
+from .list_meta import ListMeta
+from .merchant import Merchant
+from .openapi_response_200 import OpenapiResponse200
+from .person import Person
+from .person_gender_type_1 import PersonGenderType1
+from .person_gender_type_2_type_1 import PersonGenderType2Type1
+from .person_gender_type_3_type_1 import PersonGenderType3Type1
+from .person_input import PersonInput
+from .person_input_gender_type_0 import PersonInputGenderType0
+from .person_input_nationality_type_0 import PersonInputNationalityType0
+from .person_patch import PersonPatch
+from .person_patch_gender_type_0 import PersonPatchGenderType0
+from .person_patch_nationality_type_0 import PersonPatchNationalityType0
+from .proof_of_address import ProofOfAddress
+from .proof_of_address_type_type_1 import ProofOfAddressTypeType1
+from .proof_of_address_type_type_2_type_1 import ProofOfAddressTypeType2Type1
+from .proof_of_address_type_type_3_type_1 import ProofOfAddressTypeType3Type1
+from .proof_of_address_verification_status import ProofOfAddressVerificationStatus
+from .refund_authorization_response_200 import RefundAuthorizationResponse200
+from .reverse_authorization_response_200 import ReverseAuthorizationResponse200
+from .spending_controls import SpendingControls
+from .spending_controls_channels import SpendingControlsChannels
+from .spending_controls_input import SpendingControlsInput
+from .spending_controls_input_channels_type_0 import SpendingControlsInputChannelsType0
+from .spending_controls_input_spending_limits_type_0_item import SpendingControlsInputSpendingLimitsType0Item
+from .spending_controls_input_spending_limits_type_0_item_interval import (
+    SpendingControlsInputSpendingLimitsType0ItemInterval,
+)
+from .spending_controls_spending_limits_item import SpendingControlsSpendingLimitsItem
+from .spending_controls_spending_limits_item_interval import SpendingControlsSpendingLimitsItemInterval
+from .terminate_card_response_200 import TerminateCardResponse200
+from .update_account_detail_response_200 import UpdateAccountDetailResponse200
+from .update_account_response_200 import UpdateAccountResponse200
+from .update_card_holder_response_200 import UpdateCardHolderResponse200
+from .update_card_response_200 import UpdateCardResponse200
+
+__all__ = (
+    "Account",
+    "AccountCategory",
+    "AccountCreate",
+    "AccountCreateCategory",
+    "AccountCreateOwnerType",
+    "AccountCreateStatusType0",
+    "AccountCreateType",
+    "AccountDetail",
+    "AccountDetailCreate",
+    "AccountDetailCreateDetails",
+    "AccountDetailCreateType",
+    "AccountDetailDetails",
+    "AccountDetailList",
+    "AccountDetailListFilter",
+    "AccountDetailListItem",
+    "AccountDetailListItemDetails",
+    "AccountDetailListItemType",
+    "AccountDetailType",
+    "AccountDetailUpdate",
+    "AccountDetailUpdateDetailsType0",
+    "AccountDetailUpdateTypeType0",
+    "AccountList",
+    "AccountListFilter",
+    "AccountListItem",
+    "AccountListItemCategory",
+    "AccountListItemOwnerType",
+    "AccountListItemStatus",
+    "AccountListItemType",
+    "AccountOwnerType",
+    "AccountStatus",
+    "AccountType",
+    "AccountUpdate",
+    "AccountUpdateCategoryType0",
+    "AccountUpdateOwnerTypeType0",
+    "AccountUpdateStatusType0",
+    "AccountUpdateTypeType0",
+    "Address",
+    "AddressInput",
+    "AddressInputCountryCodeType0",
+    "AmountBody",
+    "Authorization",
+    "AuthorizationChannel",
+    "AuthorizationCreate",
+    "AuthorizationCreateChannel",
+    "AuthorizationCreateMerchant",
+    "AuthorizationDeclineReasonType1",
+    "AuthorizationDeclineReasonType2Type1",
+    "AuthorizationDeclineReasonType3Type1",
+    "AuthorizationList",
+    "AuthorizationListFilter",
+    "AuthorizationListItem",
+    "AuthorizationListItemChannel",
+    "AuthorizationListItemDeclineReasonType1",
+    "AuthorizationListItemDeclineReasonType2Type1",
+    "AuthorizationListItemDeclineReasonType3Type1",
+    "AuthorizationListItemMerchant",
+    "AuthorizationListItemStatus",
+    "AuthorizationStatus",
+    "CaptureAuthorizationResponse200",
+    "Card",
+    "CardBrand",
+    "CardCancellationReasonType1",
+    "CardCancellationReasonType2Type1",
+    "CardCancellationReasonType3Type1",
+    "CardCreate",
+    "CardCreateBrand",
+    "CardCreateCurrencyType0",
+    "CardCreateMetadataType0",
+    "CardCreateStatus",
+    "CardCreateType",
+    "CardFunding",
+    "CardHolder",
+    "CardHolderCreate",
+    "CardHolderCreateMultipart",
+    "CardHolderCreateMultipartCountry",
+    "CardHolderCreateMultipartGender",
+    "CardHolderCreateMultipartNationality",
+    "CardHolderIdentification",
+    "CardHolderList",
+    "CardHolderListFilter",
+    "CardHolderListItem",
+    "CardHolderListItemAddressType0",
+    "CardHolderListItemIdentification",
+    "CardHolderListItemIdentificationDocumentType0",
+    "CardHolderListItemIdentificationDocumentType0BackMetaType0",
+    "CardHolderListItemIdentificationDocumentType0BackMetaType0FileType",
+    "CardHolderListItemIdentificationDocumentType0MetaType0",
+    "CardHolderListItemIdentificationDocumentType0MetaType0FileType",
+    "CardHolderListItemIdentificationDocumentType0TypeType1",
+    "CardHolderListItemIdentificationDocumentType0TypeType2Type1",
+    "CardHolderListItemIdentificationDocumentType0TypeType3Type1",
+    "CardHolderListItemIdentificationDocumentType0Urls",
+    "CardHolderListItemIdentificationDocumentType0VerificationStatus",
+    "CardHolderListItemIdentificationProofOfAddressType0",
+    "CardHolderListItemIdentificationProofOfAddressType0MetaType0",
+    "CardHolderListItemIdentificationProofOfAddressType0MetaType0FileType",
+    "CardHolderListItemIdentificationProofOfAddressType0TypeType1",
+    "CardHolderListItemIdentificationProofOfAddressType0TypeType2Type1",
+    "CardHolderListItemIdentificationProofOfAddressType0TypeType3Type1",
+    "CardHolderListItemIdentificationProofOfAddressType0VerificationStatus",
+    "CardHolderListItemMeta",
+    "CardHolderListItemPerson",
+    "CardHolderListItemPersonGenderType1",
+    "CardHolderListItemPersonGenderType2Type1",
+    "CardHolderListItemPersonGenderType3Type1",
+    "CardHolderMeta",
+    "CardHolderUpdate",
+    "CardList",
+    "CardListFilter",
+    "CardListItem",
+    "CardListItemBrand",
+    "CardListItemCancellationReasonType1",
+    "CardListItemCancellationReasonType2Type1",
+    "CardListItemCancellationReasonType3Type1",
+    "CardListItemMetadata",
+    "CardListItemSpendingControls",
+    "CardListItemSpendingControlsChannels",
+    "CardListItemSpendingControlsSpendingLimitsItem",
+    "CardListItemSpendingControlsSpendingLimitsItemInterval",
+    "CardListItemStatus",
+    "CardListItemType",
+    "CardMetadata",
+    "CardSecrets",
+    "CardStatus",
+    "CardToken",
+    "CardTransaction",
+    "CardTransactionList",
+    "CardTransactionListFilter",
+    "CardTransactionListItem",
+    "CardTransactionListItemMerchant",
+    "CardTransactionListItemType",
+    "CardTransactionType",
+    "CardType",
+    "CardUpdateType0",
+    "CardUpdateType1",
+    "CardUpdateType1StatusType1",
+    "CreateAccountDetailResponse201",
+    "CreateAccountResponse201",
+    "CreateAuthorizationResponse201",
+    "CreateCardHolderResponse201",
+    "CreateCardResponse201",
+    "CreateCardTokenResponse201",
+    "DeleteAccountDetailResponse200",
+    "Document",
+    "DocumentTypeType1",
+    "DocumentTypeType2Type1",
+    "DocumentTypeType3Type1",
+    "DocumentUrls",
+    "DocumentVerificationStatus",
+    "Error",
+    "ErrorError",
+    "Event",
+    "EventData",
+    "EventDataObject",
+    "EventList",
+    "EventListFilter",
+    "EventListItem",
+    "EventListItemData",
+    "EventListItemDataObject",
+    "EventListItemType",
+    "EventType",
+    "FieldError",
+    "FileMeta",
+    "FileMetaFileType",
+    "FileMetaInput",
+    "FileMetaInputFileType",
+    "FundCardResponse200",
+    "GetAccountDetailResponse200",
+    "GetAccountResponse200",
+    "GetAuthorizationResponse200",
+    "GetCardHolderResponse200",
+    "GetCardResponse200",
+    "GetCardSpendingResponse200",
+    "GetCardTransactionResponse200",
+    "GetEventResponse200",
+    "Health",
+    "HealthResponse200",
+    "HealthStatus",
+    "HolderMetaInput",
+    "IdentificationInput",
+    "IdentificationInputDocumentType0",
+    "IdentificationInputDocumentType0IssuingCountryType0",
+    "IdentificationInputDocumentType0TypeType0",
+    "IdentificationInputDocumentType0UrlsType0",
+    "IdentificationInputDocumentType0VerificationStatusType0",
+    "IdentificationInputProofOfAddressType0",
+    "IdentificationInputProofOfAddressType0TypeType0",
+    "IdentificationInputProofOfAddressType0VerificationStatusType0",
+    "LedgerEntry",
+    "LedgerEntryList",
+    "LedgerEntryListFilter",
+    "LedgerEntryListItem",
+    "LedgerEntryListItemType",
+    "LedgerEntryType",
+    "LimitSpend",
+    "LimitSpendInterval",
+    "ListAccountDetailsSort",
+    "ListAccountsSort",
+    "ListAccountTransactionsSort",
+    "ListAuthorizationsSort",
+    "ListCardAuthorizationsSort",
+    "ListCardHoldersSort",
+    "ListCardsPopulate",
+    "ListCardsSort",
+    "ListCardTransactionsOfCardSort",
+    "ListCardTransactionsSort",
+    "ListEventsSort",
+    "ListMeta",
+    "Merchant",
+    "OpenapiResponse200",
+    "Person",
+    "PersonGenderType1",
+    "PersonGenderType2Type1",
+    "PersonGenderType3Type1",
+    "PersonInput",
+    "PersonInputGenderType0",
+    "PersonInputNationalityType0",
+    "PersonPatch",
+    "PersonPatchGenderType0",
+    "PersonPatchNationalityType0",
+    "ProofOfAddress",
+    "ProofOfAddressTypeType1",
+    "ProofOfAddressTypeType2Type1",
+    "ProofOfAddressTypeType3Type1",
+    "ProofOfAddressVerificationStatus",
+    "RefundAuthorizationResponse200",
+    "ReverseAuthorizationResponse200",
+    "SpendingControls",
+    "SpendingControlsChannels",
+    "SpendingControlsInput",
+    "SpendingControlsInputChannelsType0",
+    "SpendingControlsInputSpendingLimitsType0Item",
+    "SpendingControlsInputSpendingLimitsType0ItemInterval",
+    "SpendingControlsSpendingLimitsItem",
+    "SpendingControlsSpendingLimitsItemInterval",
+    "TerminateCardResponse200",
+    "UpdateAccountDetailResponse200",
+    "UpdateAccountResponse200",
+    "UpdateCardHolderResponse200",
+    "UpdateCardResponse200",
+)

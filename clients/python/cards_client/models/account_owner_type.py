@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class AccountOwnerType(StrEnum):
+    BUSINESS = "business"
+    PROVIDER = "provider"
+    SYSTEM = "system"
+    USER = "user"
+
+    def __str__(self) -> str:
+        return str(self.value)

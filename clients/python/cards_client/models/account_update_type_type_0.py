@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class AccountUpdateTypeType0(StrEnum):
+    CHECKING = "checking"
+    CREDIT = "credit"
+    SAVINGS = "savings"
+    TREASURY = "treasury"
+
+    def __str__(self) -> str:
+        return str(self.value)

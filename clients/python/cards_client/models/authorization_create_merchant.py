@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="AuthorizationCreateMerchant")
+
+
+@_attrs_define
+class AuthorizationCreateMerchant:
+    """
+    Attributes:
+        name (str):
+        category (None | str | Unset):
+        mcc (None | str | Unset):
+        city (None | str | Unset):
+        country (None | str | Unset):
+    """
+
+    name: str
+    category: None | str | Unset = UNSET
+    mcc: None | str | Unset = UNSET
+    city: None | str | Unset = UNSET
+    country: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        category: None | str | Unset
+        if isinstance(self.category, Unset):
+            category = UNSET
+        else:
+            category = self.category
+
+        mcc: None | str | Unset
+        if isinstance(self.mcc, Unset):
+            mcc = UNSET
+        else:
+            mcc = self.mcc
+
+        city: None | str | Unset
+        if isinstance(self.city, Unset):
+            city = UNSET
+        else:
+            city = self.city
+
+        country: None | str | Unset
+        if isinstance(self.country, Unset):
+            country = UNSET
+        else:
+            country = self.country
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+            }
+        )
+        if category is not UNSET:
+            field_dict["category"] = category
+        if mcc is not UNSET:
+            field_dict["mcc"] = mcc
+        if city is not UNSET:
+            field_dict["city"] = city
+        if country is not UNSET:
+            field_dict["country"] = country
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        def _parse_category(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        category = _parse_category(d.pop("category", UNSET))
+
+        def _parse_mcc(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        mcc = _parse_mcc(d.pop("mcc", UNSET))
+
+        def _parse_city(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        city = _parse_city(d.pop("city", UNSET))
+
+        def _parse_country(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        country = _parse_country(d.pop("country", UNSET))
+
+        authorization_create_merchant = cls(
+            name=name,
+            category=category,
+            mcc=mcc,
+            city=city,
+            country=country,
+        )
+
+        return authorization_create_merchant

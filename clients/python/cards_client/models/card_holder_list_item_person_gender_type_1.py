@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CardHolderListItemPersonGenderType1(StrEnum):
+    F = "f"
+    M = "m"
+    O = "o"
+
+    def __str__(self) -> str:
+        return str(self.value)

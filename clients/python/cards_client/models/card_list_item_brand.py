@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CardListItemBrand(StrEnum):
+    MASTERCARD = "MasterCard"
+    VISA = "Visa"
+
+    def __str__(self) -> str:
+        return str(self.value)

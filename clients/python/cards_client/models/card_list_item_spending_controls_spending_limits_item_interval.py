@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class CardListItemSpendingControlsSpendingLimitsItemInterval(StrEnum):
+    ALL_TIME = "all_time"
+    DAILY = "daily"
+    MONTHLY = "monthly"
+    PER_AUTHORIZATION = "per_authorization"
+    WEEKLY = "weekly"
+    YEARLY = "yearly"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CardType(StrEnum):
+    PHYSICAL = "physical"
+    VIRTUAL = "virtual"
+
+    def __str__(self) -> str:
+        return str(self.value)

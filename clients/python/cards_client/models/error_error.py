@@ -1,0 +1,27 @@
+from enum import StrEnum
+
+
+class ErrorError(StrEnum):
+    ACCOUNT_UNAVAILABLE = "account_unavailable"
+    BUSY = "busy"
+    CURRENCY_MISMATCH = "currency_mismatch"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    INTERNAL_ERROR = "internal_error"
+    INVALID_STATE = "invalid_state"
+    INVALID_TOKEN = "invalid_token"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    NOT_CONFIGURED = "not_configured"
+    NOT_FOUND = "not_found"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
+    QUOTA_EXCEEDED = "quota_exceeded"
+    RATE_LIMITED = "rate_limited"
+    REQUEST_TIMEOUT = "request_timeout"
+    UNAUTHORIZED = "unauthorized"
+    UNAVAILABLE = "unavailable"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    VALIDATION_ERROR = "validation_error"
+    VAULT_KEY_MISMATCH = "vault_key_mismatch"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.event_list_item_data_object import EventListItemDataObject
+
+
+T = TypeVar("T", bound="EventListItemData")
+
+
+@_attrs_define
+class EventListItemData:
+    """
+    Attributes:
+        object_ (EventListItemDataObject | Unset): The resource as a read returns it.
+    """
+
+    object_: EventListItemDataObject | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        object_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.object_, Unset):
+            object_ = self.object_.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if object_ is not UNSET:
+            field_dict["object"] = object_
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.event_list_item_data_object import EventListItemDataObject  # noqa: PLC0415
+
+        d = dict(src_dict)
+        _object_ = d.pop("object", UNSET)
+        object_: EventListItemDataObject | Unset
+        if isinstance(_object_, Unset):
+            object_ = UNSET
+        else:
+            object_ = EventListItemDataObject.from_dict(_object_)
+
+        event_list_item_data = cls(
+            object_=object_,
+        )
+
+        event_list_item_data.additional_properties = d
+        return event_list_item_data
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

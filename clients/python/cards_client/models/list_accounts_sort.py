@@ -1,0 +1,42 @@
+from enum import StrEnum
+
+
+class ListAccountsSort(StrEnum):
+    AVAILABLEBALANCE = "availableBalance"
+    BALANCE = "balance"
+    CANCREDIT = "canCredit"
+    CANDEBIT = "canDebit"
+    CATEGORY = "category"
+    CLIENT = "client"
+    CREATEDAT = "createdAt"
+    CURRENCY = "currency"
+    LEDGERBALANCE = "ledgerBalance"
+    NAME = "name"
+    NETWORK = "network"
+    OWNERID = "ownerId"
+    OWNERTYPE = "ownerType"
+    STATUS = "status"
+    TYPE = "type"
+    UPDATEDAT = "updatedAt"
+    VALUE_0 = ""
+    VALUE_1 = "_id"
+    VALUE_10 = "-name"
+    VALUE_12 = "-type"
+    VALUE_14 = "-category"
+    VALUE_16 = "-status"
+    VALUE_18 = "-currency"
+    VALUE_2 = "-_id"
+    VALUE_20 = "-network"
+    VALUE_22 = "-balance"
+    VALUE_24 = "-availableBalance"
+    VALUE_26 = "-ledgerBalance"
+    VALUE_28 = "-canDebit"
+    VALUE_30 = "-canCredit"
+    VALUE_32 = "-createdAt"
+    VALUE_34 = "-updatedAt"
+    VALUE_4 = "-ownerType"
+    VALUE_6 = "-ownerId"
+    VALUE_8 = "-client"
+
+    def __str__(self) -> str:
+        return str(self.value)

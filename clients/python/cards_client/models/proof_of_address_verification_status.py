@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ProofOfAddressVerificationStatus(StrEnum):
+    PENDING = "pending"
+    REJECTED = "rejected"
+    VERIFIED = "verified"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="SpendingControlsChannels")
+
+
+@_attrs_define
+class SpendingControlsChannels:
+    """
+    Attributes:
+        atm (bool):
+        pos (bool):
+        web (bool):
+        mobile (bool):
+    """
+
+    atm: bool
+    pos: bool
+    web: bool
+    mobile: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        atm = self.atm
+
+        pos = self.pos
+
+        web = self.web
+
+        mobile = self.mobile
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "atm": atm,
+                "pos": pos,
+                "web": web,
+                "mobile": mobile,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        atm = d.pop("atm")
+
+        pos = d.pop("pos")
+
+        web = d.pop("web")
+
+        mobile = d.pop("mobile")
+
+        spending_controls_channels = cls(
+            atm=atm,
+            pos=pos,
+            web=web,
+            mobile=mobile,
+        )
+
+        spending_controls_channels.additional_properties = d
+        return spending_controls_channels
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
