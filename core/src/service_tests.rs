@@ -358,69 +358,131 @@ fn snapshot(store: &mut crate::storage::MemStore) -> Vec<(Vec<u8>, Vec<u8>)> {
     crate::storage::scan_prefix(store, &[]).unwrap()
 }
 
-#[test]
-fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
-    let mut app = App::new();
-    let acct = app.account("100", "USD");
+impl App {
+    fn authorize(&mut self, card: &str, amount: u32, merchant: Value) -> String {
+        let body = json!({"amount": amount, "channel": "pos", "merchant": merchant});
+        let (s, v) = self.call(
+            Method::Post,
+            &format!("/cards/{card}/authorizations"),
+            Some(body),
+        );
+        assert_eq!(s, 201, "{v}");
+        v["data"]["_id"].as_str().unwrap().to_string()
+    }
+
+    fn spent(&mut self, card: &str) -> Vec<Decimal> {
+        let (s, v) = self.call(Method::Get, &format!("/cards/{card}/spending"), None);
+        assert_eq!(s, 200, "{v}");
+        let limits = v["data"].as_array().unwrap();
+        limits.iter().map(|l| money(&l["spent"]).unwrap()).collect()
+    }
+}
+
+/// A store with spend of every shape: purchases in several (category, MCC) pairs and periods, a
+/// partial capture, a whole reversal, a decline, a refund, a hold settled as expired and one expired by
+/// the clock on a card nothing has written to since. Returns the account, and the card with limits.
+fn spend_fixture(app: &mut App) -> (String, String) {
+    let acct = app.account("1000", "USD");
     let holder = app.holder();
-    let (s, card) = app.issue(&acct, &holder, Some("60"));
+    let (s, card) = app.issue(&acct, &holder, Some("300"));
     assert_eq!(s, 201, "{card}");
     let card = card["data"]["_id"].as_str().unwrap().to_string();
-    let body = json!({"amount": 20, "channel": "pos", "merchant": {"name": "Shop"}});
-    let (s, auth) = app.call(
-        Method::Post,
-        &format!("/cards/{card}/authorizations"),
-        Some(body),
+    let limits = json!({"spendingControls": {"spendingLimits": [
+        {"amount": 80, "interval": "daily", "categories": ["airlines"]},
+        {"amount": 100, "interval": "monthly", "categories": ["airlines", "4511"]},
+        {"amount": 500, "interval": "all_time"},
+    ]}});
+    let (s, v) = app.call(Method::Put, &format!("/cards/{card}"), Some(limits));
+    assert_eq!(s, 200, "{v}");
+    let (_, other) = app.issue(&acct, &holder, Some("100"));
+    let other = other["data"]["_id"].as_str().unwrap().to_string();
+
+    let grocery = app.authorize(
+        &card,
+        50,
+        json!({"name": "Shop", "category": "grocery_stores", "mcc": "5411"}),
     );
-    assert_eq!(s, 201, "{auth}");
-    let auth = auth["data"]["_id"].as_str().unwrap().to_string();
+    let flight = json!({"name": "Air", "category": "airlines", "mcc": "4511"});
+    app.authorize(&card, 30, flight.clone());
+    let reversed = app.authorize(&card, 10, json!({"name": "Air", "category": "airlines"}));
+    app.authorize(&card, 5, json!({"name": "Unnamed"}));
+    let mcc_only = app.authorize(&card, 20, json!({"name": "Air", "mcc": "4511"}));
+    app.authorize(&other, 40, flight.clone());
+    for (path, body) in [
+        (
+            format!("/authorizations/{grocery}/capture"),
+            json!({"amount": 20}),
+        ),
+        (
+            format!("/authorizations/{grocery}/refund"),
+            json!({"amount": 5}),
+        ),
+        (format!("/authorizations/{reversed}/reverse"), json!({})),
+        (format!("/authorizations/{mcc_only}/capture"), json!({})),
+    ] {
+        let (s, v) = app.call(Method::Post, &path, Some(body));
+        assert_eq!(s, 200, "{v}");
+    }
+    // Past the 7-day lifetime: the card's next write settles its expired holds; `other` keeps its
+    // hold stored as pending.
+    app.env.advance_millis(8 * 24 * 3600 * 1000);
+    app.authorize(&card, 7, flight);
     let (s, v) = app.call(
         Method::Post,
-        &format!("/authorizations/{auth}/capture"),
-        Some(json!({})),
+        &format!("/cards/{card}/authorizations"),
+        Some(json!({"amount": 100, "channel": "pos", "merchant": {"name": "Air", "category": "airlines"}})),
     );
-    assert_eq!(s, 200, "{v}");
-    crate::storage::format::stamp(&mut app.store).unwrap();
-    let current = snapshot(&mut app.store);
+    assert_eq!(
+        (s, v["data"]["declineReason"].as_str()),
+        (201, Some("spending_limit"))
+    );
+    (acct, card)
+}
 
-    // Format 2's layout: no index entries or counts but authorizations and card transactions by
-    // card in id order, and ledger entries under `l 0 client 0 account 0 id`.
-    let key = |parts: &[&str]| parts.join("\0").into_bytes();
-    for (k, v) in &current {
-        let parts: Vec<String> = keys::text_parts(k)
-            .iter()
-            .map(|p| String::from_utf8_lossy(p).into_owned())
-            .collect();
-        match parts.first().map(String::as_str) {
-            Some("i" | "c") => app.store.delete(k).unwrap(),
-            Some("p") if parts[2] == "ledger" => {
-                let e: Entry = codec::decode(v).unwrap();
-                app.store.delete(k).unwrap();
-                app.store
-                    .put(&key(&["l", &parts[1], &e.account_id, &e.id]), v)
-                    .unwrap();
-            }
-            Some("p") if parts[2] == "authz" || parts[2] == "cardtx" => {
-                let id = &parts[3];
-                let card = if parts[2] == "authz" {
-                    card.clone()
-                } else {
-                    let t: crate::domain::authorizations::transactions::CardTransaction =
-                        codec::decode(v).unwrap();
-                    t.card_id
-                };
-                app.store
-                    .put(&key(&["i", &parts[1], &parts[2], "cardId", &card, id]), b"")
-                    .unwrap();
-            }
-            _ => {}
+/// Format 2 and 3's spend totals: one per card, interval and period for every purchase, whatever its
+/// merchant. Rewrites the store's spend totals that way, from its authorizations.
+fn write_format_3_spend_totals(store: &mut crate::storage::MemStore) {
+    use crate::domain::authorizations::{Authorization, spend};
+    use crate::domain::cards::Interval;
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct SpendTotal {
+        #[serde(with = "crate::storage::codec::money")]
+        amount: Decimal,
+    }
+    impl codec::Record for SpendTotal {
+        const VERSION: u8 = 1;
+        const NAME: &'static str = "spend total";
+    }
+    for (k, _) in crate::storage::scan_prefix(store, &keys::tagged("sp")).unwrap() {
+        store.delete(&k).unwrap();
+    }
+    let auths: Vec<Authorization> =
+        codec::scan(store, &keys::records("alice", keys::Kind::Authorization)).unwrap();
+    for a in auths.iter().filter(|a| a.approved) {
+        for interval in ["daily", "weekly", "monthly", "yearly", "all_time"] {
+            let start = spend::period_start(Interval::parse(interval).unwrap(), a.created_at)
+                .map_or(0, |t| t.millis());
+            let key = [
+                b"sp\0alice\0".as_slice(),
+                a.card_id.as_bytes(),
+                b"\0",
+                interval.as_bytes(),
+                b"\0",
+                &start.to_be_bytes(),
+            ]
+            .concat();
+            let before = codec::get::<SpendTotal>(store, &key)
+                .unwrap()
+                .map_or(Decimal::ZERO, |t| t.amount);
+            let amount = (before + a.pending_amount + a.captured_amount).normalize();
+            codec::put(store, &key, &SpendTotal { amount }).unwrap();
         }
     }
-    app.store
-        .put(&keys::format_version(), &2u32.to_be_bytes())
-        .unwrap();
-    assert_ne!(snapshot(&mut app.store), current);
+}
 
+/// Opens `app`'s store (in an older format) and checks it then equals `current` key for key.
+fn upgrade_and_compare(app: &mut App, current: &[(Vec<u8>, Vec<u8>)]) {
+    assert_ne!(snapshot(&mut app.store), current);
     crate::Service::open_store(&mut app.store).unwrap();
     let upgraded = snapshot(&mut app.store);
     let show = |kv: &(Vec<u8>, Vec<u8>)| String::from_utf8_lossy(&kv.0).into_owned();
@@ -438,6 +500,78 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}, extra {extra:?}"
     );
+}
+
+#[test]
+fn a_format_3_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    let (_, card) = spend_fixture(&mut app);
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    let spent = app.spent(&card);
+    // Daily on airlines: the 7 of today. Monthly on airlines or MCC 4511: the 20 captured and the 7
+    // (airlines and 4511, counted once); the 30 and the 5 expired, the 10 was reversed, groceries are
+    // not theirs. Every purchase, all time: the grocery capture of 20, the 20 and the 7.
+    assert_eq!(spent, [dec("7"), dec("27"), dec("47")]);
+
+    write_format_3_spend_totals(&mut app.store);
+    app.store
+        .put(&keys::format_version(), &3u32.to_be_bytes())
+        .unwrap();
+    upgrade_and_compare(&mut app, &current);
+    assert_eq!(app.spent(&card), spent);
+}
+
+#[test]
+fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    let (acct, card) = spend_fixture(&mut app);
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    let spent = app.spent(&card);
+
+    // Format 2's layout: no index entries or counts but authorizations and card transactions by
+    // card in id order, ledger entries under `l 0 client 0 account 0 id`, and format 3's spend totals.
+    write_format_3_spend_totals(&mut app.store);
+    let key = |parts: &[&str]| parts.join("\0").into_bytes();
+    for (k, v) in snapshot(&mut app.store) {
+        let parts: Vec<String> = keys::text_parts(&k)
+            .iter()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect();
+        match parts.first().map(String::as_str) {
+            Some("i" | "c") => app.store.delete(&k).unwrap(),
+            Some("p") if parts[2] == "ledger" => {
+                let e: Entry = codec::decode(&v).unwrap();
+                app.store.delete(&k).unwrap();
+                app.store
+                    .put(&key(&["l", &parts[1], &e.account_id, &e.id]), &v)
+                    .unwrap();
+            }
+            Some("p") if parts[2] == "authz" || parts[2] == "cardtx" => {
+                let id = &parts[3];
+                let card = if parts[2] == "authz" {
+                    let a: crate::domain::authorizations::Authorization =
+                        codec::decode(&v).unwrap();
+                    a.card_id
+                } else {
+                    let t: crate::domain::authorizations::transactions::CardTransaction =
+                        codec::decode(&v).unwrap();
+                    t.card_id
+                };
+                app.store
+                    .put(&key(&["i", &parts[1], &parts[2], "cardId", &card, id]), b"")
+                    .unwrap();
+            }
+            _ => {}
+        }
+    }
+    app.store
+        .put(&keys::format_version(), &2u32.to_be_bytes())
+        .unwrap();
+    upgrade_and_compare(&mut app, &current);
+    assert_eq!(app.spent(&card), spent);
+    // The opening balance, and the two cards' funding.
     let (s, v) = app.call(Method::Get, &format!("/accounts/{acct}/transactions"), None);
-    assert_eq!((s, v["meta"]["total"].as_u64()), (200, Some(2)), "{v}");
+    assert_eq!((s, v["meta"]["total"].as_u64()), (200, Some(3)), "{v}");
 }

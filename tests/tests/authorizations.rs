@@ -509,15 +509,15 @@ fn spending_limits_by_period_and_the_spending_report() {
     assert_eq!(dec(&s[0]["spent"]), d("55"));
     assert_eq!(dec(&s[0]["available"]), d("45"));
     assert_eq!(dec(&s[2]["spent"]), d("55"));
-    // The electronics limit counts every approved authorization of the card in its period.
-    assert_eq!(dec(&s[3]["spent"]), d("55"));
-    assert_eq!(dec(&s[3]["available"]), d("0"));
+    // The electronics limit counts only electronics: none yet.
+    assert_eq!(dec(&s[3]["spent"]), d("0"));
+    assert_eq!(dec(&s[3]["available"]), d("20"));
     // Refunds do not restore a limit.
     t.post(&format!("/authorizations/{a}/refund"), &json!({}))
         .expect(200);
     assert_eq!(dec(&spending(&t)[0]["spent"]), d("55"));
     // A limit with categories applies only to purchases in them.
-    let tech = json!({"amount": 1, "channel": "web", "merchant": {"name": "Tech", "category": "electronics"}});
+    let tech = json!({"amount": 20.01, "channel": "web", "merchant": {"name": "Tech", "category": "electronics"}});
     assert_eq!(declined_for(&t, &c, &tech), "spending_limit");
     // The daily limit: 45 left.
     assert_eq!(declined_for(&t, &c, &purchase("45.01")), "spending_limit");
@@ -528,6 +528,126 @@ fn spending_limits_by_period_and_the_spending_report() {
     assert_eq!(dec(&s[0]["available"]), d("0"));
     t.get("/cards/0123456789abcdef01234567/spending")
         .expect_error(404, "not_found");
+}
+
+fn flight(amount: &str) -> Value {
+    let amount: Value = serde_json::from_str(amount).unwrap();
+    json!({"amount": amount, "channel": "web",
+           "merchant": {"name": "Airline", "category": "airlines", "mcc": "4511"}})
+}
+
+/// The limits of `/cards/{c}/spending` as (interval, categories, spent, available).
+fn spending_of(t: &Tenant, c: &str) -> Vec<(String, Value, Decimal, Decimal)> {
+    let s = t.get(&format!("/cards/{c}/spending")).data(200).clone();
+    s.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let interval = l["interval"].as_str().unwrap().to_string();
+            (
+                interval,
+                l["categories"].clone(),
+                dec(&l["spent"]),
+                dec(&l["available"]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_category_limit_is_spent_only_by_its_categories() {
+    let t = tenant();
+    let (c, _) = card_with(
+        &t,
+        "1000",
+        json!({"spendingControls": {"spendingLimits": [
+            {"amount": 80, "interval": "daily", "categories": ["airlines"]},
+        ]}}),
+    );
+    // 50 on groceries leaves the airline limit whole: an airline purchase of 60 fits.
+    assert_eq!(authorize(&t, &c, &purchase("50"))["approved"], true);
+    assert_eq!(
+        spending_of(&t, &c),
+        [("daily".into(), json!(["airlines"]), d("0"), d("80"))]
+    );
+    assert_eq!(authorize(&t, &c, &flight("60"))["approved"], true);
+    assert_eq!(
+        spending_of(&t, &c),
+        [("daily".into(), json!(["airlines"]), d("60"), d("20"))]
+    );
+    assert_eq!(declined_for(&t, &c, &flight("20.01")), "spending_limit");
+    // Groceries are still not limited.
+    assert_eq!(authorize(&t, &c, &purchase("100"))["approved"], true);
+    assert_eq!(authorize(&t, &c, &flight("20"))["approved"], true);
+    assert_eq!(declined_for(&t, &c, &flight("0.01")), "spending_limit");
+
+    // New limits count the purchases already made that they apply to.
+    t.put(
+        &format!("/cards/{c}"),
+        &json!({"spendingControls": {"spendingLimits": [
+            {"amount": 200, "interval": "daily", "categories": ["grocery_stores"]},
+            {"amount": 90, "interval": "monthly", "categories": ["airlines"]},
+            {"amount": 500, "interval": "all_time"},
+        ]}}),
+    )
+    .data(200);
+    assert_eq!(
+        spending_of(&t, &c),
+        [
+            ("daily".into(), json!(["grocery_stores"]), d("150"), d("50")),
+            ("monthly".into(), json!(["airlines"]), d("80"), d("10")),
+            ("all_time".into(), json!([]), d("230"), d("270")),
+        ]
+    );
+    assert_eq!(declined_for(&t, &c, &purchase("50.01")), "spending_limit");
+    assert_eq!(authorize(&t, &c, &flight("10"))["approved"], true);
+}
+
+#[test]
+fn a_limit_listing_both_category_and_mcc_counts_a_purchase_once() {
+    let t = tenant();
+    let (c, _) = card_with(
+        &t,
+        "1000",
+        json!({"spendingControls": {"spendingLimits": [
+            {"amount": 100, "interval": "weekly", "categories": ["airlines", "4511"]},
+        ]}}),
+    );
+    // Category and MCC both listed: 60 counts as 60, not 120, so 40 more fit.
+    let a = id(&authorize(&t, &c, &flight("60")));
+    assert_eq!(
+        spending_of(&t, &c),
+        [(
+            "weekly".into(),
+            json!(["airlines", "4511"]),
+            d("60"),
+            d("40")
+        )]
+    );
+    // Either one alone makes a purchase count.
+    let by_mcc =
+        json!({"amount": 15, "channel": "pos", "merchant": {"name": "Air", "mcc": "4511"}});
+    let by_category = json!({"amount": 15, "channel": "pos", "merchant": {"name": "Air", "category": "airlines"}});
+    assert_eq!(authorize(&t, &c, &by_mcc)["approved"], true);
+    assert_eq!(authorize(&t, &c, &by_category)["approved"], true);
+    assert_eq!(declined_for(&t, &c, &flight("10.01")), "spending_limit");
+    // Released parts stop counting: the capture of 45 releases 15.
+    t.post(
+        &format!("/authorizations/{a}/capture"),
+        &json!({"amount": 45}),
+    )
+    .expect(200);
+    assert_eq!(
+        spending_of(&t, &c),
+        [(
+            "weekly".into(),
+            json!(["airlines", "4511"]),
+            d("75"),
+            d("25")
+        )]
+    );
+    assert_eq!(authorize(&t, &c, &flight("25"))["approved"], true);
+    assert_eq!(declined_for(&t, &c, &by_mcc), "spending_limit");
 }
 
 #[test]

@@ -8,7 +8,8 @@ use super::accounts::{
     self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType,
 };
 use super::authorizations::{
-    self, Authorization, AuthorizationStatus, Channel, Merchant, NewAuthorization, spend,
+    self, Authorization, AuthorizationStatus, Channel, DeclineReason, Merchant, NewAuthorization,
+    spend,
 };
 use super::card_holders::{self, HolderMeta, Identification, NewCardHolder, Person};
 use super::cards::{
@@ -18,7 +19,7 @@ use super::cards::{ControlsPatch, Interval, SpendingLimit};
 use super::ledger::{self, EntryType};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
-use crate::env::{DeterministicEnv, Env};
+use crate::env::{DeterministicEnv, Env, Timestamp};
 use crate::storage::codec::JsonText;
 use crate::storage::{MemStore, Overlay};
 
@@ -54,6 +55,9 @@ enum Op {
         card: usize,
         cents: u32,
         web: bool,
+        /// Indexes into [`CATEGORIES`] and [`MCCS`]; past the end is none.
+        category: usize,
+        mcc: usize,
     },
     Capture {
         auth: usize,
@@ -69,12 +73,18 @@ enum Op {
     },
     /// The clock moves past the authorization lifetime.
     Expire,
+    /// A PUT that replaces the card's limits: (amount, interval, categories as bits of [`LISTED`]).
     Limit {
         card: usize,
-        cents: u32,
-        interval: usize,
+        limits: Vec<(u32, usize, u8)>,
     },
 }
+
+/// What purchases carry, and what limits list: categories and MCCs, some of a pair that belongs
+/// together (airlines, 4511), so a limit can list both of one purchase.
+const CATEGORIES: [&str; 3] = ["electronics", "airlines", "grocery_stores"];
+const MCCS: [&str; 3] = ["5732", "4511", "5411"];
+const LISTED: [&str; 4] = ["electronics", "airlines", "4511", "5411"];
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
@@ -90,8 +100,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
         1 => (0usize..8).prop_map(|card| Op::Pause { card }),
         1 => (0usize..3).prop_map(|account| Op::Block { account }),
-        6 => (0usize..4, 1u32..1500, any::<bool>())
-            .prop_map(|(card, cents, web)| Op::Authorize { card, cents, web }),
+        6 => (0usize..4, 1u32..1500, any::<bool>(), 0usize..4, 0usize..4)
+            .prop_map(|(card, cents, web, category, mcc)| Op::Authorize { card, cents, web, category, mcc }),
         3 => (0usize..8, proptest::option::of(1u32..1500))
             .prop_map(|(auth, cents)| Op::Capture { auth, cents }),
         2 => (0usize..8, proptest::option::of(1u32..1500))
@@ -99,8 +109,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0usize..8, proptest::option::of(1u32..1500))
             .prop_map(|(auth, cents)| Op::Refund { auth, cents }),
         1 => Just(Op::Expire),
-        2 => (0usize..4, 500u32..6000, 0usize..6)
-            .prop_map(|(card, cents, interval)| Op::Limit { card, cents, interval }),
+        2 => (0usize..4, proptest::collection::vec((500u32..6000, 0usize..6, 0u8..16), 0..4))
+            .prop_map(|(card, limits)| Op::Limit { card, limits }),
     ]
 }
 
@@ -143,6 +153,56 @@ impl World {
     }
 }
 
+impl World {
+    /// A card's limits and its authorizations as they stand now.
+    fn card_state(&mut self, card: &str) -> (Vec<SpendingLimit>, Vec<Authorization>) {
+        let now = self.env.now();
+        let mut s = Scope {
+            tx: &mut self.store,
+            client: "alice",
+            now,
+            ids: &self.ids,
+            env: &self.env,
+        };
+        let limits = cards::get(&mut s, card)
+            .unwrap()
+            .spending_controls
+            .spending_limits;
+        let auths = authorizations::all(&mut s).unwrap();
+        (
+            limits,
+            auths.into_iter().filter(|a| a.card_id == card).collect(),
+        )
+    }
+}
+
+/// The model of the contract's rule, written apart from `spend`: a limit applies to a purchase when
+/// its categories are empty or hold the merchant's category or MCC.
+fn model_applies(limit: &SpendingLimit, m: &Merchant) -> bool {
+    limit.categories.is_empty()
+        || limit
+            .categories
+            .iter()
+            .any(|c| m.category.as_ref() == Some(c) || m.mcc.as_ref() == Some(c))
+}
+
+/// The model of a limit's spent at `now`: pending + captured of the card's approved authorizations
+/// created in the limit's period that it applies to, each counted once, by brute force.
+fn model_spent<A: std::borrow::Borrow<Authorization>>(
+    limit: &SpendingLimit,
+    auths: &[A],
+    now: Timestamp,
+) -> Decimal {
+    let start = spend::period_start(limit.interval, now);
+    auths
+        .iter()
+        .map(|a| a.borrow())
+        .filter(|a| a.approved && model_applies(limit, &a.merchant))
+        .filter(|a| start.is_none_or(|p| a.created_at >= p))
+        .map(|a| a.pending_amount + a.captured_amount)
+        .sum()
+}
+
 fn new_account(balance: Decimal) -> NewAccount {
     NewAccount {
         owner_type: OwnerType::User,
@@ -181,8 +241,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     /// Σ account balances + Σ card ledger balances + Σ captured − Σ refunded = Σ adjustment entries;
     /// every account balance is the sum of its entries; nothing is negative; a refused command changes
-    /// nothing; a card's available balance is its ledger balance less its pending holds; spend totals
-    /// equal a sum over every authorization.
+    /// nothing; a card's available balance is its ledger balance less its pending holds; every limit's
+    /// spent equals the model's sum over the card's authorizations it applies to (whatever limits a PUT
+    /// gave the card since), and a purchase is declined for a limit exactly when the model says so.
     #[test]
     fn money_is_conserved_by_the_domain(ops in proptest::collection::vec(op(), 1..60)) {
         let env = DeterministicEnv::default();
@@ -246,20 +307,40 @@ proptest! {
                         ..Default::default()
                     }))
                     .map(drop),
-                Op::Authorize { card, cents: amount, web } if card < cards.len() => w
-                    .run(|s, _| authorizations::authorize(s, &cards[card], NewAuthorization {
+                Op::Authorize { card, cents: amount, web, category, mcc } if card < cards.len() => {
+                    let merchant = Merchant {
+                        name: "Shop".into(),
+                        category: CATEGORIES.get(category).map(|c| c.to_string()),
+                        mcc: MCCS.get(mcc).map(|c| c.to_string()),
+                        city: None,
+                        country: None,
+                    };
+                    // The model's verdict on the card's limits before the decision.
+                    let (limits, of_card) = w.card_state(&cards[card]);
+                    let now = w.env.now();
+                    let over_a_limit = limits.iter().any(|l| {
+                        model_applies(l, &merchant)
+                            && if l.interval == Interval::PerAuthorization {
+                                cents(amount) > l.amount
+                            } else {
+                                model_spent(l, &of_card, now) + cents(amount) > l.amount
+                            }
+                    });
+                    let decided = w.run(|s, _| authorizations::authorize(s, &cards[card], NewAuthorization {
                         amount: cents(amount),
                         currency: None,
                         channel: if web { Channel::Web } else { Channel::Pos },
-                        merchant: Merchant {
-                            name: "Shop".into(),
-                            category: web.then(|| "electronics".to_string()),
-                            mcc: None,
-                            city: None,
-                            country: None,
-                        },
-                    }, TTL))
-                    .map(|a| auths.push(a.id)),
+                        merchant,
+                    }, TTL));
+                    if let Ok(a) = &decided {
+                        match a.decline_reason {
+                            Some(DeclineReason::SpendingLimit) => prop_assert!(over_a_limit, "{a:?}"),
+                            None | Some(DeclineReason::InsufficientFunds) => prop_assert!(!over_a_limit, "{a:?}"),
+                            Some(_) => {}
+                        }
+                    }
+                    decided.map(|a| auths.push(a.id))
+                }
                 Op::Capture { auth, cents: amount } if auth < auths.len() => w
                     .run(|s, _| authorizations::capture(s, &auths[auth], amount.map(cents)))
                     .map(drop),
@@ -273,14 +354,19 @@ proptest! {
                     w.env.advance_millis((TTL + 1) * 1000);
                     Ok(())
                 }
-                Op::Limit { card, cents: amount, interval } if card < cards.len() => w
+                Op::Limit { card, limits } if card < cards.len() => w
                     .run(|s, _| cards::update(s, &cards[card], CardUpdate {
                         spending_controls: Some(ControlsPatch {
-                            spending_limits: Some(vec![SpendingLimit {
+                            spending_limits: Some(limits.iter().map(|&(amount, interval, listed)| SpendingLimit {
                                 amount: cents(amount),
                                 interval: Interval::parse(Interval::ALL[interval]).unwrap(),
-                                categories: if interval == 5 { vec!["electronics".into()] } else { vec![] },
-                            }]),
+                                categories: LISTED
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(i, _)| listed & (1 << i) != 0)
+                                    .map(|(_, c)| c.to_string())
+                                    .collect(),
+                            }).collect()),
                             ..Default::default()
                         }),
                         ..Default::default()
@@ -320,16 +406,12 @@ proptest! {
                         if a.approved { a.amount } else { Decimal::ZERO });
                     prop_assert!(a.refunded_amount <= a.captured_amount);
                 }
-                // The running totals agree with a sum over every authorization.
+                // Every limit's spent, from the running totals, equals the model's sum over the
+                // card's authorizations, for the limits the card has now.
+                prop_assert_eq!(limits.len(), c.spending_controls.spending_limits.len());
                 for l in limits {
-                    let expected: Decimal = of_card
-                        .iter()
-                        .filter(|a| a.approved)
-                        .filter(|a| l.period_start.is_none_or(|p| a.created_at >= p))
-                        .map(|a| a.pending_amount + a.captured_amount)
-                        .sum();
                     if l.limit.interval != Interval::PerAuthorization {
-                        prop_assert_eq!(l.spent, expected, "{:?}", l.limit);
+                        prop_assert_eq!(l.spent, model_spent(&l.limit, &of_card, now), "{:?}", l.limit);
                     }
                     prop_assert_eq!(spend::period_start(l.limit.interval, now), l.period_start);
                 }

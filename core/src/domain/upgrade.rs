@@ -2,8 +2,8 @@
 //! that opens the store, so a store is upgraded whole or not at all.
 
 use super::accounts::Account;
-use super::authorizations::Authorization;
 use super::authorizations::transactions::CardTransaction;
+use super::authorizations::{Authorization, spend};
 use super::card_holders::CardHolder;
 use super::cards::Card;
 use super::events::Event;
@@ -19,7 +19,11 @@ const CHUNK: usize = 1024;
 /// Brings a store in format `from` to the current one (the caller stamps it).
 pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
     match from {
-        2 => Ok(from_2(tx)?),
+        2 => {
+            from_2(tx)?;
+            Ok(from_3(tx)?)
+        }
+        3 => Ok(from_3(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -51,6 +55,37 @@ fn from_2(tx: &mut dyn Tx) -> Result<(), StoreError> {
             // Ledger entries were indexed as they moved; details and files have no index.
             Some(Kind::LedgerEntry | Kind::AccountDetail | Kind::File) | None => Ok(()),
         }
+    })
+}
+
+/// Format 4, one step per change (each its own function).
+fn from_3(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    spend_totals_per_merchant_pair(tx)
+}
+
+/// Format 3 kept one spend total per card and period for every purchase, so a limit with
+/// `categories` counted purchases outside them. Format 4 keeps one per (merchant category, MCC) pair
+/// ([`spend`]); they are rebuilt from the authorizations: each approved one adds its pending +
+/// captured amounts as stored (a hold expired by the clock but not yet stored as expired still counts
+/// in the totals, as it would had this release written it; reads take it off).
+fn spend_totals_per_merchant_pair(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("sp"), |tx, (key, _)| tx.delete(&key))?;
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        if parts.get(2).and_then(|tag| Kind::from_tag(tag)) != Some(Kind::Authorization) {
+            return Ok(());
+        }
+        let client = client_of(&parts)?;
+        let auth: Authorization = codec::decode(&value)?;
+        if !auth.approved {
+            return Ok(());
+        }
+        spend::add(
+            tx,
+            &client,
+            &auth,
+            auth.pending_amount + auth.captured_amount,
+        )
     })
 }
 

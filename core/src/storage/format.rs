@@ -6,10 +6,11 @@
 //! | 1 | (no version key) records as JSON text, keys `tag 0 parts` |
 //! | 2 | records in the postcard codec with a version byte; the key layout of [`super::keys`] |
 //! | 3 | secondary indexes in creation order with sharded counts ([`super::table`]); ledger entries are records of their own kind. A format-2 store is upgraded in place on open |
+//! | 4 | spend totals per (merchant category, MCC) pair, so a limit with categories counts only the purchases it applies to. A format-2 or -3 store is upgraded in place on open |
 
 use super::{Direction, StoreError, Tx, keys};
 
-pub const CURRENT: u32 = 3;
+pub const CURRENT: u32 = 4;
 
 /// What [`open`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +72,7 @@ pub fn open(tx: &mut dyn Tx) -> Result<Opened, FormatError> {
             stamp(tx)?;
             Ok(Opened::Current)
         }
-        Some(2) => Ok(Opened::Older(2)),
+        Some(v @ (2 | 3)) => Ok(Opened::Older(v)),
         Some(1) => Err(FormatError::Unsupported(format!(
             "the data was written by an earlier release (data format 1, JSON records); this release \
              reads data format {CURRENT}. Start this release on a new data file (or database), or keep \

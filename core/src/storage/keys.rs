@@ -20,7 +20,7 @@
 //! | `d 0 client 0 key` / `x 0 expiry 0 ...` | an idempotency record / its expiry queue |
 //! | `h 0 client 0 card 0 expiry 0 id` | a card's holds (pending authorizations) by expiry; value: the id |
 //! | `ht 0 client 0 card` | the sum of a card's stored holds |
-//! | `sp 0 client 0 card 0 interval 0 start` | a card's running spend total in one period (ms, big endian) |
+//! | `sp 0 client 0 card 0 interval 0 start 0 category 0 mcc` | a card's running spend in one period (ms, big endian) on one (merchant category, MCC) pair |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -259,15 +259,39 @@ pub fn held_total(client: &str, card: &str) -> Vec<u8> {
     Key::new("ht").part(client).part(card).done()
 }
 
-/// A card's running spend total for one calendar period (`interval` names it, `start_ms` is its
-/// first instant; 0 for all time).
-pub fn spend_total(client: &str, card: &str, interval: &str, start_ms: i64) -> Vec<u8> {
+/// A card's running spend in one calendar period (`interval` names it, `start_ms` is its first
+/// instant; 0 for all time) on one pair of merchant category and MCC, each `-` when the purchase had
+/// none and `=` then the value when it had one (so no value, even an empty one, reads as another).
+pub fn spend_total(
+    client: &str,
+    card: &str,
+    interval: &str,
+    start_ms: i64,
+    category: Option<&str>,
+    mcc: Option<&str>,
+) -> Vec<u8> {
+    let optional = |v: Option<&str>| match v {
+        None => b"-".to_vec(),
+        Some(v) => [b"=".as_slice(), &escape(v)].concat(),
+    };
     Key::new("sp")
         .part(client)
         .part(card)
         .part(interval)
         .part(start_ms.max(0).to_be_bytes())
+        .part(optional(category))
+        .part(optional(mcc))
         .done()
+}
+
+/// Every pair's running spend of `card` in one calendar period.
+pub fn spend_totals(client: &str, card: &str, interval: &str, start_ms: i64) -> Vec<u8> {
+    Key::new("sp")
+        .part(client)
+        .part(card)
+        .part(interval)
+        .part(start_ms.max(0).to_be_bytes())
+        .prefix()
 }
 
 /// The bytes of identity files a client stores (a counter, u64 big endian), for its file quota.
@@ -397,6 +421,30 @@ mod tests {
             tallies("c", Kind::Card, "f", "a\0"),
             tallies("c", Kind::Card, "f", "a\u{1}")
         );
+    }
+
+    #[test]
+    fn spend_totals_keep_periods_and_pairs_apart() {
+        let period = spend_totals("c", "card", "daily", 86_400_000);
+        let pair = |cat, mcc| spend_total("c", "card", "daily", 86_400_000, cat, mcc);
+        let all = [
+            pair(None, None),
+            pair(Some(""), None),
+            pair(None, Some("")),
+            pair(Some("airlines"), None),
+            pair(Some("airlines"), Some("4511")),
+            pair(None, Some("4511")),
+        ];
+        assert!(all.iter().all(|k| k.starts_with(&period)));
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| a != b));
+        }
+        // Neither the next period, another interval nor another card falls in the range.
+        assert!(
+            !spend_total("c", "card", "daily", 2 * 86_400_000, None, None).starts_with(&period)
+        );
+        assert!(!spend_total("c", "card", "weekly", 86_400_000, None, None).starts_with(&period));
+        assert!(!spend_total("c", "card2", "daily", 86_400_000, None, None).starts_with(&period));
     }
 
     #[test]

@@ -200,7 +200,7 @@ pub fn held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
 /// Takes `auth` off the card's holds: its spend totals lose `released`, and it leaves the index once
 /// nothing is pending.
 fn release(s: &mut Scope, auth: &Authorization, released: Decimal) -> Result<()> {
-    spend::add(s, &auth.card_id, auth.created_at, -released)?;
+    spend::add(s.tx, s.client, auth, -released)?;
     add_held(s, &auth.card_id, -released)?;
     if auth.pending_amount.is_zero() {
         let key = hold_key(s, auth);
@@ -311,7 +311,7 @@ pub fn authorize(
         let key = hold_key(s, &auth);
         s.tx.put(&key, auth.id.as_bytes())?;
         add_held(s, &card.id, auth.amount)?;
-        spend::add(s, &card.id, auth.created_at, auth.amount)?;
+        spend::add(s.tx, s.client, &auth, auth.amount)?;
         touch(s, card)?;
     }
     Ok(auth)

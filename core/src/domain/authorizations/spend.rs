@@ -1,12 +1,18 @@
 //! Spend against a card's limits. One function, [`limits`], says how much of every limit is spent and
 //! left; the authorization decision and `GET /cards/{id}/spending` both use it.
 //!
-//! Spent = pending + captured amounts of the card's approved authorizations created in the limit's
-//! UTC calendar period. It is kept as running totals, one per card, interval and period
-//! ([`keys::spend_total`]): an approval adds its amount to the totals of the periods it was created in,
-//! and every release (reverse, the uncaptured rest of a capture, expiry) takes the released amount
-//! off them. A hold that has expired by the clock but not yet been written as expired is taken off on
-//! the fly, so a read needs no write.
+//! A limit's spent = pending + captured amounts of the card's approved authorizations created in the
+//! limit's UTC calendar period that the limit applies to (its `categories` empty, or holding the
+//! authorization's merchant category or MCC). It is kept as running totals per card, interval, period
+//! and (merchant category, MCC) pair ([`keys::spend_total`]): an approval adds its amount to its
+//! pair's total in each period it was created in, and every release (reverse, the uncaptured rest of a
+//! capture, expiry) takes the released amount off them; a total that reaches zero is deleted. A limit
+//! sums the pairs of its period it applies to, so an authorization counts once even when a limit lists
+//! both its category and its MCC, and the totals need no change when a card's limits do. The cost of
+//! a decision is one range read per interval in use, as long as the card's distinct pairs in that
+//! period, never the number of authorizations (ARCHITECTURE.md, "Spending-limit totals"). A hold that has
+//! expired by the clock but not yet been written as expired is taken off on the fly, so a read needs
+//! no write.
 
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use rust_decimal::Decimal;
@@ -17,7 +23,7 @@ use crate::domain::cards::{Card, Interval, SpendingLimit};
 use crate::domain::{Result, Scope};
 use crate::env::Timestamp;
 use crate::storage::codec::{self, Record, money};
-use crate::storage::keys;
+use crate::storage::{StoreError, Tx, keys};
 
 /// The intervals that keep a running total (`per_authorization` compares the amount alone).
 const TOTALLED: [Interval; 5] = [
@@ -28,14 +34,19 @@ const TOTALLED: [Interval; 5] = [
     Interval::AllTime,
 ];
 
+/// What a card spent in one period on one (merchant category, MCC) pair. The pair is in the key too;
+/// it is kept here so that a period's totals are read without parsing keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct SpendTotal {
+    category: Option<String>,
+    mcc: Option<String>,
     #[serde(with = "money")]
     amount: Decimal,
 }
 
 impl Record for SpendTotal {
-    const VERSION: u8 = 1;
+    // Version 1 (data format 3) was one total per period for every purchase.
+    const VERSION: u8 = 2;
     const NAME: &'static str = "spend total";
 }
 
@@ -56,24 +67,55 @@ pub fn period_start(interval: Interval, t: Timestamp) -> Option<Timestamp> {
     Some(Timestamp(at.timestamp_millis()))
 }
 
-fn total_key(s: &Scope, card: &str, interval: Interval, created: Timestamp) -> Vec<u8> {
-    let start = period_start(interval, created).map_or(0, Timestamp::millis);
-    keys::spend_total(s.client, card, interval.as_str(), start)
+/// Where a period's totals are kept: its start in ms, 0 for all time.
+fn period_key(interval: Interval, t: Timestamp) -> i64 {
+    period_start(interval, t).map_or(0, Timestamp::millis)
 }
 
-fn total(s: &mut Scope, key: &[u8]) -> Result<Decimal> {
-    Ok(codec::get::<SpendTotal>(s.tx, key)?.map_or(Decimal::ZERO, |t| t.amount))
+/// Whether `limit` counts a purchase in `category` / `mcc` (a limit without categories counts all).
+pub fn applies(limit: &SpendingLimit, category: Option<&str>, mcc: Option<&str>) -> bool {
+    limit.categories.is_empty()
+        || limit
+            .categories
+            .iter()
+            .any(|c| Some(c.as_str()) == category || Some(c.as_str()) == mcc)
 }
 
-/// Adds `delta` (negative for a release) to every running total of the periods `created` falls in.
-pub fn add(s: &mut Scope, card: &str, created: Timestamp, delta: Decimal) -> Result<()> {
+/// Adds `delta` (negative for a release) to the running totals of `auth`'s merchant pair in every
+/// period `auth` was created in. Also used by the data format upgrade, hence a bare transaction.
+pub(crate) fn add(
+    tx: &mut dyn Tx,
+    client: &str,
+    auth: &Authorization,
+    delta: Decimal,
+) -> std::result::Result<(), StoreError> {
     if delta.is_zero() {
         return Ok(());
     }
+    let category = auth.merchant.category.as_deref();
+    let mcc = auth.merchant.mcc.as_deref();
     for interval in TOTALLED {
-        let key = total_key(s, card, interval, created);
-        let amount = (total(s, &key)? + delta).normalize();
-        codec::put(s.tx, &key, &SpendTotal { amount })?;
+        let key = keys::spend_total(
+            client,
+            &auth.card_id,
+            interval.as_str(),
+            period_key(interval, auth.created_at),
+            category,
+            mcc,
+        );
+        let stored = codec::get::<SpendTotal>(tx, &key)?.map_or(Decimal::ZERO, |t| t.amount);
+        let amount = (stored + delta).normalize();
+        if amount.is_zero() {
+            // A pair with nothing left is not read again by every decision of the period.
+            tx.delete(&key)?;
+        } else {
+            let total = SpendTotal {
+                category: category.map(str::to_string),
+                mcc: mcc.map(str::to_string),
+                amount,
+            };
+            codec::put(tx, &key, &total)?;
+        }
     }
     Ok(())
 }
@@ -90,12 +132,7 @@ pub struct LimitSpend {
 impl LimitSpend {
     /// Whether this limit counts a purchase in `category` / `mcc` (a limit without categories counts all).
     pub fn applies_to(&self, category: Option<&str>, mcc: Option<&str>) -> bool {
-        self.limit.categories.is_empty()
-            || self
-                .limit
-                .categories
-                .iter()
-                .any(|c| Some(c.as_str()) == category || Some(c.as_str()) == mcc)
+        applies(&self.limit, category, mcc)
     }
 
     /// Whether `amount` more fits this limit.
@@ -116,17 +153,44 @@ pub fn limits(
     lapsed: &[Authorization],
     now: Timestamp,
 ) -> Result<Vec<LimitSpend>> {
+    // Each period's pair totals are read once, however many limits share the interval.
+    let mut periods: Vec<(Interval, Vec<SpendTotal>)> = Vec::new();
     let mut out = Vec::with_capacity(card.spending_controls.spending_limits.len());
     for limit in &card.spending_controls.spending_limits {
         let period_start = period_start(limit.interval, now);
         let spent = match limit.interval {
             Interval::PerAuthorization => Decimal::ZERO,
             interval => {
-                let stored = total(s, &total_key(s, &card.id, interval, now))?;
+                let at = match periods.iter().position(|(i, _)| *i == interval) {
+                    Some(at) => at,
+                    None => {
+                        let prefix = keys::spend_totals(
+                            s.client,
+                            &card.id,
+                            interval.as_str(),
+                            period_key(interval, now),
+                        );
+                        periods.push((interval, codec::scan(s.tx, &prefix)?));
+                        periods.len() - 1
+                    }
+                };
+                let stored: Decimal = periods[at]
+                    .1
+                    .iter()
+                    .filter(|t| applies(limit, t.category.as_deref(), t.mcc.as_deref()))
+                    .map(|t| t.amount)
+                    .sum();
                 let lapsed: Decimal = lapsed
                     .iter()
                     .filter(|a| a.expires_at <= now)
                     .filter(|a| period_start.is_none_or(|p| a.created_at >= p))
+                    .filter(|a| {
+                        applies(
+                            limit,
+                            a.merchant.category.as_deref(),
+                            a.merchant.mcc.as_deref(),
+                        )
+                    })
                     .map(|a| a.pending_amount)
                     .sum();
                 (stored - lapsed).max(Decimal::ZERO).normalize()
