@@ -1,22 +1,17 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
 mod cli;
-mod logged;
-mod pg_store;
-mod rate_limit;
-mod seed;
 mod server;
-mod static_files;
-mod storage;
+mod store;
 mod system_env;
 mod vault_key;
-mod wal;
 mod writer;
 
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::{Context, anyhow};
 use card_core::domain::api_keys::{self as auth, ConfiguredKeys};
 use card_core::{Config, Env, Service};
 use clap::Parser;
@@ -24,9 +19,10 @@ use tracing::{error, info, warn};
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Cli, Command, KeysCommand, ServeArgs};
-use crate::storage::Store;
+use crate::store::Store;
+use crate::store::redb::logged::{Checkpoints, LoggedDb};
 use crate::system_env::SystemEnv;
-use crate::writer::Writer;
+use crate::writer::{Pipeline, Writer};
 
 // The writer thread allocates for every key it stages and every page redb copies; glibc's malloc
 // spent a sixth of that thread's time on it (perf, 64 concurrent card creations).
@@ -46,12 +42,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
-        Command::Seed(args) => seed::run(args),
+        Command::Seed(args) => cli::seed::run(args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
@@ -74,14 +70,14 @@ fn install_panic_hook() {
     }));
 }
 
-fn serve(args: ServeArgs) -> Result<ExitCode, String> {
+fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let data = args.data.data;
     let store_url = args.data.store;
     let mut api_keys = ConfiguredKeys::default();
     for pair in &args.api_keys {
         api_keys
             .add_pair(pair)
-            .map_err(|e| format!("--api-key / CARDS_API_KEYS: {e}"))?;
+            .map_err(|e| anyhow!("--api-key / CARDS_API_KEYS: {e}"))?;
     }
     let (vault_key, source) =
         vault_key::resolve(args.vault_key.as_deref(), store_url.as_deref(), &data)?;
@@ -112,42 +108,47 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
         &*env,
     ));
     store
-        .write(|tx| service.check_vault_key(tx))
-        .map_err(|e| format!("{}: {e}", store.describe(&data)))?;
+        .write(|tx| service.check_vault_key(tx).map_err(anyhow::Error::msg))
+        .with_context(|| store.describe(&data))?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+        .context("cannot start the runtime")?;
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(args.listen))
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let local = listener.local_addr().map_err(|e| e.to_string())?;
-    let max_batch = args.max_batch as usize;
-    let writer = match &store {
-        Store::Redb(db) => Writer::start(
-            Arc::new(logged::LoggedDb::open(
-                db.clone(),
-                &data,
-                args.checkpoint_interval,
-            )?),
-            service.clone(),
-            env.clone(),
-            max_batch,
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let local = listener.local_addr()?;
+    let pipeline = Pipeline::new(args.max_batch as usize);
+    let logged = match &store {
+        Store::Redb(file) => Some(
+            LoggedDb::start(
+                file.clone(),
+                Checkpoints::every(args.checkpoint_interval),
+                pipeline.clone(),
+            )
+            .context("cannot start the write-ahead log's threads")?,
         ),
-        Store::Postgres(pg) => Writer::start(pg.clone(), service.clone(), env.clone(), max_batch),
+        Store::Postgres(_) => None,
+    };
+    let writer = match (&store, &logged) {
+        (_, Some(db)) => Writer::start(pipeline, db.clone(), service.clone(), env.clone()),
+        (Store::Postgres(pg), None) => {
+            Writer::start(pipeline, pg.clone(), service.clone(), env.clone())
+        }
+        (Store::Redb(_), None) => unreachable!("a redb store has its log"),
     }
-    .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    .context("cannot start the writer thread")?;
     let where_ = store.describe(&data);
     let limits = args.limits;
-    let health = writer.handle().health().clone();
+    let handle = writer.handle();
     let state = Arc::new(server::AppState {
         service,
         store: store.clone(),
         env,
         writer: writer.handle(),
-        console: args.console.map(static_files::StaticFiles::new),
-        rate: Arc::new(rate_limit::RateLimiter::new(
+        console: args.console.map(server::static_files::StaticFiles::new),
+        rate: Arc::new(server::rate_limit::RateLimiter::new(
             limits.read_rate,
             limits.write_rate,
         )),
@@ -158,11 +159,11 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
     // A writer that failed (storage fault, panic) stops the server like a signal does, but the exit
     // is non-zero so a supervisor restarts it on a reopened data file.
     let stop = {
-        let health = health.clone();
+        let handle = handle.clone();
         async move {
             tokio::select! {
                 () = server::shutdown_signal() => {}
-                () = health.failed() => error!("the writer failed; shutting down"),
+                () = handle.health().failed() => error!("the writer failed; shutting down"),
             }
         }
     };
@@ -172,6 +173,10 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
     runtime.shutdown_timeout(Duration::from_secs(1));
     info!("stopped");
     println!("{}", stats.summary());
+    if let Some(db) = &logged {
+        println!("{}", db.stats().summary());
+        println!("log fsyncs: {}", db.sync_timings().summary());
+    }
     if let Store::Postgres(pg) = &store {
         println!(
             "postgres conflicts: {} transactions re-run, {} requests answered busy",
@@ -179,7 +184,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             pg.busy.load(std::sync::atomic::Ordering::Relaxed)
         );
     }
-    if health.is_ok() {
+    if handle.health().is_ok() {
         Ok(ExitCode::SUCCESS)
     } else {
         eprintln!("error: the writer failed (see the log); exiting non-zero");
@@ -189,32 +194,29 @@ fn serve(args: ServeArgs) -> Result<ExitCode, String> {
 
 /// A fresh install with no configured and no stored key gets one for client `default`, printed once,
 /// so a plain `cards serve` can be used right away.
-fn ensure_a_stored_key(store: &Store, env: &dyn Env) -> Result<(), String> {
-    let has = store
-        .read(auth::has_stored_keys)
-        .and_then(|r| r)
-        .map_err(|e| e.to_string())?;
-    if has {
+fn ensure_a_stored_key(store: &Store, env: &dyn Env) -> anyhow::Result<()> {
+    if store.read(auth::has_stored_keys)?? {
         return Ok(());
     }
-    let key = store.write(|tx| auth::create_key(tx, env, "default"))?;
+    let key = store.write(|tx| auth::create_key(tx, env, "default").map_err(anyhow::Error::msg))?;
     println!("API key for client \"default\": {key}");
     println!("(shown once; make more with `cards keys create --client NAME`)");
     Ok(())
 }
 
-fn keys(cmd: KeysCommand) -> Result<ExitCode, String> {
+fn keys(cmd: KeysCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         KeysCommand::Create { client, data } => {
             let store = Store::open(data.store.as_deref(), &data.data, data.cache_size)?;
-            let key = store.write(|tx| auth::create_key(tx, &SystemEnv, &client))?;
+            let key = store.write(|tx| {
+                auth::create_key(tx, &SystemEnv, &client).map_err(anyhow::Error::msg)
+            })?;
             println!("{key}");
             Ok(ExitCode::SUCCESS)
         }
         KeysCommand::Revoke { key, data } => {
             let store = Store::open(data.store.as_deref(), &data.data, data.cache_size)?;
-            let existed =
-                store.write(|tx| auth::revoke_key(tx, &key).map_err(|e| e.to_string()))?;
+            let existed = store.write(|tx| anyhow::Ok(auth::revoke_key(tx, &key)?))?;
             if existed {
                 println!("revoked");
                 Ok(ExitCode::SUCCESS)

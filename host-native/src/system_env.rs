@@ -26,10 +26,15 @@ impl Env for SystemEnv {
     }
 }
 
+/// The OS could not give random bytes.
+#[derive(Debug, thiserror::Error)]
+#[error("the OS random number generator failed: {0}")]
+pub struct RandomError(getrandom::Error);
+
 /// Random bytes outside any request (startup), as a plain error instead of a panic.
-pub fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], RandomError> {
     let mut buf = [0u8; N];
-    getrandom::fill(&mut buf).map_err(|e| format!("the OS random number generator failed: {e}"))?;
+    getrandom::fill(&mut buf).map_err(RandomError)?;
     Ok(buf)
 }
 

@@ -1,12 +1,13 @@
 //! The vault key (AES-256 for PAN and CVV): from configuration, or a file beside the data file that is
-//! created once (mode 0600) and reused on every later start.
+//! created once (mode 0600, durably: its bytes and its directory entry synced) and reused on every
+//! later start. A key file a crash could take back would leave every card number sealed under a
+//! key nobody has.
 
-use std::fs::{self, OpenOptions};
-use std::io::{ErrorKind, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 
-use crate::system_env::random_bytes;
+use crate::store::disk::{self, Disk};
+use crate::system_env::{RandomError, random_bytes};
 
 /// Where the key lives when configuration gives none: `<data file>.vault-key`.
 pub fn key_file_for(data: &Path) -> PathBuf {
@@ -25,87 +26,93 @@ pub enum Source {
     FileCreated(PathBuf),
 }
 
+#[derive(Debug, thiserror::Error)]
+pub enum VaultKeyError {
+    #[error(
+        "--store needs the vault key configured: pass --vault-key or set CARDS_VAULT_KEY \
+         (64 hex characters, the same for every instance on this database)"
+    )]
+    NotConfigured,
+    #[error("--vault-key / CARDS_VAULT_KEY: {0}")]
+    Configured(String),
+    #[error("vault key file {}: {reason}", path.display())]
+    Unreadable { path: PathBuf, reason: String },
+    #[error("cannot {action} vault key file {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Random(#[from] RandomError),
+}
+
 /// The configured key if any, else the one in `<data>.vault-key`, created on first use. A shared
 /// database (`store`) has no key file beside it: every instance must be given the same key.
 pub fn resolve(
     configured: Option<&str>,
     store: Option<&str>,
     data: &Path,
-) -> Result<([u8; 32], Source), String> {
+) -> Result<([u8; 32], Source), VaultKeyError> {
     if store.is_some() && configured.is_none() {
-        return Err(
-            "--store needs the vault key configured: pass --vault-key or set CARDS_VAULT_KEY \
-             (64 hex characters, the same for every instance on this database)"
-                .into(),
-        );
+        return Err(VaultKeyError::NotConfigured);
     }
     if let Some(hex) = configured {
         return parse_hex(hex)
             .map(|k| (k, Source::Configured))
-            .map_err(|e| format!("--vault-key / CARDS_VAULT_KEY: {e}"));
+            .map_err(VaultKeyError::Configured);
     }
-    let path = key_file_for(data);
-    load_or_create(&path)
+    load_or_create(&disk::RealDisk, &key_file_for(data))
 }
 
-fn load_or_create(path: &Path) -> Result<([u8; 32], Source), String> {
-    match read(path) {
-        Ok(Some(key)) => return Ok((key, Source::FileReused(path.to_path_buf()))),
-        Ok(None) => {}
-        Err(e) => return Err(e),
+pub fn load_or_create(disk: &dyn Disk, path: &Path) -> Result<([u8; 32], Source), VaultKeyError> {
+    if let Some(key) = read(disk, path)? {
+        return Ok((key, Source::FileReused(path.to_path_buf())));
     }
     let key = random_bytes::<32>()?;
     // create_new: two servers starting at once must not overwrite each other's key.
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path);
-    let mut file = match file {
-        Ok(f) => f,
-        Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-            return match read(path)? {
-                Some(key) => Ok((key, Source::FileReused(path.to_path_buf()))),
-                None => Err(format!("vault key file {} vanished", path.display())),
-            };
-        }
-        Err(e) => {
-            return Err(format!(
-                "cannot create vault key file {}: {e}",
-                path.display()
-            ));
-        }
-    };
-    let write = file
-        .write_all(format!("{}\n", hex::encode(key)).as_bytes())
-        .and_then(|()| file.sync_all());
-    if let Err(e) = write {
-        // Leave no half-written key that a later start would reject or, worse, accept.
-        let _ = fs::remove_file(path);
-        return Err(format!(
-            "cannot write vault key file {}: {e}",
-            path.display()
-        ));
+    match disk::create_durably(disk, path, format!("{}\n", hex::encode(key)).as_bytes()) {
+        Ok(()) => Ok((key, Source::FileCreated(path.to_path_buf()))),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => match read(disk, path)? {
+            Some(key) => Ok((key, Source::FileReused(path.to_path_buf()))),
+            None => Err(VaultKeyError::Io {
+                action: "read",
+                path: path.to_path_buf(),
+                source: io::Error::from(ErrorKind::NotFound),
+            }),
+        },
+        Err(source) => Err(VaultKeyError::Io {
+            action: "write",
+            path: path.to_path_buf(),
+            source,
+        }),
     }
-    Ok((key, Source::FileCreated(path.to_path_buf())))
 }
 
-fn read(path: &Path) -> Result<Option<[u8; 32]>, String> {
-    match fs::read_to_string(path) {
-        Ok(text) => parse_hex(&text)
-            .map(Some)
-            .map_err(|e| format!("vault key file {}: {e}", path.display())),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!(
-            "cannot read vault key file {}: {e}",
-            path.display()
-        )),
-    }
+fn read(disk: &dyn Disk, path: &Path) -> Result<Option<[u8; 32]>, VaultKeyError> {
+    let io_error = |source| VaultKeyError::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    };
+    let bytes = match disk.open(path) {
+        Ok(file) => file.read_all().map_err(io_error)?,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(e)),
+    };
+    let unreadable = |reason: String| VaultKeyError::Unreadable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = String::from_utf8(bytes).map_err(|_| unreadable("not text".into()))?;
+    parse_hex(&text).map(Some).map_err(unreadable)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
@@ -137,18 +144,17 @@ mod tests {
         assert_eq!(key[1], 0x11);
         assert!(!key_file_for(&data).exists());
 
-        assert!(
-            resolve(Some("xyz"), None, &data)
-                .unwrap_err()
-                .contains("64 hex")
-        );
+        let err = resolve(Some("xyz"), None, &data).unwrap_err().to_string();
+        assert!(err.contains("64 hex"), "{err}");
         assert!(resolve(Some(&hex[..62]), None, &data).is_err());
         // A shared database has no key file beside it.
-        let err = resolve(None, Some("postgres://db/cards"), &data).unwrap_err();
+        let err = resolve(None, Some("postgres://db/cards"), &data)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("--store needs the vault key"), "{err}");
 
         fs::write(key_file_for(&data), "not hex").unwrap();
-        let err = resolve(None, None, &data).unwrap_err();
+        let err = resolve(None, None, &data).unwrap_err().to_string();
         assert!(err.contains("vault key file"), "{err}");
     }
 }

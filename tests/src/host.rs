@@ -614,6 +614,30 @@ impl Process {
     pub fn output(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
+
+    /// Waits up to `timeout` for the process to end on its own: `Some(code)` for an exit, `None`
+    /// when a signal ended it; `Err` if it is still running.
+    pub fn wait_exit(&self, timeout: Duration) -> Result<Option<i32>, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let mut status: libc::c_int = 0;
+            // SAFETY: waitpid on a child this process started; WNOHANG never blocks.
+            let r = unsafe { libc::waitpid(self.pid as libc::pid_t, &mut status, libc::WNOHANG) };
+            if r == self.pid as libc::pid_t {
+                return Ok(libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)));
+            }
+            if r < 0 {
+                return Err(format!(
+                    "waitpid failed: {}",
+                    std::io::Error::last_os_error()
+                ));
+            }
+            if Instant::now() > deadline {
+                return Err(format!("still running after {timeout:?}"));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
 }
 
 impl Drop for Process {

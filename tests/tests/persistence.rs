@@ -161,3 +161,107 @@ fn graceful_stop_exits_cleanly_and_keeps_data() {
         &account
     );
 }
+
+/// The fatal path on a real disk that fills up: with the file size capped (RLIMIT_FSIZE) a write
+/// to the data file or the log fails under load (EFBIG). The store is marked failed, the write whose record failed answers 500,
+/// and the process exits with status 1 on its own (so a supervisor restarts it); on restart every
+/// write that was acknowledged is there.
+#[test]
+fn a_failed_log_append_stops_the_server_and_loses_no_acknowledged_write() {
+    use acceptance::client::try_send_to;
+    use acceptance::host::{Process, cards_bin, free_addr};
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+    use std::time::Duration;
+
+    if HostKind::from_env() != HostKind::Native || on_postgres() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let key = "fatal_test_key_0123456789";
+    let serve = |limit: Option<u64>| {
+        let addr = free_addr();
+        let mut cmd = Command::new(cards_bin());
+        cmd.args(["serve", "--listen", &addr.to_string()])
+            .arg("--data")
+            .arg(&data)
+            .args(["--api-key", &format!("{key}=acme")])
+            .args(["--checkpoint-interval", "60m"])
+            .env("CARDS_WRITE_RATE", "0")
+            .env_remove("CARDS_STORE")
+            .env_remove("CARDS_VAULT_KEY");
+        if let Some(limit) = limit {
+            // SAFETY: setrlimit and signal are async-signal-safe and touch no parent memory.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // A write past the cap fails with EFBIG instead of killing the process.
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    let cap = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &cap) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let log = dir.path().join(format!("serve-{}.log", addr.port()));
+        Process::spawn(cmd, addr, &log).unwrap()
+    };
+    // The files start well under the cap; the data file or the log grows past it.
+    let server = serve(Some(3 << 20));
+    let t = acceptance::client::Tenant::at(&server.base_url, key, "acme");
+    let name = "n".repeat(200);
+    let mut acknowledged = Vec::new();
+    let mut failed = None;
+    for _ in 0..20_000 {
+        let body = serde_json::to_vec(&account_body(json!({ "name": name }))).unwrap();
+        let sent = try_send_to(
+            &t.base_url,
+            "POST",
+            "/accounts",
+            &[
+                ("authorization", &format!("Bearer {key}")),
+                ("content-type", "application/json"),
+            ],
+            Some(body),
+        );
+        match sent {
+            Ok(r) if r.status == 201 => acknowledged.push(r.body["data"].clone()),
+            Ok(r) => {
+                failed = Some(r.status);
+                break;
+            }
+            Err(_) => break,
+        }
+    }
+    assert_eq!(failed, Some(500), "the write whose log record failed");
+    assert!(
+        acknowledged.len() > 100,
+        "{} written first",
+        acknowledged.len()
+    );
+    let exit = server.wait_exit(Duration::from_secs(30));
+    assert_eq!(exit, Ok(Some(1)), "{}", server.output());
+    assert!(
+        server
+            .output()
+            .contains("group commit failed; the writer stops"),
+        "{}",
+        server.output()
+    );
+
+    let again = serve(None);
+    let t = acceptance::client::Tenant::at(&again.base_url, key, "acme");
+    for account in &acknowledged {
+        assert_eq!(
+            &t.get(&format!("/accounts/{}", id(account)))
+                .data(200)
+                .clone(),
+            account
+        );
+    }
+}

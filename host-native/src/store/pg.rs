@@ -15,18 +15,19 @@
 //! time across all instances. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
 //! conflicts.
 
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use card_core::storage::KvPair;
-use card_core::{Direction, Env, Response, Service, StoreError, Tx};
+use card_core::{Direction, Response, Service, StoreError, Tx};
 use postgres::error::SqlState;
 use postgres::{Client, IsolationLevel, Statement, Transaction};
 use tokio_postgres_rustls::MakeRustlsConnect;
 use tracing::{error, info, warn};
 
-use crate::writer::{Batch, BatchStore, Handler, Job, run_job};
+use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Settle};
 
 /// The SQL text and schema version, shared with the Spin component (`host-wasm --features postgres`).
 use host_wasm::pg::{self as sql, MAX_ATTEMPTS, SCHEMA_LOCK, SCHEMA_VERSION};
@@ -234,9 +235,8 @@ impl PgStore {
     /// One try of `requests` in one transaction; `retry` for a single request that conflicted.
     fn attempt(
         &self,
-        handler: &dyn Handler,
-        env: &dyn Env,
-        requests: &[Box<Job>],
+        batch: &dyn Batch,
+        requests: Range<usize>,
         retry: bool,
     ) -> Result<Vec<Response>, (Failure, String)> {
         let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
@@ -245,8 +245,8 @@ impl PgStore {
                 begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
             let mut adapter = PgTx::new(tx, &conn.stmts, false);
             let mut responses = Vec::with_capacity(requests.len());
-            for job in requests {
-                responses.push(run_job(handler, job, &mut adapter, env));
+            for i in requests {
+                responses.push(batch.run(i, &mut adapter));
                 if adapter.failure.is_some() {
                     // The transaction is aborted: nothing after this can succeed.
                     break;
@@ -264,19 +264,12 @@ impl PgStore {
 
     /// Runs `requests` in order; on a conflict, halves are re-run on their own (each committed
     /// before the next starts, so order is kept), down to single requests retried with backoff.
-    fn run(
-        &self,
-        handler: &dyn Handler,
-        env: &dyn Env,
-        requests: &[Box<Job>],
-        tries: u32,
-    ) -> Vec<Response> {
-        match self.attempt(handler, env, requests, tries > 1) {
+    fn run(&self, batch: &dyn Batch, requests: Range<usize>, tries: u32) -> Vec<Response> {
+        match self.attempt(batch, requests.clone(), tries > 1) {
             Ok(responses) => responses,
             Err((Failure::Other, cause)) => {
                 error!(batch = requests.len(), cause = %cause, "PostgreSQL batch failed");
                 requests
-                    .iter()
                     .map(|_| Service::internal_error("storage failure in group commit"))
                     .collect()
             }
@@ -284,9 +277,9 @@ impl PgStore {
                 self.retries.fetch_add(1, Ordering::Relaxed);
                 info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
                 if requests.len() > 1 {
-                    let (a, b) = requests.split_at(requests.len() / 2);
-                    let mut out = self.run(handler, env, a, 1);
-                    out.extend(self.run(handler, env, b, 1));
+                    let middle = requests.start + requests.len() / 2;
+                    let mut out = self.run(batch, requests.start..middle, 1);
+                    out.extend(self.run(batch, middle..requests.end, 1));
                     out
                 } else if tries >= MAX_ATTEMPTS {
                     self.busy.fetch_add(1, Ordering::Relaxed);
@@ -294,7 +287,7 @@ impl PgStore {
                     vec![Service::busy()]
                 } else {
                     backoff(tries);
-                    self.run(handler, env, requests, tries + 1)
+                    self.run(batch, requests, tries + 1)
                 }
             }
         }
@@ -302,14 +295,13 @@ impl PgStore {
 }
 
 impl BatchStore for PgStore {
-    fn commit_batch(&self, handler: &dyn Handler, env: &dyn Env, jobs: &[Box<Job>]) -> Batch {
+    fn commit_batch(&self, batch: &dyn Batch) -> Result<Committed, Fatal> {
         // A failed PostgreSQL transaction leaves nothing latched: the next batch starts afresh.
-        Batch {
-            responses: self.run(handler, env, jobs, 1),
-            fatal: false,
-            committed: true,
-            settle_at: None,
-        }
+        Ok(Committed {
+            responses: self.run(batch, 0..batch.len(), 1),
+            settle: Settle::Now,
+            wrote: true,
+        })
     }
 }
 
@@ -490,8 +482,6 @@ impl Tx for PgTx<'_> {
 mod tests {
     use super::*;
     use acceptance::pg_cluster::PgCluster;
-    use card_core::env::DeterministicEnv;
-    use card_core::{Method, Request};
     use std::sync::atomic::AtomicU32;
 
     /// Body `skew`: reads `b`, then (while `interfere` lasts) lets another SERIALIZABLE transaction read
@@ -502,13 +492,18 @@ mod tests {
         interfere: AtomicU32,
     }
 
-    impl Handler for Skew {
-        fn handle(&self, req: &Request, tx: &mut dyn Tx, _env: &dyn Env) -> Response {
+    impl Batch for Skew {
+        fn len(&self) -> usize {
+            BATCH.len()
+        }
+
+        fn run(&self, i: usize, tx: &mut dyn Tx) -> Response {
             let status = |r: Result<(), StoreError>| {
                 Response::bytes(if r.is_ok() { 201 } else { 500 }, "text/plain", Vec::new())
             };
-            if req.body != b"skew" {
-                return status(tx.put(&req.body, b"1"));
+            let body = BATCH[i].as_bytes();
+            if body != b"skew" {
+                return status(tx.put(body, b"1"));
             }
             if let Err(e) = tx.get(b"b") {
                 return status(Err(e));
@@ -544,17 +539,8 @@ mod tests {
         (cluster, store, handler)
     }
 
-    #[allow(clippy::vec_box)] // the writer queues boxed jobs
-    fn batch() -> Vec<Box<Job>> {
-        ["x1", "skew", "x2"]
-            .iter()
-            .map(|b| {
-                Box::new(Job::plain(
-                    Request::new(Method::Post, "/").body(b.as_bytes().to_vec()),
-                ))
-            })
-            .collect()
-    }
+    /// One batch: two plain writes around the skewed one.
+    const BATCH: [&str; 3] = ["x1", "skew", "x2"];
 
     fn statuses(rs: &[Response]) -> Vec<u16> {
         rs.iter().map(|r| r.status).collect()
@@ -562,9 +548,8 @@ mod tests {
 
     #[test]
     fn a_conflicting_batch_is_split_and_re_run() {
-        let (_cluster, store, handler) = setup(1);
-        let env = DeterministicEnv::default();
-        let rs = store.commit_batch(&handler, &env, &batch()).responses;
+        let (_cluster, store, batch) = setup(1);
+        let rs = store.commit_batch(&batch).unwrap().responses;
         assert_eq!(statuses(&rs), [201, 201, 201]);
         assert_eq!(store.retries.load(Ordering::SeqCst), 1);
         let got = store
@@ -582,9 +567,8 @@ mod tests {
 
     #[test]
     fn a_request_that_keeps_conflicting_is_busy_and_fails_no_other() {
-        let (_cluster, store, handler) = setup(u32::MAX);
-        let env = DeterministicEnv::default();
-        let rs = store.commit_batch(&handler, &env, &batch()).responses;
+        let (_cluster, store, batch) = setup(u32::MAX);
+        let rs = store.commit_batch(&batch).unwrap().responses;
         assert_eq!(statuses(&rs), [201, 503, 201]);
         assert_eq!(
             card_core::http::header_value(&rs[1].headers, "retry-after"),

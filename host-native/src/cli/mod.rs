@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod seed;
+
 #[derive(Debug, Parser)]
 #[command(name = "cards", version, about = "Card-issuing REST service")]
 pub struct Cli {
@@ -194,45 +196,58 @@ pub struct Limits {
     pub write_rate: u32,
 }
 
+/// A flag value that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgError {
+    #[error("{0:?}: expected e.g. 30s or 500ms")]
+    NotADuration(String),
+    #[error("{0:?}: the unit must be ms, s or m")]
+    DurationUnit(String),
+    #[error("{0:?}: expected e.g. 64MiB")]
+    NotASize(String),
+    #[error("{0:?}: the unit must be KiB, MiB or GiB")]
+    SizeUnit(String),
+    #[error("{0:?} is too large")]
+    TooLarge(String),
+    #[error("must be more than zero")]
+    Zero,
+}
+
 /// `30`, `30s`, `500ms`, `2m`.
-fn parse_duration(s: &str) -> Result<Duration, String> {
+fn parse_duration(s: &str) -> Result<Duration, ArgError> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (n, unit) = s.split_at(split);
-    let n: u64 = n
-        .parse()
-        .map_err(|_| format!("{s:?}: expected e.g. 30s or 500ms"))?;
+    let n: u64 = n.parse().map_err(|_| ArgError::NotADuration(s.into()))?;
     let d = match unit.trim() {
         "" | "s" => Duration::from_secs(n),
         "ms" => Duration::from_millis(n),
         "m" => Duration::from_secs(n.saturating_mul(60)),
-        _ => return Err(format!("{s:?}: the unit must be ms, s or m")),
+        _ => return Err(ArgError::DurationUnit(s.into())),
     };
     if d.is_zero() {
-        return Err("must be more than zero".into());
+        return Err(ArgError::Zero);
     }
     Ok(d)
 }
 
 /// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB` as powers of 1024).
-fn parse_bytes(s: &str) -> Result<usize, String> {
+fn parse_bytes(s: &str) -> Result<usize, ArgError> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (n, unit) = s.split_at(split);
-    let n: usize = n
-        .parse()
-        .map_err(|_| format!("{s:?}: expected e.g. 64MiB"))?;
+    let n: usize = n.parse().map_err(|_| ArgError::NotASize(s.into()))?;
     let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
-        _ => return Err(format!("{s:?}: the unit must be KiB, MiB or GiB")),
+        _ => return Err(ArgError::SizeUnit(s.into())),
     };
     match n.checked_mul(scale) {
-        Some(0) => Err("must be more than zero".into()),
+        Some(0) => Err(ArgError::Zero),
         Some(b) => Ok(b),
-        None => Err(format!("{s:?} is too large")),
+        None => Err(ArgError::TooLarge(s.into())),
     }
 }
 

@@ -30,10 +30,13 @@ use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::{debug, error, info, warn};
 
+pub mod rate_limit;
+pub mod static_files;
+
+use self::rate_limit::RateLimiter;
+use self::static_files::StaticFiles;
 use crate::cli::Limits;
-use crate::rate_limit::RateLimiter;
-use crate::static_files::StaticFiles;
-use crate::storage::Store;
+use crate::store::Store;
 use crate::system_env::SystemEnv;
 use crate::writer::{Job, WriterHandle};
 

@@ -4,6 +4,8 @@
 //! requests share one transaction so that a million cards take minutes, not hours.
 
 use std::process::ExitCode;
+
+use anyhow::{Context, anyhow};
 use std::time::Instant;
 
 use card_core::domain::api_keys::ConfiguredKeys;
@@ -12,14 +14,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
 use crate::cli::SeedArgs;
-use crate::storage::Store;
-use crate::system_env::SystemEnv;
+use crate::store::Store;
+use crate::system_env::{SystemEnv, random_bytes};
 use crate::vault_key;
 
 /// Enough for every card's funding (at most 1,000 each) on any account.
 const OPENING_BALANCE: u64 = 100_000_000_000_000;
 
-pub fn run(args: SeedArgs) -> Result<ExitCode, String> {
+pub fn run(args: SeedArgs) -> anyhow::Result<ExitCode> {
     let (vault_key, _) = vault_key::resolve(
         args.vault_key.as_deref(),
         args.data.store.as_deref(),
@@ -32,11 +34,11 @@ pub fn run(args: SeedArgs) -> Result<ExitCode, String> {
     )?;
     let env = SystemEnv;
     // A key that lives only as long as this command: the requests authenticate like any other.
-    let key = format!("seed_{}", hex::encode(random_bytes()?));
+    let key = format!("seed_{}", hex::encode(random_bytes::<16>()?));
     let mut api_keys = ConfiguredKeys::default();
     api_keys
         .add(&key, &args.client)
-        .map_err(|e| format!("--client: {e}"))?;
+        .map_err(|e| anyhow!("--client: {e}"))?;
     let service = Service::new(
         Config {
             api_keys,
@@ -46,8 +48,8 @@ pub fn run(args: SeedArgs) -> Result<ExitCode, String> {
         &env,
     );
     store
-        .write(|tx| service.check_vault_key(tx))
-        .map_err(|e| format!("{}: {e}", store.describe(&args.data.data)))?;
+        .write(|tx| service.check_vault_key(tx).map_err(anyhow::Error::msg))
+        .with_context(|| store.describe(&args.data.data))?;
 
     let holders = args.holders.unwrap_or(args.cards.div_ceil(100)).max(1);
     let total = args.accounts + holders + args.cards;
@@ -108,7 +110,7 @@ impl Seeder<'_> {
         n: u64,
         path: &str,
         body: impl Fn(u64) -> Value,
-    ) -> Result<Vec<String>, String> {
+    ) -> anyhow::Result<Vec<String>> {
         let mut ids = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
         let mut next = 0;
         while next < n {
@@ -125,7 +127,7 @@ impl Seeder<'_> {
                     let resp = self.service.handle(&req, tx, &SystemEnv);
                     let answer: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
                     if resp.status != 201 {
-                        return Err(format!("POST {path} answered {}: {answer}", resp.status));
+                        return Err(anyhow!("POST {path} answered {}: {answer}", resp.status));
                     }
                     made.push(
                         answer["data"]["_id"]
@@ -153,10 +155,4 @@ fn progress(total: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
-}
-
-fn random_bytes() -> Result<[u8; 16], String> {
-    let mut b = [0u8; 16];
-    getrandom::fill(&mut b).map_err(|e| format!("no randomness: {e}"))?;
-    Ok(b)
 }

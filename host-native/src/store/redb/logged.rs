@@ -1,0 +1,450 @@
+//! The redb file behind the group-commit writer, with the write-ahead log ([`crate::store::wal`]) and a
+//! memtable ([`crate::store::redb::memtable`]) in front of it.
+//!
+//! The writer never waits for the data file. Each batch runs on a snapshot (the memtables over a
+//! redb read transaction), its writes go into the active memtable under the batch's sequence number
+//! and its record is appended to the log; the batch is then published to reads, and the store's
+//! syncer thread makes the log durable before the batch may answer. Every `--checkpoint-interval`
+//! (or at 64 MiB) the writer freezes the active memtable, starts a new one and switches the log to
+//! its other file; the checkpointer thread writes the frozen memtable's newest versions into redb in
+//! ONE durable transaction, then drops it from reads and empties its log file. redb's fsync (which
+//! grows with the data written since the last one: 120-190 ms a second at 25,000 fundings/s) so
+//! happens beside the writer, and redb commits once a second instead of once a batch.
+//!
+//! Order that keeps a crash safe (`crash_tests.rs` checks it at every sync): a batch's record is
+//! appended before the batch is published, it answers only once the record is synced, and a log file
+//! is emptied only after the checkpoint of its records returned.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use tracing::{error, warn};
+
+use crate::store::Timings;
+use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
+use crate::store::disk::IoTotals;
+use crate::store::redb::memtable::{Layers, Memtable, View};
+use crate::store::redb::{self, KV, ReadAdapter, RedbFile};
+use crate::store::wal::{Log, LoggedTx, Syncer};
+
+/// When the active memtable is checkpointed.
+#[derive(Debug, Clone, Copy)]
+pub struct Checkpoints {
+    /// At least this often (`--checkpoint-interval`), so recovery replays little.
+    pub interval: Duration,
+    /// Whenever the active memtable holds this much.
+    pub bytes: u64,
+}
+
+impl Checkpoints {
+    pub fn every(interval: Duration) -> Checkpoints {
+        Checkpoints {
+            interval,
+            bytes: 64 << 20,
+        }
+    }
+}
+
+/// Where the time went: the numbers behind the no-stall goal.
+#[derive(Debug, Default, Clone)]
+pub struct CommitStats {
+    /// Running a batch's writes, on the writer.
+    pub run: Timings,
+    /// Appending a batch's log record, on the writer.
+    pub append: Timings,
+    /// A checkpoint (on the checkpointer), and the parts of it spent writing pages and in fsync.
+    pub checkpoint: Timings,
+    pub checkpoint_write: Timings,
+    pub checkpoint_sync: Timings,
+    /// Bytes of pages the checkpoints wrote, in total.
+    pub checkpoint_bytes: u64,
+}
+
+impl CommitStats {
+    pub fn summary(&self) -> String {
+        format!(
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, {} MiB written",
+            self.run.summary(),
+            self.append.summary(),
+            self.checkpoint.summary(),
+            self.checkpoint_write.summary(),
+            self.checkpoint_sync.summary(),
+            self.checkpoint_bytes >> 20
+        )
+    }
+}
+
+/// A frozen memtable to write into redb.
+struct Job {
+    memtable: Arc<Memtable>,
+    /// Its last batch.
+    through: u64,
+    /// The log file holding its records.
+    log: usize,
+}
+
+#[derive(Default)]
+struct CheckpointState {
+    /// Frozen, waiting for the checkpointer.
+    pending: Option<Job>,
+    /// A frozen memtable not yet in redb (pending or being written).
+    busy: bool,
+    stopping: bool,
+}
+
+pub struct LoggedDb {
+    file: Arc<RedbFile>,
+    state: Mutex<State>,
+    syncer: Arc<Syncer>,
+    progress: Arc<dyn Progress>,
+    checkpoints: Mutex<CheckpointState>,
+    checkpoint_wake: Condvar,
+    stats: Mutex<CommitStats>,
+    threads: Mutex<Threads>,
+}
+
+#[derive(Default)]
+struct Threads {
+    syncer: Option<JoinHandle<()>>,
+    checkpointer: Option<JoinHandle<()>>,
+}
+
+struct State {
+    log: Log,
+    /// The last batch written.
+    seq: u64,
+    /// The payload buffer, reused from batch to batch.
+    payload: Vec<u8>,
+    policy: Checkpoints,
+    last_checkpoint: Instant,
+    checkpoint_asked: bool,
+    /// A fatal fault happened: no more batches.
+    failed: bool,
+}
+
+/// A checkpoint this slow is logged with where its time went.
+const SLOW: Duration = Duration::from_millis(20);
+
+impl LoggedDb {
+    /// The writer's store over `file`, reporting to `progress`, without threads: the caller drives
+    /// the syncer and the checkpoints (the crash tests do).
+    pub fn new(file: Arc<RedbFile>, policy: Checkpoints, progress: Arc<dyn Progress>) -> Self {
+        let seq = file.published.load(Ordering::Acquire);
+        progress.synced(seq);
+        LoggedDb {
+            syncer: Arc::new(Syncer::new(file.logs.clone(), seq)),
+            state: Mutex::new(State {
+                log: Log::new(file.logs.clone()),
+                seq,
+                payload: Vec::new(),
+                policy,
+                last_checkpoint: Instant::now(),
+                checkpoint_asked: false,
+                failed: false,
+            }),
+            file,
+            progress,
+            checkpoints: Mutex::new(CheckpointState::default()),
+            checkpoint_wake: Condvar::new(),
+            stats: Mutex::new(CommitStats::default()),
+            threads: Mutex::new(Threads::default()),
+        }
+    }
+
+    /// [`LoggedDb::new`] with its syncer and checkpointer threads.
+    pub fn start(
+        file: Arc<RedbFile>,
+        policy: Checkpoints,
+        progress: Arc<dyn Progress>,
+    ) -> std::io::Result<Arc<LoggedDb>> {
+        let db = Arc::new(LoggedDb::new(file, policy, progress));
+        let (syncer, progress) = (db.syncer.clone(), db.progress.clone());
+        let sync = thread::Builder::new()
+            .name("cards-syncer".into())
+            .spawn(move || sync_loop(&syncer, &*progress))?;
+        let checkpointer = db.clone();
+        let checkpoint = thread::Builder::new()
+            .name("cards-checkpoint".into())
+            .spawn(move || checkpointer.checkpoint_loop())?;
+        *db.threads() = Threads {
+            syncer: Some(sync),
+            checkpointer: Some(checkpoint),
+        };
+        Ok(db)
+    }
+
+    fn threads(&self) -> MutexGuard<'_, Threads> {
+        self.threads.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn checkpoint_state(&self) -> MutexGuard<'_, CheckpointState> {
+        self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The log's syncer, for a caller that drives it without the thread.
+    #[cfg(test)]
+    pub fn syncer(&self) -> &Syncer {
+        &self.syncer
+    }
+
+    /// The next batch freezes the memtable for a checkpoint, whatever the interval says.
+    #[cfg(test)]
+    pub fn checkpoint_next(&self) {
+        self.state().checkpoint_asked = true;
+    }
+
+    pub fn stats(&self) -> CommitStats {
+        self.stats.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The log's fsyncs.
+    pub fn sync_timings(&self) -> Timings {
+        self.syncer.timings()
+    }
+
+    fn record(&self, f: impl FnOnce(&mut CommitStats)) {
+        f(&mut self.stats.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Freezes the active memtable for the checkpointer when one is due and none is running.
+    fn maybe_freeze(&self, state: &mut State) {
+        let layers = self.current_layers();
+        let due = state.checkpoint_asked
+            || layers.active.bytes() >= state.policy.bytes
+            || state.last_checkpoint.elapsed() >= state.policy.interval;
+        if !due || layers.active.is_empty() {
+            return;
+        }
+        let mut checkpoints = self.checkpoint_state();
+        if checkpoints.busy {
+            return;
+        }
+        let job = Job {
+            memtable: layers.active.clone(),
+            through: state.seq,
+            log: state.log.current(),
+        };
+        state.log.switch();
+        *self.file.layers.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(Layers {
+            active: Arc::new(Memtable::default()),
+            frozen: Some(job.memtable.clone()),
+            redb_at_most: job.through,
+        });
+        checkpoints.pending = Some(job);
+        checkpoints.busy = true;
+        drop(checkpoints);
+        self.checkpoint_wake.notify_all();
+        state.last_checkpoint = Instant::now();
+        state.checkpoint_asked = false;
+    }
+
+    fn current_layers(&self) -> Arc<Layers> {
+        self.file
+            .layers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Runs the frozen memtable's checkpoint, if one waits; false if none did.
+    pub fn run_pending_checkpoint(&self) -> Result<bool, Fatal> {
+        let Some(job) = self.checkpoint_state().pending.take() else {
+            return Ok(false);
+        };
+        let done = self.checkpoint(&job);
+        let mut checkpoints = self.checkpoint_state();
+        checkpoints.busy = done.is_err();
+        drop(checkpoints);
+        self.checkpoint_wake.notify_all();
+        done.map(|()| true)
+    }
+
+    /// Writes the newest version of every key of `job`'s memtable into redb in one durable
+    /// transaction, then lets reads go to redb for them and empties their log file.
+    fn checkpoint(&self, job: &Job) -> Result<(), Fatal> {
+        let started = Instant::now();
+        let io_before = self.file.io.totals();
+        let db = &self.file.db;
+        let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
+        let txn = db
+            .begin_write()
+            .map_err(|e| fatal("cannot begin a checkpoint", &e))?;
+        {
+            let mut table = txn
+                .open_table(KV)
+                .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
+            for (key, value) in job.memtable.latest() {
+                let done = match value {
+                    Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
+                    None => table.remove(key.as_slice()).map(|_| ()),
+                };
+                done.map_err(|e| fatal("checkpoint write failed", &e))?;
+            }
+        }
+        redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
+        txn.commit()
+            .map_err(|e| fatal("checkpoint commit failed", &e))?;
+        let took = started.elapsed();
+        {
+            let mut layers = self.file.layers.write().unwrap_or_else(|e| e.into_inner());
+            let current = layers.clone();
+            *layers = Arc::new(Layers {
+                active: current.active.clone(),
+                frozen: None,
+                redb_at_most: current.redb_at_most,
+            });
+        }
+        self.file.logs[job.log]
+            .truncate()
+            .map_err(|e| fatal("cannot empty the write-ahead log", &e))?;
+        let io: IoTotals = self.file.io.totals() - io_before;
+        if took >= SLOW {
+            warn!(
+                through = job.through,
+                ms = took.as_secs_f64() * 1000.0,
+                write_ms = io.write.as_secs_f64() * 1000.0,
+                written_kib = io.write_bytes >> 10,
+                fsync_ms = io.sync.as_secs_f64() * 1000.0,
+                "slow checkpoint (beside the writer)"
+            );
+        }
+        self.record(|s| {
+            s.checkpoint.record(took);
+            s.checkpoint_write.record(io.write);
+            s.checkpoint_sync.record(io.sync);
+            s.checkpoint_bytes += io.write_bytes;
+        });
+        Ok(())
+    }
+
+    fn checkpoint_loop(&self) {
+        loop {
+            {
+                let mut checkpoints = self.checkpoint_state();
+                while checkpoints.pending.is_none() {
+                    if checkpoints.stopping {
+                        return;
+                    }
+                    checkpoints = self
+                        .checkpoint_wake
+                        .wait(checkpoints)
+                        .unwrap_or_else(|e| e.into_inner());
+                }
+            }
+            if let Err(fatal) = self.run_pending_checkpoint() {
+                self.state().failed = true;
+                self.progress.failed(&fatal);
+                return;
+            }
+        }
+    }
+}
+
+/// Makes the log durable for whatever was appended meanwhile, until stopped; a failed fsync fails
+/// the store (nothing more can become durable).
+fn sync_loop(syncer: &Syncer, progress: &dyn Progress) {
+    while let Some(synced) = syncer.next() {
+        match synced {
+            Ok(point) => progress.synced(point),
+            Err(e) => {
+                progress.failed(&Fatal::new("cannot fsync the write-ahead log", e));
+                return;
+            }
+        }
+    }
+}
+
+impl BatchStore for LoggedDb {
+    fn commit_batch(&self, batch: &dyn Batch) -> Result<Committed, Fatal> {
+        let mut guard = self.state();
+        let state = &mut *guard;
+        if state.failed {
+            return Err(Fatal("the store failed earlier".into()));
+        }
+        self.maybe_freeze(state);
+        let started = Instant::now();
+        let seq = state.seq + 1;
+        let below = match ReadAdapter::begin(&self.file.db) {
+            Ok(r) => r,
+            Err(e) => {
+                state.failed = true;
+                return Err(Fatal::new("cannot begin a read transaction", e));
+            }
+        };
+        let mut view = View {
+            layers: self.current_layers(),
+            at: seq,
+            below,
+            writing: true,
+            wrote: false,
+        };
+        let mut responses = Vec::with_capacity(batch.len());
+        state.payload.clear();
+        {
+            let mut logged = LoggedTx::new(&mut view, &mut state.payload);
+            for i in 0..batch.len() {
+                responses.push(batch.run(i, &mut logged));
+            }
+        }
+        self.record(|s| s.run.record(started.elapsed()));
+        if !view.wrote {
+            // Nothing written, but the answers may rest on batches not yet durable.
+            return Ok(Committed {
+                responses,
+                settle: Settle::At(state.seq),
+                wrote: false,
+            });
+        }
+        let appending = Instant::now();
+        if let Err(e) = state.log.append(seq, &state.payload) {
+            // The batch's writes sit in the memtable unpublished; nothing may read or log on.
+            state.failed = true;
+            return Err(Fatal::new("cannot write the write-ahead log", e));
+        }
+        self.record(|s| s.append.record(appending.elapsed()));
+        self.syncer.appended(seq, state.log.current());
+        state.seq = seq;
+        // Before reads see it: a read that sees this batch also sees that it must wait for it.
+        self.progress.visible(seq);
+        self.file.published.store(seq, Ordering::Release);
+        Ok(Committed {
+            responses,
+            settle: Settle::At(seq),
+            wrote: true,
+        })
+    }
+
+    /// A last checkpoint, so a clean stop leaves an empty log; then the threads stop.
+    fn close(&self) {
+        // The checkpointer finishes what it has, then stops.
+        self.checkpoint_state().stopping = true;
+        self.checkpoint_wake.notify_all();
+        let threads = std::mem::take(&mut *self.threads());
+        if let Some(t) = threads.checkpointer {
+            let _ = t.join();
+        }
+        let mut state = self.state();
+        if !state.failed {
+            state.checkpoint_asked = true;
+            self.maybe_freeze(&mut state);
+            match self.run_pending_checkpoint() {
+                // Everything is in the data file, durably.
+                Ok(_) => self.progress.synced(state.seq),
+                Err(e) => {
+                    error!(error = %e, "the last checkpoint failed; the next start applies the log");
+                }
+            }
+        }
+        drop(state);
+        self.syncer.stop();
+        if let Some(t) = threads.syncer {
+            let _ = t.join();
+        }
+    }
+}

@@ -1,0 +1,731 @@
+//! Group commit: the threads that drive [`GroupCommit`]. Connections queue writes
+//! ([`WriterHandle::submit`]); one writer thread takes each batch the state machine hands out, runs
+//! it in ONE transaction of the store (redb or PostgreSQL, `crate::store`) and reports it
+//! committed; the store reports how far it is durable ([`Progress`], from its own syncer thread
+//! when it has one). Whoever causes a state change delivers what it releases: the answers that may
+//! go out, those that never will, and the writes refused.
+//!
+//! A fatal store fault (a failed commit or log append, a latched I/O error) or a panic of the writer
+//! thread marks the writer failed: queued and waiting writes are answered at once, reads waiting
+//! for durability answer 503, `/health` answers 503 and the process exits non-zero, so a supervisor
+//! restarts it on a reopened data file.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+
+use card_core::http::Prepared;
+use card_core::{Env, Request, Response, Service, Tx};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot, watch};
+use tracing::error;
+
+pub mod machine;
+
+use self::machine::{BatchStats, Gate, GroupCommit, Output, Refusal};
+use crate::store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
+
+/// What the writer runs for each request. `Service` in production; tests plug in their own.
+pub trait Handler: Send + Sync + 'static {
+    fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response;
+
+    /// For a request the host already matched; handlers that do not care run it plainly.
+    fn handle_prepared(
+        &self,
+        _prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        self.handle(req, tx, env)
+    }
+}
+
+impl Handler for Service {
+    fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+        Service::handle(self, req, tx, env)
+    }
+
+    fn handle_prepared(
+        &self,
+        prepared: &Prepared,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Response {
+        Service::handle_prepared(self, prepared, req, tx, env)
+    }
+}
+
+/// One queued write: the request, its route if the host matched it already, and the share of the
+/// host's body-byte budget its body holds until it is answered.
+pub struct Job {
+    pub req: Request,
+    pub prepared: Option<Prepared>,
+    pub budget: Option<OwnedSemaphorePermit>,
+}
+
+impl Job {
+    #[cfg(test)]
+    pub fn plain(req: Request) -> Job {
+        Job {
+            req,
+            prepared: None,
+            budget: None,
+        }
+    }
+}
+
+/// Runs one queued request on `tx`, turning a panic into a 500 (the core buffers a request's writes
+/// and applies them only on success, so a request that panics has written nothing).
+pub fn run_job(handler: &dyn Handler, job: &Job, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+    catch_unwind(AssertUnwindSafe(|| match &job.prepared {
+        Some(p) => handler.handle_prepared(p, &job.req, tx, env),
+        None => handler.handle(&job.req, tx, env),
+    }))
+    .unwrap_or_else(|_| Service::internal_error("request panicked"))
+}
+
+/// A write in the queue, with where its answer goes.
+struct Queued {
+    job: Job,
+    reply: oneshot::Sender<Response>,
+    /// Its place in the bounded queue, given back when it is answered.
+    _slot: OwnedSemaphorePermit,
+}
+
+/// A committed write's answer, held until the state machine lets it go out.
+struct Reply {
+    reply: oneshot::Sender<Response>,
+    response: Response,
+    /// Released with the answer: the body's budget and the queue slot.
+    _held: (Option<OwnedSemaphorePermit>, OwnedSemaphorePermit),
+}
+
+type Machine = GroupCommit<Queued, Reply>;
+
+/// Whether the writer can still serve; shared with the HTTP side for `/health` and shutdown.
+#[derive(Default)]
+pub struct Health {
+    failed: AtomicBool,
+    notify: Notify,
+}
+
+impl Health {
+    pub fn is_ok(&self) -> bool {
+        !self.failed.load(Ordering::SeqCst)
+    }
+
+    fn fail(&self) {
+        self.failed.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        // A waiter that registers later still sees it.
+        self.notify.notify_one();
+    }
+
+    /// Resolves once the writer has failed.
+    pub async fn failed(&self) {
+        while self.is_ok() {
+            self.notify.notified().await;
+        }
+    }
+}
+
+/// How far the store is durable, for reads that wait on it: None once it failed.
+type Durable = Option<u64>;
+
+/// The state machine and what wakes its threads; the store's [`Progress`].
+pub struct Pipeline {
+    inner: Mutex<Inner>,
+    /// Wakes the writer thread when there is work or it should stop.
+    work: Condvar,
+    durable: watch::Sender<Durable>,
+    health: Health,
+}
+
+struct Inner {
+    machine: Machine,
+    /// The writer thread waits on `work`: a submit must wake it.
+    writer_idle: bool,
+}
+
+/// Queue depth before submitters wait: a bound keeps memory flat under overload.
+const QUEUE: usize = 4096;
+
+impl Pipeline {
+    pub fn new(max_batch: usize) -> Arc<Pipeline> {
+        Arc::new(Pipeline {
+            inner: Mutex::new(Inner {
+                machine: GroupCommit::new(max_batch, 0),
+                writer_idle: false,
+            }),
+            work: Condvar::new(),
+            durable: watch::Sender::new(Some(0)),
+            health: Health::default(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks the writer failed before anyone hears of it, then delivers what the failure released.
+    fn fail(&self, cause: &str) {
+        let out = {
+            let mut inner = self.lock();
+            inner.machine.failed(cause);
+            inner.machine.take_output()
+        };
+        self.health.fail();
+        self.durable.send_replace(None);
+        self.work.notify_one();
+        deliver(out);
+    }
+
+    /// Counts of the batches so far.
+    pub fn stats(&self) -> BatchStats {
+        self.lock().machine.stats().clone()
+    }
+}
+
+impl Progress for Pipeline {
+    fn visible(&self, point: u64) {
+        self.lock().machine.visible(point);
+    }
+
+    fn synced(&self, point: u64) {
+        let out = {
+            let mut inner = self.lock();
+            inner.machine.synced(point);
+            inner.machine.take_output()
+        };
+        self.durable.send_if_modified(|d| match d {
+            Some(d) if *d < point => {
+                *d = point;
+                true
+            }
+            _ => false,
+        });
+        deliver(out);
+    }
+
+    fn failed(&self, cause: &Fatal) {
+        error!(cause = %cause, "the store failed; writes stop");
+        self.fail(&cause.0);
+    }
+}
+
+/// Sends what the state machine released; outside its lock.
+fn deliver(out: Output<Queued, Reply>) {
+    for a in out.answers {
+        let _ = a.reply.send(a.response);
+    }
+    for a in out.lost {
+        let _ = a.reply.send(Service::internal_error(
+            "storage failure making a batch durable",
+        ));
+    }
+    for q in out.refused {
+        let _ = q
+            .reply
+            .send(Service::unavailable("The writer cannot serve"));
+    }
+}
+
+/// The sending side, cloned into every connection.
+#[derive(Clone)]
+pub struct WriterHandle {
+    pipeline: Arc<Pipeline>,
+    slots: Arc<Semaphore>,
+}
+
+impl WriterHandle {
+    /// Queues a write request and waits until it is durable (or failed). A writer that is gone
+    /// (failed or shutting down) answers 503.
+    pub async fn submit(&self, job: Job) -> Response {
+        let Ok(slot) = self.slots.clone().acquire_owned().await else {
+            return Service::unavailable("The writer is not running");
+        };
+        let (reply, answer) = oneshot::channel();
+        let queued = Queued {
+            job,
+            reply,
+            _slot: slot,
+        };
+        let wake = {
+            let mut inner = self.pipeline.lock();
+            match inner.machine.submit(queued) {
+                Ok(_) => inner.writer_idle,
+                Err((_, Refusal::Failed)) => {
+                    return Service::unavailable("The writer cannot serve");
+                }
+                Err((_, Refusal::Stopping)) => {
+                    return Service::unavailable("The writer is not running");
+                }
+            }
+        };
+        if wake {
+            self.pipeline.work.notify_one();
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Service::unavailable("The writer stopped before answering"))
+    }
+
+    pub fn health(&self) -> &Health {
+        &self.pipeline.health
+    }
+
+    /// For an answer read from a snapshot: waits until every write it may have seen is durable.
+    /// Some(503) when it never will be (the store failed): answer that instead.
+    pub async fn settled(&self) -> Option<Response> {
+        let gate = self.pipeline.lock().machine.read_gate();
+        let point = match gate {
+            Gate::Open => return None,
+            Gate::Failed => return Some(unsettled()),
+            Gate::Wait(point) => point,
+        };
+        let mut rx = self.pipeline.durable.subscribe();
+        match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
+            Ok(d) if d.is_some() => None,
+            _ => Some(unsettled()),
+        }
+    }
+}
+
+fn unsettled() -> Response {
+    Service::unavailable("Storage cannot make writes durable")
+}
+
+/// The writes of one batch, run by the store through the handler.
+struct Jobs<'a> {
+    handler: &'a dyn Handler,
+    env: &'a dyn Env,
+    jobs: &'a [Job],
+}
+
+impl Batch for Jobs<'_> {
+    fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    fn run(&self, i: usize, tx: &mut dyn Tx) -> Response {
+        run_job(self.handler, &self.jobs[i], tx, self.env)
+    }
+}
+
+pub struct Writer {
+    handle: WriterHandle,
+    thread: JoinHandle<()>,
+}
+
+impl Writer {
+    /// Starts the writer thread over `store`, reporting to `pipeline` (which a store with a syncer
+    /// was given as its [`Progress`]).
+    pub fn start<S: BatchStore, H: Handler>(
+        pipeline: Arc<Pipeline>,
+        store: Arc<S>,
+        handler: Arc<H>,
+        env: Arc<dyn Env + Send + Sync>,
+    ) -> std::io::Result<Writer> {
+        let driven = pipeline.clone();
+        let thread = thread::Builder::new()
+            .name("cards-writer".into())
+            .spawn(move || {
+                let ran = catch_unwind(AssertUnwindSafe(|| {
+                    write_loop(&driven, &*store, &*handler, &*env)
+                }));
+                if ran.is_err() {
+                    error!("the writer thread panicked; exiting");
+                    driven.fail("the writer thread panicked");
+                }
+            })?;
+        Ok(Writer {
+            handle: WriterHandle {
+                pipeline,
+                slots: Arc::new(Semaphore::new(QUEUE)),
+            },
+            thread,
+        })
+    }
+
+    pub fn handle(&self) -> WriterHandle {
+        self.handle.clone()
+    }
+
+    /// Lets every request queued so far be committed and answered, then stops the thread.
+    pub fn stop(self) -> BatchStats {
+        let pipeline = &self.handle.pipeline;
+        pipeline.lock().machine.stop();
+        pipeline.work.notify_one();
+        if self.thread.join().is_err() {
+            error!("the writer thread panicked");
+        }
+        pipeline.stats()
+    }
+}
+
+/// Takes batches until the state machine is finished (stopped or failed and drained).
+fn write_loop(pipeline: &Pipeline, store: &dyn BatchStore, handler: &dyn Handler, env: &dyn Env) {
+    while let Some(batch) = next_batch(pipeline) {
+        let (jobs, replies): (Vec<Job>, Vec<_>) = batch
+            .into_iter()
+            .map(|q| (q.job, (q.reply, q._slot)))
+            .unzip();
+        let done = store.commit_batch(&Jobs {
+            handler,
+            env,
+            jobs: &jobs,
+        });
+        let Committed {
+            responses,
+            settle,
+            wrote,
+        } = match done {
+            Ok(c) => c,
+            Err(fatal) => {
+                // Before anyone hears the 500: a client that then asks /health must see the fault.
+                error!(cause = %fatal, batch = jobs.len(), "group commit failed; the writer stops");
+                pipeline.fail(&fatal.0);
+                Committed {
+                    responses: jobs
+                        .iter()
+                        .map(|_| Service::internal_error("storage failure in group commit"))
+                        .collect(),
+                    settle: Settle::Now,
+                    wrote: false,
+                }
+            }
+        };
+        let answers = replies
+            .into_iter()
+            .zip(jobs)
+            .zip(responses)
+            .map(|(((reply, slot), mut job), response)| Reply {
+                reply,
+                response,
+                _held: (job.budget.take(), slot),
+            })
+            .collect();
+        let out = {
+            let mut inner = pipeline.lock();
+            inner.machine.committed(answers, settle, wrote);
+            inner.machine.take_output()
+        };
+        deliver(out);
+    }
+    if pipeline.health.is_ok() {
+        store.close();
+        // What a failed last checkpoint left waiting will never be answered otherwise.
+        let waiting = pipeline.lock().machine.awaiting_sync();
+        if waiting > 0 {
+            pipeline.fail("stopped before every batch was durable");
+        }
+    }
+}
+
+fn next_batch(pipeline: &Pipeline) -> Option<Vec<Queued>> {
+    let mut inner = pipeline.lock();
+    loop {
+        if let Some(batch) = inner.machine.next_batch() {
+            return Some(batch);
+        }
+        if inner.machine.finished() {
+            return None;
+        }
+        inner.writer_idle = true;
+        inner = pipeline.work.wait(inner).unwrap_or_else(|e| e.into_inner());
+        inner.writer_idle = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::redb::logged::{Checkpoints, LoggedDb};
+    use crate::store::redb::{self, ReadAdapter, RedbFile};
+    use crate::store::wal::LogFile;
+    use card_core::env::DeterministicEnv;
+    use card_core::storage::{Overlay, scan_prefix};
+    use card_core::{Method, StoreError};
+    use std::sync::atomic::AtomicUsize;
+    use std::time::Duration;
+
+    /// Stores body -> "1" under "k/", panics on "panic", answers 409 on a duplicate (to show each
+    /// request sees the ones before it in the same batch).
+    struct KvHandler;
+
+    impl Handler for KvHandler {
+        fn handle(&self, req: &Request, tx: &mut dyn Tx, _env: &dyn Env) -> Response {
+            let key = [b"k/".as_slice(), &req.body].concat();
+            if req.body == b"panic" {
+                panic!("asked to");
+            }
+            let mut o = Overlay::new(tx);
+            if o.get(&key).ok().flatten().is_some() {
+                return Response::bytes(409, "text/plain", Vec::new());
+            }
+            let _ = o.put(&key, b"1");
+            match o.commit() {
+                Ok(()) => Response::bytes(201, "text/plain", Vec::new()),
+                Err(StoreError(_)) => Response::bytes(500, "text/plain", Vec::new()),
+            }
+        }
+    }
+
+    fn post(body: &str) -> Request {
+        Request::new(Method::Post, "/kv").body(body.as_bytes().to_vec())
+    }
+
+    fn open(dir: &tempfile::TempDir, name: &str) -> RedbFile {
+        redb::open(&dir.path().join(name)).unwrap()
+    }
+
+    /// A writer over the data file `file`, as `serve` starts it.
+    fn start_on(file: RedbFile, max_batch: usize) -> (Arc<RedbFile>, Writer) {
+        let file = Arc::new(file);
+        let pipeline = Pipeline::new(max_batch);
+        let db = LoggedDb::start(
+            file.clone(),
+            Checkpoints::every(Duration::from_secs(1)),
+            pipeline.clone(),
+        )
+        .unwrap();
+        let writer = Writer::start(
+            pipeline,
+            db,
+            Arc::new(KvHandler),
+            Arc::new(DeterministicEnv::default()),
+        )
+        .unwrap();
+        (file, writer)
+    }
+
+    fn start(dir: &tempfile::TempDir, max_batch: usize) -> (Arc<RedbFile>, Writer) {
+        start_on(open(dir, "w.redb"), max_batch)
+    }
+
+    fn stored(file: &RedbFile) -> usize {
+        let mut r = ReadAdapter::begin(&file.db).unwrap();
+        scan_prefix(&mut r, b"k/").unwrap().len()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_writes_are_all_answered_and_batched() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, writer) = start(&dir, 256);
+        let handle = writer.handle();
+        let tasks: Vec<_> = (0..300)
+            .map(|i| {
+                let h = handle.clone();
+                let body = match i {
+                    17 => "panic".to_string(),
+                    // A duplicate of 3: exactly one of the pair wins.
+                    18 => "3".to_string(),
+                    _ => i.to_string(),
+                };
+                tokio::spawn(async move { h.submit(Job::plain(post(&body))).await.status })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for t in tasks {
+            statuses.push(t.await.unwrap());
+        }
+        let count = |s: u16| statuses.iter().filter(|x| **x == s).count();
+        assert_eq!(count(201), 298, "{statuses:?}");
+        assert_eq!(count(409), 1);
+        assert_eq!(count(500), 1);
+        assert_eq!(statuses[17], 500);
+        let stats = writer.stop();
+        assert_eq!(stats.requests, 300);
+        assert!(stats.commits >= 1 && stats.commits <= 300);
+        // 300 concurrent submitters against one writer: some commit must carry several.
+        assert!(stats.max_batch > 1, "{stats:?}");
+        assert_eq!(stats.histogram.iter().sum::<u64>(), stats.commits);
+        assert_eq!(stored(&file), 298);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn max_batch_one_commits_each_request_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, writer) = start(&dir, 1);
+        let h = writer.handle();
+        let tasks: Vec<_> = (0..20)
+            .map(|i| {
+                let h = h.clone();
+                tokio::spawn(async move { h.submit(Job::plain(post(&i.to_string()))).await.status })
+            })
+            .collect();
+        for t in tasks {
+            assert_eq!(t.await.unwrap(), 201);
+        }
+        let stats = writer.stop();
+        assert_eq!(
+            (stats.commits, stats.requests, stats.max_batch),
+            (20, 20, 1)
+        );
+        assert_eq!(stored(&file), 20);
+    }
+
+    /// The real service through the writer: concurrent account creations, one invalid among them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn real_service_creates_accounts_in_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = Arc::new(open(&dir, "s.redb"));
+        let env: Arc<DeterministicEnv> = Arc::new(DeterministicEnv::default());
+        let key = "test-key-0123456789";
+        let config = card_core::Config {
+            api_keys: card_core::domain::api_keys::ConfiguredKeys::parse_list(&format!(
+                "{key}=acme"
+            ))
+            .unwrap(),
+            token_ttl_secs: 120,
+            vault_key: Some([7; 32]),
+            ..card_core::Config::default()
+        };
+        let service = Arc::new(Service::new(config, &*env));
+        let pipeline = Pipeline::new(256);
+        let db = LoggedDb::start(
+            file.clone(),
+            Checkpoints::every(Duration::from_secs(1)),
+            pipeline.clone(),
+        )
+        .unwrap();
+        let writer = Writer::start(pipeline, db, service.clone(), env.clone()).unwrap();
+        let h = writer.handle();
+        let tasks: Vec<_> = (0..40)
+            .map(|i| {
+                let h = h.clone();
+                let body = if i == 5 {
+                    r#"{"ownerType":"user","name":"Bad","type":"checking","category":"fiat"}"#.to_string()
+                } else {
+                    format!(
+                        r#"{{"ownerType":"user","name":"A{i}","type":"checking","category":"fiat","currency":"USD"}}"#
+                    )
+                };
+                let req = Request::new(Method::Post, "/accounts")
+                    .header("x-api-key", key)
+                    .header("content-type", "application/json")
+                    .body(body);
+                tokio::spawn(async move { h.submit(Job::plain(req)).await.status })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for t in tasks {
+            statuses.push(t.await.unwrap());
+        }
+        assert_eq!(statuses[5], 400, "{statuses:?}");
+        assert_eq!(
+            statuses.iter().filter(|s| **s == 201).count(),
+            39,
+            "{statuses:?}"
+        );
+        assert_eq!(writer.stop().requests, 40);
+
+        // A read transaction sees every committed account.
+        let list = Request::new(Method::Get, "/accounts?limit=100").header("x-api-key", key);
+        assert_eq!(Service::access(&list), card_core::Access::Read);
+        let mut r = ReadAdapter::begin(&file.db).unwrap();
+        let resp = service.handle(&list, &mut r, &*env);
+        assert_eq!(resp.status, 200);
+        let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+        assert_eq!(v["data"].as_array().map(Vec::len), Some(39), "{v}");
+    }
+
+    /// A log whose fsyncs wait until released and whose appends fail from the `fail_from`-th on:
+    /// a disk that fills up while a sync is slow.
+    struct Faulty {
+        inner: Arc<dyn LogFile>,
+        appends: AtomicUsize,
+        fail_from: usize,
+        released: Mutex<bool>,
+        release: Condvar,
+    }
+
+    impl LogFile for Faulty {
+        fn append(&self, bytes: &[u8]) -> std::io::Result<()> {
+            if self.appends.fetch_add(1, Ordering::SeqCst) + 1 >= self.fail_from {
+                return Err(std::io::Error::other("no space left on device (injected)"));
+            }
+            self.inner.append(bytes)
+        }
+        fn sync(&self) -> std::io::Result<()> {
+            let mut released = self.released.lock().unwrap();
+            while !*released {
+                released = self.release.wait(released).unwrap();
+            }
+            self.inner.sync()
+        }
+        fn truncate(&self) -> std::io::Result<()> {
+            self.inner.truncate()
+        }
+    }
+
+    /// The fatal path: a failed log append stops the writer at once. The write whose record failed
+    /// and the one still waiting for its fsync answer 500, a read waiting for that fsync answers 503
+    /// without waiting for it, `/health`'s flag and future resolve, and later writes answer 503.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_log_append_fails_the_store_and_waiting_reads_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = open(&dir, "f.redb");
+        let faulty = Arc::new(Faulty {
+            inner: file.logs[0].clone(),
+            appends: AtomicUsize::new(0),
+            fail_from: 2,
+            released: Mutex::new(false),
+            release: Condvar::new(),
+        });
+        file.logs[0] = faulty.clone();
+        let (_file, writer) = start_on(file, 256);
+        let h = writer.handle();
+        let first = tokio::spawn({
+            let h = h.clone();
+            async move { h.submit(Job::plain(post("a"))).await.status }
+        });
+        // Committed and visible, its fsync held: a read that may have seen it waits.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let read = tokio::spawn({
+            let h = h.clone();
+            async move { h.settled().await.map(|r| r.status) }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(
+            !first.is_finished() && !read.is_finished(),
+            "both wait for the fsync"
+        );
+        assert!(h.health().is_ok());
+
+        let second = h.submit(Job::plain(post("b"))).await.status;
+        assert_eq!(second, 500, "its log record could not be written");
+        let waited = tokio::time::timeout(Duration::from_secs(5), read).await;
+        assert_eq!(
+            waited.unwrap().unwrap(),
+            Some(503),
+            "the read gives up at once"
+        );
+        assert_eq!(first.await.unwrap(), 500, "its batch will never be durable");
+        assert!(!h.health().is_ok());
+        tokio::time::timeout(Duration::from_secs(5), h.health().failed())
+            .await
+            .unwrap();
+        assert_eq!(h.submit(Job::plain(post("c"))).await.status, 503);
+        assert_eq!(h.settled().await.map(|r| r.status), Some(503));
+
+        *faulty.released.lock().unwrap() = true;
+        faulty.release.notify_all();
+        let stats = writer.stop();
+        assert_eq!(stats.requests, 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stopped_writer_answers_503() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, writer) = start(&dir, 1);
+        let h = writer.handle();
+        assert_eq!(h.submit(Job::plain(post("x"))).await.status, 201);
+        writer.stop();
+        assert_eq!(h.submit(Job::plain(post("y"))).await.status, 503);
+        assert!(h.health().is_ok(), "a clean stop is not a failure");
+        assert_eq!(stored(&file), 1);
+    }
+}
