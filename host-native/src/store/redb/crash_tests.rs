@@ -309,3 +309,56 @@ fn every_acknowledged_write_survives_a_crash_at_any_sync() {
         CRASHES.load(Ordering::Relaxed)
     );
 }
+
+/// While a checkpoint is still being written, the active memtable grows to twice the size that
+/// freezes it and no further: then a commit waits for the checkpointer (memory stays bounded).
+#[test]
+fn a_writer_ahead_of_its_checkpoints_waits_for_them() {
+    let disk = SimDisk::new(None, 7);
+    let driver = Arc::new(Driver(Mutex::new(GroupCommit::new(1, 0))));
+    let file = RedbFile::open(&disk, &data_path(), 1 << 20).unwrap();
+    let db = Arc::new(LoggedDb::new(
+        Arc::new(file),
+        Checkpoints {
+            interval: Duration::from_secs(3600),
+            bytes: 64,
+        },
+        driver.clone(),
+    ));
+    let commit = |db: &LoggedDb, k: u8| {
+        let jobs = [Job {
+            id: k as usize,
+            writes: vec![(k % 8, Some(k))],
+        }];
+        db.commit_batch(&Jobs(&jobs)).unwrap();
+    };
+    // Fill the active memtable past the freeze size, then freeze it: the checkpointer (run by
+    // hand here) has not written it yet.
+    let mut k = 0u8;
+    while db.current_bytes() < 64 {
+        commit(&db, k);
+        k += 1;
+    }
+    db.checkpoint_next();
+    commit(&db, k);
+    // The new active memtable may reach 128 bytes; a writer that goes on must then wait.
+    let writer = {
+        let db = db.clone();
+        std::thread::spawn(move || {
+            for i in 0..64u8 {
+                commit(&db, k.wrapping_add(1).wrapping_add(i));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !writer.is_finished(),
+        "the writer ran ahead of an unfinished checkpoint without bound"
+    );
+    // Each checkpoint the writer waits for lets it go on; it finishes once they keep up.
+    while !writer.is_finished() {
+        db.run_pending_checkpoint().unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    writer.join().unwrap();
+}

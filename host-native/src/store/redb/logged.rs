@@ -91,6 +91,8 @@ struct CheckpointState {
     pending: Option<Job>,
     /// A frozen memtable not yet in redb (pending or being written).
     busy: bool,
+    /// The last checkpoint failed: the store is failing, nothing waits for the checkpointer.
+    failed: bool,
     stopping: bool,
 }
 
@@ -193,6 +195,12 @@ impl LoggedDb {
         &self.syncer
     }
 
+    /// The bytes the active memtable holds.
+    #[cfg(test)]
+    pub fn current_bytes(&self) -> u64 {
+        self.current_layers().active.bytes()
+    }
+
     /// The next batch freezes the memtable for a checkpoint, whatever the interval says.
     #[cfg(test)]
     pub fn checkpoint_next(&self) {
@@ -222,6 +230,18 @@ impl LoggedDb {
             return;
         }
         let mut checkpoints = self.checkpoint_state();
+        // Backpressure: while the checkpointer is still writing the last frozen memtable, the
+        // active one may grow to twice the size that freezes it, no more; then the writer waits,
+        // so memory stays bounded when the disk is slower than the writes.
+        while checkpoints.busy
+            && !checkpoints.failed
+            && layers.active.bytes() >= state.policy.bytes.saturating_mul(2)
+        {
+            checkpoints = self
+                .checkpoint_wake
+                .wait(checkpoints)
+                .unwrap_or_else(|e| e.into_inner());
+        }
         if checkpoints.busy {
             return;
         }
@@ -260,6 +280,7 @@ impl LoggedDb {
         let done = self.checkpoint(&job);
         let mut checkpoints = self.checkpoint_state();
         checkpoints.busy = done.is_err();
+        checkpoints.failed = done.is_err();
         drop(checkpoints);
         self.checkpoint_wake.notify_all();
         done.map(|()| true)
