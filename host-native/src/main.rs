@@ -89,7 +89,12 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             "created a new vault key file; keep it with the data file, card numbers cannot be read without it"
         ),
     }
-    let store = Store::open(store_url.as_deref(), &data, args.data.cache_size)?;
+    let store = Store::open(
+        store_url.as_deref(),
+        &data,
+        args.data.cache_size,
+        args.data.store_timeout,
+    )?;
     let env = Arc::new(SystemEnv);
     if api_keys.is_empty() {
         ensure_a_stored_key(&store, &*env)?;
@@ -207,7 +212,12 @@ fn ensure_a_stored_key(store: &Store, env: &dyn Env) -> anyhow::Result<()> {
 fn keys(cmd: KeysCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         KeysCommand::Create { client, data } => {
-            let store = Store::open(data.store.as_deref(), &data.data, data.cache_size)?;
+            let store = Store::open(
+                data.store.as_deref(),
+                &data.data,
+                data.cache_size,
+                data.store_timeout,
+            )?;
             let key = store.write(|tx| {
                 auth::create_key(tx, &SystemEnv, &client).map_err(anyhow::Error::msg)
             })?;
@@ -215,7 +225,12 @@ fn keys(cmd: KeysCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         KeysCommand::Revoke { key, data } => {
-            let store = Store::open(data.store.as_deref(), &data.data, data.cache_size)?;
+            let store = Store::open(
+                data.store.as_deref(),
+                &data.data,
+                data.cache_size,
+                data.store_timeout,
+            )?;
             let existed = store.write(|tx| anyhow::Ok(auth::revoke_key(tx, &key)?))?;
             if existed {
                 println!("revoked");

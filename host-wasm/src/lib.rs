@@ -92,6 +92,7 @@ pub mod pg {
     pub const LOCK_SCHEMA: &str = "SELECT pg_advisory_xact_lock($1)";
     /// Quiets the "already exists, skipping" notices of every later start.
     pub const QUIET: &str = "SET LOCAL client_min_messages = warning";
+    /// One row even on an empty table (an aggregate), NULL when no version is stored.
     pub const SCHEMA_VERSION_READ: &str = "SELECT max(version) FROM cards_schema";
     pub const SCHEMA_VERSION_WRITE: &str = "INSERT INTO cards_schema (version) VALUES ($1)";
 
@@ -104,6 +105,21 @@ pub mod pg {
     pub const SCAN_REVERSE: &str =
         "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3";
 
+    // The Spin component's reads. Spin 4.0.0 to 4.0.2 never return from a `spin:postgres` query
+    // that yields no row (spinframework/spin#3671, fixed by #3673 after 4.0.2), and the component
+    // reads missing keys all the time. So none of its queries can yield zero rows: a point read is
+    // one row holding the value or NULL, and a range scan carries a sentinel row whose key is NULL,
+    // which the adapter drops. The native adapter keeps the plain statements above.
+
+    /// A point read: always one row, the value or NULL when the key is missing.
+    pub const GET_ONE_ROW: &str = "SELECT (SELECT v FROM cards_kv WHERE k = $1) AS v";
+    /// A forward scan, or the sentinel `(NULL, NULL)` alone when the range is empty: the limited
+    /// scan is the inner side of a LEFT JOIN with one row. That join can only be a nested loop over
+    /// that one row, which passes the index scan's rows on in order (no sort over the range; the
+    /// adapter checks the order all the same).
+    pub const SCAN_FORWARD_SENTINEL: &str = "SELECT s.k, s.v FROM (SELECT 1) one LEFT JOIN (SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3) s ON true";
+    pub const SCAN_REVERSE_SENTINEL: &str = "SELECT s.k, s.v FROM (SELECT 1) one LEFT JOIN (SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3) s ON true";
+
     /// A write request: its reads and writes in one transaction PostgreSQL makes serializable.
     pub const BEGIN_WRITE: &str = "BEGIN ISOLATION LEVEL SERIALIZABLE";
     /// A read request: one snapshot, never a conflict.
@@ -114,19 +130,41 @@ pub mod pg {
     pub const COMMIT: &str = "COMMIT";
     pub const ROLLBACK: &str = "ROLLBACK";
 
-    /// The advisory lock of the Spin component's write requests (any fixed number other than
+    /// The write lock of every write transaction, native or Spin (any fixed number other than
     /// [`SCHEMA_LOCK`]). A first try holds it shared, so tries run side by side; a re-run after a
     /// conflict holds it alone: it waits for the tries in flight, new ones wait for it (PostgreSQL
-    /// queues them behind a waiting exclusive request), and it runs with no other write of a Spin
-    /// instance beside it. Without that, a request re-run after a pause starts behind the other
-    /// instances' next requests and loses to them again and again.
+    /// queues them behind a waiting exclusive request), and it runs with no other write beside it.
+    /// Without that, a request re-run after a pause starts behind the other instances' next
+    /// requests and loses to them again and again.
+    ///
+    /// Transaction-level locks only: COMMIT or ROLLBACK releases them, so a connection that goes
+    /// back to a pool (Spin pools them across requests) keeps no lock, and PostgreSQL ends a
+    /// transaction left idle by a dead instance after [`SET_TIMEOUTS`]'s idle timeout.
     pub const WRITE_LOCK: i64 = 0x6361_7264_7301;
-    /// Session locks, taken before BEGIN (a lock taken inside the transaction would come after its
-    /// snapshot) and released after COMMIT or ROLLBACK (parameter: [`WRITE_LOCK`]).
-    pub const LOCK_WRITE_SHARED: &str = "SELECT pg_advisory_lock_shared($1)";
-    pub const UNLOCK_WRITE_SHARED: &str = "SELECT pg_advisory_unlock_shared($1)";
-    pub const LOCK_WRITE_ALONE: &str = "SELECT pg_advisory_lock($1)";
-    pub const UNLOCK_WRITE_ALONE: &str = "SELECT pg_advisory_unlock($1)";
+    /// Taken inside a write transaction, after [`SET_TIMEOUTS`] (parameter: [`WRITE_LOCK`]).
+    pub const LOCK_WRITE_SHARED: &str = "SELECT pg_advisory_xact_lock_shared($1)";
+    /// A re-run holds this in a transaction of its own on a second connection, and runs its
+    /// SERIALIZABLE transaction beside it without the shared lock: that transaction's snapshot is
+    /// then taken after the wait, so it sees every write that went before it.
+    pub const LOCK_WRITE_ALONE: &str = "SELECT pg_advisory_xact_lock($1)";
+    /// Bounded waits for one transaction (`SET LOCAL`, as `set_config(.., true)` so the values can
+    /// be parameters): `$1` milliseconds for a lock (`lock_timeout`) and for each statement
+    /// (`statement_timeout`), `$2` for the transaction to sit idle (a dead or trapped instance's
+    /// transaction, and its locks, end then). A timeout fails the statement with SQLSTATE 55P03 or
+    /// 57014 ([`is_timeout`]); hosts answer it `503 busy` with `Retry-After`.
+    pub const SET_TIMEOUTS: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)";
+    /// The default of the hosts' store timeout setting (milliseconds).
+    pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+
+    /// [`SET_TIMEOUTS`]' parameters for a timeout of `ms` milliseconds: the idle timeout is twice
+    /// as long, so a transaction that waits alone beside a re-run outlasts the re-run's statements.
+    pub fn timeout_params(ms: u64) -> [String; 2] {
+        [ms.to_string(), ms.saturating_mul(2).to_string()]
+    }
+
+    /// A statement for a connection a pool hands over: ends a transaction an earlier request
+    /// left open (with its locks); on a clean connection it only warns.
+    pub const RESET: &str = "ROLLBACK";
 
     /// How many times one request is run before it is answered `503 busy`.
     pub const MAX_ATTEMPTS: u32 = 8;
@@ -147,6 +185,15 @@ pub mod pg {
             .any(|code| error.contains(code))
             || error.contains("could not serialize access")
             || error.contains("deadlock detected")
+    }
+
+    /// Whether a PostgreSQL error, as text, is a lock wait or statement that ran out of time
+    /// (SQLSTATE 55P03 lock_not_available, 57014 query_canceled): answered `503 busy`.
+    pub fn is_timeout(error: &str) -> bool {
+        ["E55P03", "E57014", "SQLSTATE 55P03", "SQLSTATE 57014"]
+            .iter()
+            .any(|code| error.contains(code))
+            || error.contains("canceling statement due to")
     }
 
     /// Whether a PostgreSQL error, as text, says the schema is missing (SQLSTATE 42P01, undefined
@@ -193,6 +240,31 @@ pub mod settings {
             Ok(secs) if secs > 0 => Ok(Some(secs)),
             _ => Err(format!("{name} must be a positive number of seconds")),
         }
+    }
+
+    /// Parses the `store_timeout` variable (as the native `--store-timeout`: `5s`, `500ms`, `1m`, a
+    /// bare number is seconds) into milliseconds; empty means the default.
+    pub fn parse_store_timeout(value: &str) -> Result<u64, String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(crate::pg::DEFAULT_TIMEOUT_MS);
+        }
+        let split = value
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(value.len());
+        let (n, unit) = value.split_at(split);
+        let bad = || format!("store_timeout must be a duration such as 5s or 500ms, not {value:?}");
+        let n: u64 = n.parse().map_err(|_| bad())?;
+        let ms = match unit.trim() {
+            "" | "s" => n.saturating_mul(1000),
+            "ms" => n,
+            "m" => n.saturating_mul(60_000),
+            _ => return Err(bad()),
+        };
+        if ms == 0 {
+            return Err("store_timeout must be more than zero".into());
+        }
+        Ok(ms)
     }
 
     fn hex_decode(s: &str, out: &mut [u8; 32]) -> Option<()> {
@@ -263,6 +335,30 @@ mod tests {
         });
         assert_eq!((r, calls), (Err("disk I/O error".to_string()), 1));
         assert!(!is_busy("no such table: kv"));
+    }
+
+    #[test]
+    fn store_timeout_parsing() {
+        assert_eq!(parse_store_timeout(""), Ok(crate::pg::DEFAULT_TIMEOUT_MS));
+        assert_eq!(parse_store_timeout("3"), Ok(3000));
+        assert_eq!(parse_store_timeout(" 250ms "), Ok(250));
+        assert_eq!(parse_store_timeout("2m"), Ok(120_000));
+        assert!(parse_store_timeout("0s").is_err());
+        assert!(parse_store_timeout("5h").is_err());
+        assert!(parse_store_timeout("ms").is_err());
+    }
+
+    #[test]
+    fn postgres_timeouts_are_told_from_other_errors() {
+        use super::pg::{is_conflict, is_timeout, timeout_params};
+        let lock = r#"Error { kind: Db, cause: Some(DbError { code: SqlState(E55P03), message: "canceling statement due to lock timeout" }) }"#;
+        assert!(is_timeout(lock) && !is_conflict(lock));
+        assert!(is_timeout("db error: SQLSTATE 57014"));
+        assert!(!is_timeout("db error: SQLSTATE 40001"));
+        assert_eq!(
+            timeout_params(1500),
+            ["1500".to_string(), "3000".to_string()]
+        );
     }
 
     #[test]

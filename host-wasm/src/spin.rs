@@ -110,7 +110,12 @@ fn serve_postgres(
     env: &WasiEnv,
     url: &str,
 ) -> Response {
-    crate::spin_pg::serve(req, prepared, service, env, url)
+    let timeout_ms = match variable("store_timeout").and_then(|v| settings::parse_store_timeout(&v))
+    {
+        Ok(ms) => ms,
+        Err(e) => return fail(&format!("bad configuration: {e}")),
+    };
+    crate::spin_pg::serve(req, prepared, service, env, url, timeout_ms)
 }
 
 /// Without the feature the component does not import `spin:postgres` at all (a Spin without it

@@ -12,8 +12,17 @@
 //! - the response leaves only after COMMIT succeeded.
 //!
 //! A re-run goes first: write requests hold the advisory lock [`sql::WRITE_LOCK`] shared on their
-//! first try and alone on a re-run, so a re-run waits only for the writes in flight and then runs with
-//! no other write beside it (native instances take the same lock around their batches).
+//! first try; a re-run holds it alone from a second connection and runs beside it, so it waits only
+//! for the writes in flight and then runs with no other write beside it (native instances take the
+//! same lock). Both are transaction-level locks: Spin pools connections across requests, and a
+//! session lock (or a transaction) an instance left behind when it trapped would pass to the next
+//! request. So every connection is reset first ([`sql::RESET`]), every write transaction sets its
+//! lock, statement and idle timeouts ([`sql::SET_TIMEOUTS`], the variable `store_timeout`), and a
+//! write that times out waiting is answered `503 busy` with `Retry-After`.
+//!
+//! No query here can return zero rows (Spin 4.0.0 to 4.0.2 never return from one,
+//! spinframework/spin#3671): point reads, scans and the schema version read use the one-row and
+//! sentinel statements of [`crate::pg`].
 //!
 //! The schema is created (and the data format stamped) by the first request that finds it missing.
 
@@ -30,49 +39,88 @@ enum Outcome {
     Done(Response),
     /// Serialization failure or deadlock: running it again may succeed.
     Conflict(String),
+    /// A lock wait or a statement ran out of time: answered `503 busy`.
+    Busy(String),
     /// The schema (or the data format stamp) is missing: create it, then run the request again.
     NeedsSetup,
     Failed(String),
 }
 
-/// Runs the request on the database at `url`.
+/// Opens a connection and ends whatever transaction a pooled one was left in.
+fn open(url: &str) -> Result<Connection, String> {
+    let conn = Connection::open(url).map_err(|e| describe(&e))?;
+    conn.execute(sql::RESET, &[])
+        .map_err(|e| format!("cannot reset the connection: {}", describe(&e)))?;
+    Ok(conn)
+}
+
+/// The write lock held alone by a transaction on a connection of its own, for a re-run; released
+/// (ROLLBACK) when dropped.
+struct Alone(Connection);
+
+impl Alone {
+    fn take(url: &str, timeouts: &[ParameterValue]) -> Result<Alone, Outcome> {
+        let conn = open(url).map_err(|e| Outcome::Failed(format!("cannot connect: {e}")))?;
+        let step = |statement: &str, params: &[ParameterValue]| {
+            conn.execute(statement, params)
+                .map(|_| ())
+                .map_err(|e| failed("cannot take the write lock", &describe(&e)))
+        };
+        step(sql::BEGIN_SCHEMA, &[])?;
+        step(sql::SET_TIMEOUTS, timeouts)?;
+        step(
+            sql::LOCK_WRITE_ALONE,
+            &[ParameterValue::Int64(sql::WRITE_LOCK)],
+        )?;
+        Ok(Alone(conn))
+    }
+}
+
+impl Drop for Alone {
+    fn drop(&mut self) {
+        // Closing the connection rolls back too; a pooled one is reset by its next request.
+        rollback(&self.0);
+    }
+}
+
+/// Runs the request on the database at `url`; writes wait at most `timeout_ms` for a lock.
 pub(crate) fn serve(
     req: &Request,
     prepared: &Prepared,
     service: &Service,
     env: &WasiEnv,
     url: &str,
+    timeout_ms: u64,
 ) -> Response {
-    let conn = match Connection::open(url) {
+    let conn = match open(url) {
         Ok(conn) => conn,
-        Err(e) => return fail(&format!("cannot connect to PostgreSQL: {}", describe(&e))),
+        Err(e) => return fail(&format!("cannot connect to PostgreSQL: {e}")),
     };
+    let timeouts = sql::timeout_params(timeout_ms).map(ParameterValue::Str);
     let write = prepared.access() == Access::Write;
     let mut set_up = false;
     let mut attempt = 1;
     loop {
-        let (lock, unlock) = if attempt == 1 {
-            (sql::LOCK_WRITE_SHARED, sql::UNLOCK_WRITE_SHARED)
-        } else {
-            (sql::LOCK_WRITE_ALONE, sql::UNLOCK_WRITE_ALONE)
-        };
-        let key = [ParameterValue::Int64(sql::WRITE_LOCK)];
-        if write && let Err(e) = conn.execute(lock, &key) {
-            return fail(&format!("cannot take the write lock: {}", describe(&e)));
-        }
-        let outcome = run_once(&conn, req, prepared, service, env);
-        if write && let Err(e) = conn.execute(unlock, &key) {
-            // The connection closes with the instance, which releases the lock anyway.
-            eprintln!("host-wasm: cannot release the write lock: {}", describe(&e));
-        }
-        match outcome {
-            Outcome::Done(resp) => {
-                if let Some(cause) = &resp.cause {
-                    eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
-                }
-                return resp;
+        // A re-run: hold the lock alone first, then run without the shared one.
+        let alone = if write && attempt > 1 {
+            match Alone::take(url, &timeouts) {
+                Ok(alone) => Some(alone),
+                Err(outcome) => return finish(req, outcome),
             }
-            Outcome::Failed(cause) => return fail(&cause),
+        } else {
+            None
+        };
+        let outcome = run_once(
+            &conn,
+            req,
+            prepared,
+            service,
+            env,
+            &timeouts,
+            alone.is_none(),
+        );
+        drop(alone);
+        match outcome {
             Outcome::NeedsSetup if !set_up => {
                 set_up = true;
                 if let Err(e) = set_up_schema(&conn) {
@@ -95,17 +143,43 @@ pub(crate) fn serve(
                 );
                 return Service::busy();
             }
+            other => return finish(req, other),
         }
     }
 }
 
+/// The response of a try that ends the request.
+fn finish(req: &Request, outcome: Outcome) -> Response {
+    match outcome {
+        Outcome::Done(resp) => {
+            if let Some(cause) = &resp.cause {
+                eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
+            }
+            resp
+        }
+        Outcome::Busy(cause) => {
+            eprintln!(
+                "host-wasm: {} {}: timed out; answered busy: {cause}",
+                req.method, req.path
+            );
+            Service::busy()
+        }
+        Outcome::Conflict(cause) | Outcome::Failed(cause) => fail(&cause),
+        Outcome::NeedsSetup => fail("the PostgreSQL schema is missing"),
+    }
+}
+
 /// One try: BEGIN, the schema version, the data format, the core, COMMIT.
+/// A write sets its timeouts and, unless a re-run holds the lock alone beside it (`shared` false),
+/// takes the write lock shared.
 fn run_once(
     conn: &Connection,
     req: &Request,
     prepared: &Prepared,
     service: &Service,
     env: &WasiEnv,
+    timeouts: &[ParameterValue],
+    shared: bool,
 ) -> Outcome {
     let access = prepared.access();
     let begin = match access {
@@ -115,7 +189,26 @@ fn run_once(
     if let Err(e) = conn.execute(begin, &[]) {
         return failed("cannot begin a transaction", &describe(&e));
     }
-    let outcome = run_in_transaction(conn, req, prepared, service, env, access);
+    let mut outcome = None;
+    if access == Access::Write {
+        let lock = [ParameterValue::Int64(sql::WRITE_LOCK)];
+        let steps: &[(&str, &[ParameterValue])] = if shared {
+            &[
+                (sql::SET_TIMEOUTS, timeouts),
+                (sql::LOCK_WRITE_SHARED, &lock),
+            ]
+        } else {
+            &[(sql::SET_TIMEOUTS, timeouts)]
+        };
+        for (statement, params) in steps {
+            if let Err(e) = conn.execute(statement, params) {
+                outcome = Some(failed("cannot take the write lock", &describe(&e)));
+                break;
+            }
+        }
+    }
+    let outcome =
+        outcome.unwrap_or_else(|| run_in_transaction(conn, req, prepared, service, env, access));
     match outcome {
         // A failed COMMIT already ended the transaction; everything else is rolled back.
         Outcome::Done(_) => {}
@@ -163,6 +256,8 @@ fn run_in_transaction(
             let e = describe(&e);
             if sql::is_conflict(&e) {
                 Outcome::Conflict(e)
+            } else if sql::is_timeout(&e) {
+                Outcome::Busy(e)
             } else {
                 // PostgreSQL ended the transaction either way; nothing is left to roll back.
                 Outcome::Failed(format!("commit failed: {e}"))
@@ -174,6 +269,8 @@ fn run_in_transaction(
 fn failed(what: &str, e: &str) -> Outcome {
     if sql::is_conflict(e) {
         Outcome::Conflict(e.to_string())
+    } else if sql::is_timeout(e) {
+        Outcome::Busy(e.to_string())
     } else {
         Outcome::Failed(format!("{what}: {e}"))
     }
@@ -323,14 +420,15 @@ fn binary(b: &[u8]) -> ParameterValue {
 
 impl Tx for PgTx<'_> {
     fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        let rows = self.query(sql::GET, &[binary(key)])?;
+        let rows = self.query(sql::GET_ONE_ROW, &[binary(key)])?;
         match rows
             .into_iter()
             .next()
             .and_then(|row| row.into_iter().next())
         {
+            Some(DbValue::DbNull) => Ok(None),
             Some(value) => bytes(value).map(Some),
-            None => Ok(None),
+            None => Err(StoreError("a point read returned no row".into())),
         }
     }
 
@@ -353,19 +451,32 @@ impl Tx for PgTx<'_> {
             return Ok(Vec::new());
         }
         let statement = match dir {
-            Direction::Forward => sql::SCAN_FORWARD,
-            Direction::Reverse => sql::SCAN_REVERSE,
+            Direction::Forward => sql::SCAN_FORWARD_SENTINEL,
+            Direction::Reverse => sql::SCAN_REVERSE_SENTINEL,
         };
-        let limit = ParameterValue::Int64(i64::try_from(limit).unwrap_or(i64::MAX));
-        self.query(statement, &[binary(start), binary(end), limit])?
-            .into_iter()
-            .map(|row| {
-                let mut values = row.into_iter();
-                match (values.next(), values.next()) {
-                    (Some(k), Some(v)) => Ok((bytes(k)?, bytes(v)?)),
-                    _ => Err(StoreError("cards_kv scan returned a short row".into())),
+        let n = ParameterValue::Int64(i64::try_from(limit).unwrap_or(i64::MAX));
+        let mut pairs: Vec<KvPair> = Vec::new();
+        for row in self.query(statement, &[binary(start), binary(end), n])? {
+            let mut values = row.into_iter();
+            match (values.next(), values.next()) {
+                // The sentinel of an empty range.
+                (Some(DbValue::DbNull), _) => {}
+                (Some(k), Some(v)) => {
+                    let k = bytes(k)?;
+                    let in_order = pairs.last().is_none_or(|(last, _)| match dir {
+                        Direction::Forward => *last < k,
+                        Direction::Reverse => *last > k,
+                    });
+                    if !in_order {
+                        return Err(StoreError(
+                            "cards_kv scan returned rows out of order".into(),
+                        ));
+                    }
+                    pairs.push((k, bytes(v)?));
                 }
-            })
-            .collect()
+                _ => return Err(StoreError("cards_kv scan returned a short row".into())),
+            }
+        }
+        Ok(pairs)
     }
 }

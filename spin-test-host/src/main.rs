@@ -8,7 +8,7 @@
 //!   `--features postgres`;
 //! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl`,
 //!   `database_url` from the environment (`CARDS_API_KEYS`, `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`,
-//!   `CARDS_AUTHORIZATION_TTL`, `CARDS_DATABASE_URL`); unset ones are `undefined`, as in Spin when a
+//!   `CARDS_AUTHORIZATION_TTL`, `CARDS_DATABASE_URL`, and `store_timeout` from `CARDS_STORE_TIMEOUT`); unset ones are `undefined`, as in Spin when a
 //!   variable has no value, and the component falls back to its defaults.
 //!
 //! It is not a Spin replacement: no manifest, no routing, no outbound HTTP policy.
@@ -79,6 +79,11 @@ struct Args {
     /// path is taken from the working directory, which is how the acceptance harness uses it).
     #[arg(long, default_value = "cards.sqlite")]
     sqlite: PathBuf,
+    /// Answer a `spin:postgres` query that returns no rows, as Spin 4.0.3 and later do. Without it
+    /// (the default, and what the acceptance suite runs) such a query traps the guest: Spin 4.0.0
+    /// to 4.0.2 never return from it (spinframework/spin#3671), so a component that sends one hangs.
+    #[arg(long)]
+    pg_allow_empty: bool,
 }
 
 /// The Spin variables, read once from the environment at start.
@@ -89,6 +94,7 @@ fn variables_from_env() -> HashMap<String, String> {
         ("token_ttl", "CARDS_TOKEN_TTL"),
         ("authorization_ttl", "CARDS_AUTHORIZATION_TTL"),
         ("database_url", "CARDS_DATABASE_URL"),
+        ("store_timeout", "CARDS_STORE_TIMEOUT"),
     ]
     .into_iter()
     .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))
@@ -99,6 +105,8 @@ fn variables_from_env() -> HashMap<String, String> {
 struct Shared {
     db_path: PathBuf,
     variables: HashMap<String, String>,
+    /// A `spin:postgres` query that returns no rows traps the guest (see `--pg-allow-empty`).
+    pg_strict: bool,
 }
 
 /// Per-request store data.
@@ -447,6 +455,7 @@ async fn main() -> anyhow::Result<()> {
         shared: Arc::new(Shared {
             db_path: args.sqlite.clone(),
             variables: variables_from_env(),
+            pg_strict: !args.pg_allow_empty,
         }),
         guest_lock: Arc::new(Mutex::new(())),
     });
@@ -502,6 +511,7 @@ mod tests {
             shared: Arc::new(Shared {
                 db_path,
                 variables: HashMap::from([("api_keys".to_string(), "k=v".to_string())]),
+                pg_strict: true,
             }),
         }
     }

@@ -7,6 +7,10 @@
 //! serialization failure from other errors. Parameters and columns of the types the card component
 //! uses are mapped (bool, the integers, floats, text, bytea, null); date and time types are not.
 //! No outbound-host policy is applied (Spin checks `allowed_outbound_hosts`), and there is no TLS.
+//!
+//! Strict by default: a query that returns no rows traps the guest, because Spin 4.0.0 to 4.0.2
+//! never return from one (spinframework/spin#3671) and a component that sends one hangs there.
+//! `--pg-allow-empty` answers it, as Spin 4.0.3 and later do.
 
 use bytes::BytesMut;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
@@ -50,7 +54,18 @@ impl pg::HostConnection for State {
         params: Vec<ParameterValue>,
     ) -> wasmtime::Result<Result<RowSet, Error>> {
         let client = &self.table.get(&conn)?.client;
-        Ok(query(client, &statement, params).await)
+        let result = query(client, &statement, params).await;
+        if self.shared.pg_strict && matches!(&result, Ok(set) if set.rows.is_empty()) {
+            // Spin 4.0.0 to 4.0.2 never answer this (spinframework/spin#3671): fail loudly instead.
+            eprintln!(
+                "spin-test-host: STRICT: a spin:postgres query returned no rows: {statement}"
+            );
+            return Err(wasmtime::Error::msg(format!(
+                "strict mode: a spin:postgres query returned no rows, which Spin 4.0.0 to 4.0.2 \
+                 never answer (spinframework/spin#3671): {statement}"
+            )));
+        }
+        Ok(result)
     }
 
     async fn execute(
@@ -216,6 +231,10 @@ mod tests {
     use wasmtime_wasi_http::WasiHttpCtx;
 
     fn state() -> State {
+        state_with(false)
+    }
+
+    fn state_with(pg_strict: bool) -> State {
         State {
             table: ResourceTable::new(),
             wasi: WasiCtx::builder().build(),
@@ -223,6 +242,7 @@ mod tests {
             shared: Arc::new(crate::Shared {
                 db_path: PathBuf::from("unused"),
                 variables: HashMap::new(),
+                pg_strict,
             }),
         }
     }
@@ -383,6 +403,85 @@ mod tests {
             !sql::is_conflict(&text) && sql::is_undefined_table(&text),
             "{text}"
         );
+    }
+
+    /// Strict mode fails a statement written the old way (a point read of a missing key, a scan of
+    /// an empty range) and passes the one-row and sentinel statements the component sends.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn strict_mode_traps_on_an_empty_result_and_the_components_statements_never_give_one() {
+        let cluster = PgCluster::start(&["fsync=off"]);
+        let url = cluster.create_database();
+        let mut s = state_with(true);
+        let c = s.open(url).await.unwrap().unwrap();
+        for statement in sql::SCHEMA {
+            exec(&mut s, &c, statement, vec![]).await;
+        }
+        let range = || vec![bin(b"a"), bin(b"b"), ParameterValue::Int64(10)];
+        for (old, params) in [
+            (sql::GET, vec![bin(b"missing")]),
+            (sql::SCAN_FORWARD, range()),
+            (sql::SCAN_REVERSE, range()),
+        ] {
+            let trap = s
+                .query(again(&c), old.into(), params)
+                .await
+                .expect_err("strict mode traps on zero rows");
+            assert!(trap.to_string().contains("returned no rows"), "{trap}");
+        }
+        let get = s
+            .query(again(&c), sql::GET_ONE_ROW.into(), vec![bin(b"missing")])
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(matches!(&get.rows[..], [row] if matches!(row[..], [DbValue::DbNull])));
+        exec(&mut s, &c, sql::PUT, vec![bin(b"a\x01"), bin(b"1")]).await;
+        exec(&mut s, &c, sql::PUT, vec![bin(b"a\x02"), bin(b"2")]).await;
+        // Empty ranges give the sentinel alone; full ones keep their order and limit.
+        let a1 = || DbValue::Binary(b"a\x01".to_vec());
+        let a2 = || DbValue::Binary(b"a\x02".to_vec());
+        for (statement, start, end, limit, want) in [
+            (
+                sql::SCAN_FORWARD_SENTINEL,
+                &b"b"[..],
+                &b"c"[..],
+                10,
+                vec![DbValue::DbNull],
+            ),
+            (
+                sql::SCAN_REVERSE_SENTINEL,
+                b"b",
+                b"c",
+                10,
+                vec![DbValue::DbNull],
+            ),
+            (sql::SCAN_FORWARD_SENTINEL, b"a", b"b", 10, vec![a1(), a2()]),
+            (sql::SCAN_REVERSE_SENTINEL, b"a", b"b", 10, vec![a2(), a1()]),
+            (sql::SCAN_FORWARD_SENTINEL, b"a", b"b", 1, vec![a1()]),
+            (sql::SCAN_REVERSE_SENTINEL, b"a", b"b", 1, vec![a2()]),
+        ] {
+            let set = s
+                .query(
+                    again(&c),
+                    statement.into(),
+                    vec![bin(start), bin(end), ParameterValue::Int64(limit)],
+                )
+                .await
+                .unwrap()
+                .unwrap();
+            let keys: Vec<DbValue> = set.rows.into_iter().map(|r| r[0].clone()).collect();
+            assert_eq!(
+                format!("{keys:?}"),
+                format!("{want:?}"),
+                "{statement} {limit}"
+            );
+        }
+        // The schema version read is an aggregate: one row on an empty table.
+        let version = s
+            .query(again(&c), sql::SCHEMA_VERSION_READ.into(), vec![])
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(matches!(&version.rows[..], [row] if matches!(row[..], [DbValue::DbNull])));
     }
 
     #[tokio::test(flavor = "multi_thread")]

@@ -610,6 +610,11 @@ impl Process {
         }
     }
 
+    /// The process id (to signal it).
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     /// What the process printed so far.
     pub fn output(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()

@@ -227,6 +227,18 @@ impl PgCluster {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// A `psql` session on the database at `url` that stays open: statements sent with
+    /// [`PsqlSession::send`] run in it, in order (for holding a lock while a test runs).
+    pub fn session(&self, url: &str) -> PsqlSession {
+        let child = Command::new(self.bin.join("psql"))
+            .args(["-AtqX", "-v", "ON_ERROR_STOP=1", "-d", url])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("run psql");
+        PsqlSession { child }
+    }
+
     fn stop(&self) {
         // SAFETY: signals and waitpid on the postmaster this process started.
         unsafe {
@@ -273,4 +285,27 @@ pub fn shared() -> &'static PgCluster {
         }
         cluster
     })
+}
+
+/// An open `psql` session ([`PgCluster::session`]); ended (and its transaction rolled back) on drop.
+pub struct PsqlSession {
+    child: std::process::Child,
+}
+
+impl PsqlSession {
+    /// Sends SQL to the session (it runs asynchronously; poll the database to see its effect).
+    pub fn send(&mut self, sql: &str) {
+        use std::io::Write as _;
+        let stdin = self.child.stdin.as_mut().expect("psql stdin");
+        stdin.write_all(sql.as_bytes()).expect("write to psql");
+        stdin.write_all(b"\n").expect("write to psql");
+        stdin.flush().expect("flush psql");
+    }
+}
+
+impl Drop for PsqlSession {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -10,6 +10,7 @@
 use std::process::Command;
 use std::sync::Arc;
 use std::thread;
+use std::time::{Duration, Instant};
 
 use acceptance::fixtures::{create_account, id};
 use acceptance::host::{
@@ -90,6 +91,11 @@ impl Db {
 
     /// An instance of `kind` on this database (keys from the store only).
     fn serve(&self, name: &str, kind: HostKind) -> Process {
+        self.serve_with(name, kind, &[])
+    }
+
+    /// [`Db::serve`] with extra environment variables (both hosts read `CARDS_STORE_TIMEOUT`).
+    fn serve_with(&self, name: &str, kind: HostKind, env: &[(&str, &str)]) -> Process {
         let addr = free_addr();
         let log = self.logs.path().join(format!("{name}.log"));
         let cmd = match kind {
@@ -113,6 +119,8 @@ impl Db {
                 cmd
             }
         };
+        let mut cmd = cmd;
+        cmd.envs(env.iter().copied());
         Process::spawn(cmd, addr, &log)
             .unwrap_or_else(|e| panic!("{} instance {name}: {e}", kind.name()))
     }
@@ -548,4 +556,199 @@ fn seed_fills_the_database_and_lists_read_it_from_any_instance() {
         assert_eq!(next["data"].as_array().map(Vec::len), Some(15));
         assert_eq!(next["meta"]["hasMore"], json!(false));
     }
+}
+
+/// The advisory lock every write transaction takes (`host_wasm::pg::WRITE_LOCK`).
+const WRITE_LOCK: i64 = 0x6361_7264_7301;
+
+impl Db {
+    /// The number of advisory locks on [`WRITE_LOCK`] in `mode` (`ExclusiveLock`, `ShareLock`)
+    /// that are granted (or waited for).
+    fn write_locks(&self, mode: &str, granted: bool) -> usize {
+        let db = self.url.rsplit('/').next().unwrap();
+        let sql = format!(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = '{mode}' \
+             AND granted = {granted} AND ((classid::bigint << 32) | objid::bigint) = {WRITE_LOCK}"
+        );
+        self.cluster.psql(db, &sql).trim().parse().unwrap()
+    }
+
+    /// Waits (up to 10 s) until `write_locks(mode, granted)` is at least `n`.
+    fn wait_for_locks(&self, mode: &str, granted: bool, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.write_locks(mode, granted) < n {
+            assert!(
+                Instant::now() < deadline,
+                "no {mode} (granted {granted}) on the write lock"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A session that holds the write lock alone, in an open transaction.
+    fn hold_write_lock(&self) -> acceptance::pg_cluster::PsqlSession {
+        let mut session = self.cluster.session(&self.url);
+        session.send(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK});"
+        ));
+        self.wait_for_locks("ExclusiveLock", true, 1);
+        session
+    }
+}
+
+/// Instances of every host this run covers: native, and with Spin on PostgreSQL a Spin one too.
+fn hosts() -> Vec<HostKind> {
+    if spin_on_postgres() {
+        vec![HostKind::Spin, HostKind::Native]
+    } else if native() {
+        vec![HostKind::Native]
+    } else {
+        vec![]
+    }
+}
+
+/// Another session holds the write lock: a write through each host answers 503 `busy` with
+/// `Retry-After` once the store timeout (1 s) has passed, not later, and succeeds after the lock is
+/// released. Reads are not held up.
+#[test]
+fn a_write_behind_a_held_lock_answers_busy_within_the_timeout_then_succeeds() {
+    let kinds = hosts();
+    if kinds.is_empty() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    let timeout = Duration::from_secs(1);
+    let instances: Vec<(HostKind, Process)> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, &kind)| {
+            let p = db.serve_with(&format!("i{i}"), kind, &[("CARDS_STORE_TIMEOUT", "1s")]);
+            (kind, p)
+        })
+        .collect();
+    let tenants: Vec<Tenant> = instances
+        .iter()
+        .map(|(_, p)| Tenant::at(&p.base_url, &key, "acme"))
+        .collect();
+    let (acct, card) = account_and_card(&tenants[0], 100);
+    let fund = json!({"debitAccountId": acct, "amount": 1});
+    let path = format!("/cards/{card}/fund");
+
+    let session = db.hold_write_lock();
+    for ((kind, _), t) in instances.iter().zip(&tenants) {
+        let started = Instant::now();
+        let r = t.post(&path, &fund);
+        let took = started.elapsed();
+        r.expect_error(503, "busy");
+        assert!(
+            r.header("retry-after").is_some(),
+            "{kind:?}: no Retry-After"
+        );
+        assert!(
+            took >= timeout,
+            "{kind:?}: answered after {took:?}, before the lock timeout"
+        );
+        assert!(
+            took < timeout + Duration::from_secs(3),
+            "{kind:?}: answered after {took:?}, long after the lock timeout"
+        );
+        // Reads take no write lock.
+        assert_eq!(balance(t, &format!("/cards/{card}")), Decimal::ZERO);
+    }
+    drop(session);
+    for ((kind, _), t) in instances.iter().zip(&tenants) {
+        let r = t.post(&path, &fund);
+        assert_eq!(r.status, 200, "{kind:?}: {}", r.text);
+    }
+    assert_eq!(
+        balance(&tenants[0], &format!("/cards/{card}")),
+        Decimal::from(kinds.len() as i64)
+    );
+    assert_eq!(
+        db.write_locks("ShareLock", true),
+        0,
+        "no lock outlives its transaction"
+    );
+}
+
+/// An instance stops in the middle of a write transaction (SIGSTOP, as a hung or trapped instance
+/// whose pooled connection stays open) right after it was granted the write lock; then it is
+/// killed. PostgreSQL ends the stopped instance's idle transaction after its idle timeout, so a
+/// writer that needs the lock alone gets it soon, and the next request on the same database, through
+/// another instance, is not blocked.
+#[test]
+fn an_instance_that_stops_mid_transaction_does_not_wedge_the_database() {
+    let kinds = hosts();
+    if kinds.is_empty() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    // A: lock waits up to 3 s, an idle transaction ends after 6 s.
+    let a = db.serve_with("a", HostKind::Native, &[("CARDS_STORE_TIMEOUT", "3s")]);
+    let b = db.serve("b", kinds[0]);
+    let (ta, tb) = (
+        Tenant::at(&a.base_url, &key, "acme"),
+        Tenant::at(&b.base_url, &key, "acme"),
+    );
+    let (acct, card) = account_and_card(&tb, 100);
+    let fund = json!({"debitAccountId": acct, "amount": 1});
+    let path = format!("/cards/{card}/fund");
+
+    let session = db.hold_write_lock();
+    let stuck = {
+        let (ta, path, fund) = (ta.clone(), path.clone(), fund.clone());
+        thread::spawn(move || {
+            let _ = try_send_to(
+                &ta.base_url,
+                "POST",
+                &path,
+                &[
+                    ("authorization", &format!("Bearer {}", ta.key)),
+                    ("content-type", "application/json"),
+                ],
+                Some(fund.to_string().into_bytes()),
+            );
+        })
+    };
+    // A's transaction is open and waits for the lock; stop A, then let PostgreSQL grant it.
+    db.wait_for_locks("ShareLock", false, 1);
+    // SAFETY: signals to a child process this test started.
+    unsafe { libc::kill(a.pid() as libc::pid_t, libc::SIGSTOP) };
+    drop(session);
+    db.wait_for_locks("ShareLock", true, 1);
+
+    // A writer that needs the lock alone (as a re-run does) gets it once A's transaction is ended.
+    let started = Instant::now();
+    let db_name = db.url.rsplit('/').next().unwrap().to_string();
+    db.cluster.psql(
+        &db_name,
+        &format!(
+            "SET lock_timeout = '20s'; BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}); COMMIT;"
+        ),
+    );
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(12),
+        "the stopped instance held the write lock for {waited:?}"
+    );
+    let idle = db.cluster.psql(
+        &db_name,
+        "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'",
+    );
+    assert_eq!(idle.trim(), "0", "a transaction is left open");
+
+    // Kill A; the next write through B goes through at once.
+    drop(a);
+    stuck.join().unwrap();
+    let started = Instant::now();
+    let r = tb.post(&path, &fund);
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(balance(&tb, &format!("/cards/{card}")), Decimal::ONE);
 }

@@ -84,6 +84,11 @@ pub struct DataArg {
     #[arg(long, env = "CARDS_STORE", hide_env_values = true)]
     pub store: Option<String>,
 
+    /// On PostgreSQL: how long a write transaction waits for a lock (or runs one statement)
+    /// before the request is answered 503 busy with Retry-After (`5s`, `500ms`).
+    #[arg(long, env = "CARDS_STORE_TIMEOUT", default_value = "5s", value_parser = parse_duration)]
+    pub store_timeout: Duration,
+
     /// Memory for redb's page cache (`128MiB`): the B-tree's inner pages stay cached; a scan of a
     /// big list reads the rest from the OS page cache instead of growing the process.
     #[arg(long, env = "CARDS_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]

@@ -31,6 +31,7 @@ pub fn run(args: SeedArgs) -> anyhow::Result<ExitCode> {
         args.data.store.as_deref(),
         &args.data.data,
         args.data.cache_size,
+        args.data.store_timeout,
     )?;
     let env = SystemEnv;
     // A key that lives only as long as this command: the requests authenticate like any other.

@@ -11,6 +11,7 @@ pub mod wal;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use card_core::storage::format::FormatError;
 use card_core::{StoreError, Tx};
@@ -90,15 +91,17 @@ pub enum Store {
 }
 
 impl Store {
-    /// `--store URL` if given (PostgreSQL), else the redb file `data`.
+    /// `--store URL` if given (PostgreSQL, whose writes wait at most `pg_timeout` for a lock or a
+    /// statement), else the redb file `data`.
     pub fn open(
         store: Option<&str>,
         data: &Path,
         cache_bytes: usize,
+        pg_timeout: Duration,
     ) -> Result<Store, StorageError> {
         match store {
             Some(url) if pg::is_url(url) => Ok(Store::Postgres(Arc::new(
-                PgStore::open(url).map_err(StorageError::Postgres)?,
+                PgStore::open(url, pg_timeout).map_err(StorageError::Postgres)?,
             ))),
             Some(_) => Err(StorageError::NotAUrl),
             None => Ok(Store::Redb(Arc::new(RedbFile::open(

@@ -8,12 +8,15 @@
 //! 40001). A batch that fails on such a conflict (or a deadlock) is split and re-run from scratch, so one
 //! conflicting request cannot fail the others; a single request is re-run a bounded number of times,
 //! then answered 503 `busy`. A retried request goes first: every write transaction holds the advisory
-//! lock [`sql::WRITE_LOCK`], shared, except a single request's retry, which holds it alone: it waits
-//! only for the writes in flight (of every instance, native or Spin) and then runs with no other write
-//! beside it, instead of starting behind the other instance's next batches and losing to them again.
-//! The halves of a split batch run shared: alone, a hot account's split batches would run one at a
-//! time across all instances. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
-//! conflicts.
+//! lock [`sql::WRITE_LOCK`] shared, except a single request's retry, which holds it alone (from a
+//! transaction on a second connection, so its own snapshot comes after the wait): it waits only for
+//! the writes in flight (of every instance, native or Spin) and then runs with no other write beside
+//! it, instead of starting behind the other instance's next batches and losing to them again. The
+//! halves of a split batch run shared: alone, a hot account's split batches would run one at a time
+//! across all instances. The locks are transaction-level (released by COMMIT or ROLLBACK, so no
+//! pooled connection keeps one), and every write transaction bounds its lock waits and statements
+//! (`--store-timeout`): a write that times out is answered 503 `busy` with `Retry-After`. Reads run
+//! in READ ONLY REPEATABLE READ transactions: one snapshot, no conflicts.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -42,15 +45,17 @@ struct Statements {
     delete: Statement,
     scan_forward: Statement,
     scan_reverse: Statement,
-    /// The write lock, taken before BEGIN and released after COMMIT or ROLLBACK: shared, alone.
-    lock: [Statement; 2],
-    unlock: [Statement; 2],
+    /// A write transaction's lock, statement and idle timeouts.
+    timeouts: Statement,
+    /// The write lock, transaction-level: shared, alone.
+    lock_shared: Statement,
+    lock_alone: Statement,
 }
 
 pub struct Conn {
     client: Client,
     stmts: Statements,
-    /// Set when the write lock could not be released: the pool must not hand the session out again.
+    /// Set when a transaction could not be ended: the pool must not hand the session out again.
     broken: bool,
 }
 
@@ -72,14 +77,9 @@ impl r2d2::ManageConnection for Manager {
             delete: client.prepare(sql::DELETE)?,
             scan_forward: client.prepare(sql::SCAN_FORWARD)?,
             scan_reverse: client.prepare(sql::SCAN_REVERSE)?,
-            lock: [
-                client.prepare(sql::LOCK_WRITE_SHARED)?,
-                client.prepare(sql::LOCK_WRITE_ALONE)?,
-            ],
-            unlock: [
-                client.prepare(sql::UNLOCK_WRITE_SHARED)?,
-                client.prepare(sql::UNLOCK_WRITE_ALONE)?,
-            ],
+            timeouts: client.prepare(sql::SET_TIMEOUTS)?,
+            lock_shared: client.prepare(sql::LOCK_WRITE_SHARED)?,
+            lock_alone: client.prepare(sql::LOCK_WRITE_ALONE)?,
         };
         Ok(Conn {
             client,
@@ -104,8 +104,10 @@ pub struct PgStore {
     label: String,
     /// Transactions re-run after a serialization failure or deadlock.
     pub retries: AtomicU64,
-    /// Requests answered `busy` after [`MAX_ATTEMPTS`].
+    /// Requests answered `busy` after [`MAX_ATTEMPTS`] or a timeout.
     pub busy: AtomicU64,
+    /// [`sql::SET_TIMEOUTS`]' parameters (`--store-timeout`).
+    timeouts: [String; 2],
 }
 
 /// Why a transaction did not commit.
@@ -113,6 +115,8 @@ pub struct PgStore {
 enum Failure {
     /// Serialization failure or deadlock: running it again may succeed.
     Conflict,
+    /// A lock wait or a statement ran out of time: answered `busy` at once.
+    Timeout,
     Other,
 }
 
@@ -124,8 +128,15 @@ fn classify(e: &postgres::Error) -> Failure {
         {
             Failure::Conflict
         }
+        Some(c) if *c == SqlState::LOCK_NOT_AVAILABLE || *c == SqlState::QUERY_CANCELED => {
+            Failure::Timeout
+        }
         _ => Failure::Other,
     }
+}
+
+fn failure(e: postgres::Error) -> (Failure, String) {
+    (classify(&e), e.to_string())
 }
 
 fn store_err(e: impl std::fmt::Display) -> StoreError {
@@ -140,7 +151,8 @@ pub fn is_url(store: &str) -> bool {
 impl PgStore {
     /// Connects, creates (or checks) the schema and the data format. Fails with a message fit for
     /// the operator: unreachable server, wrong credentials, a newer schema.
-    pub fn open(url: &str) -> Result<PgStore, String> {
+    /// Writes wait at most `timeout` for a lock or one statement.
+    pub fn open(url: &str, timeout: Duration) -> Result<PgStore, String> {
         let config: postgres::Config = url
             .parse()
             .map_err(|e| format!("--store / CARDS_STORE is not a PostgreSQL URL: {e}"))?;
@@ -166,6 +178,11 @@ impl PgStore {
             label: label.clone(),
             retries: AtomicU64::new(0),
             busy: AtomicU64::new(0),
+            timeouts: sql::timeout_params(
+                u64::try_from(timeout.as_millis())
+                    .unwrap_or(u64::MAX)
+                    .max(1),
+            ),
         };
         store
             .write(|tx| card_core::Service::open_store(tx).map_err(|e| e.to_string()))
@@ -205,31 +222,80 @@ impl PgStore {
         mut f: impl FnMut(&mut dyn Tx) -> Result<R, String>,
     ) -> Result<R, String> {
         for attempt in 1.. {
-            let mut conn = self.conn().map_err(|e| e.0)?;
-            let failure = match locked(&mut conn, attempt > 1, |conn| {
-                let tx = begin_serializable(&mut conn.client)
-                    .map_err(|e| (classify(&e), e.to_string()))?;
-                let mut adapter = PgTx::new(tx, &conn.stmts, false);
-                let out = f(&mut adapter);
-                match (adapter.failure, out) {
-                    (None, Ok(value)) => match adapter.tx.commit() {
-                        Ok(()) => Ok(Ok(value)),
-                        Err(e) => Err((classify(&e), e.to_string())),
-                    },
+            let failure = match self.in_write(attempt > 1, |tx| {
+                let out = f(tx);
+                match (tx.failure.take(), out) {
+                    (None, Ok(value)) => Ok(Ok(value)),
                     (Some(failure), _) => Err(failure),
                     (None, Err(e)) => Ok(Err(e)),
                 }
             }) {
-                Ok(done) => return done,
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(e)) => return Err(e),
                 Err(failure) => failure,
             };
-            if failure.0 == Failure::Other || attempt >= MAX_ATTEMPTS {
+            if failure.0 != Failure::Conflict || attempt >= MAX_ATTEMPTS {
                 return Err(failure.1);
             }
             self.retries.fetch_add(1, Ordering::Relaxed);
             backoff(attempt);
         }
         unreachable!("the loop returns")
+    }
+
+    /// Runs `f` in a SERIALIZABLE write transaction with its timeouts set, holding the write lock
+    /// shared, or (`alone`) beside a transaction on another connection that holds it alone; commits
+    /// when `f` returns `Ok(Ok(_))`.
+    fn in_write<R, E>(
+        &self,
+        alone: bool,
+        f: impl FnOnce(&mut PgTx<'_>) -> Result<Result<R, E>, (Failure, String)>,
+    ) -> Result<Result<R, E>, (Failure, String)> {
+        // Taken first: the work's snapshot then comes after the wait.
+        let _alone = if alone { Some(self.alone()?) } else { None };
+        let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
+        let conn = &mut *conn;
+        let mut tx = conn
+            .client
+            .build_transaction()
+            .isolation_level(IsolationLevel::Serializable)
+            .start()
+            .map_err(failure)?;
+        let [lock, idle] = &self.timeouts;
+        tx.execute(&conn.stmts.timeouts, &[lock, idle])
+            .map_err(failure)?;
+        if !alone {
+            tx.execute(&conn.stmts.lock_shared, &[&sql::WRITE_LOCK])
+                .map_err(failure)?;
+        }
+        let mut adapter = PgTx::new(tx, &conn.stmts, false);
+        match f(&mut adapter)? {
+            Ok(value) => {
+                adapter.tx.commit().map_err(failure)?;
+                Ok(Ok(value))
+            }
+            // Dropping the transaction rolls it back.
+            Err(e) => Ok(Err(e)),
+        }
+    }
+
+    /// A connection whose open transaction holds the write lock alone (waiting at most the
+    /// timeout); ROLLBACK when dropped releases it.
+    fn alone(&self) -> Result<Alone, (Failure, String)> {
+        let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
+        conn.client
+            .batch_execute(sql::BEGIN_SCHEMA)
+            .map_err(failure)?;
+        let mut alone = Alone(conn);
+        let conn = &mut *alone.0;
+        let [lock, idle] = &self.timeouts;
+        conn.client
+            .execute(&conn.stmts.timeouts, &[lock, idle])
+            .map_err(failure)?;
+        conn.client
+            .execute(&conn.stmts.lock_alone, &[&sql::WRITE_LOCK])
+            .map_err(failure)?;
+        Ok(alone)
     }
 
     /// One try of `requests` in one transaction; `retry` for a single request that conflicted.
@@ -239,26 +305,23 @@ impl PgStore {
         requests: Range<usize>,
         retry: bool,
     ) -> Result<Vec<Response>, (Failure, String)> {
-        let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
-        locked(&mut conn, retry, |conn| {
-            let tx =
-                begin_serializable(&mut conn.client).map_err(|e| (classify(&e), e.to_string()))?;
-            let mut adapter = PgTx::new(tx, &conn.stmts, false);
+        self.in_write(retry, |adapter| {
             let mut responses = Vec::with_capacity(requests.len());
             for i in requests {
-                responses.push(batch.run(i, &mut adapter));
+                responses.push(batch.run(i, adapter));
                 if adapter.failure.is_some() {
                     // The transaction is aborted: nothing after this can succeed.
                     break;
                 }
             }
-            if let Some(failure) = adapter.failure {
-                return Err(failure);
+            match adapter.failure.take() {
+                Some(failure) => Err(failure),
+                None => Ok(Ok::<_, std::convert::Infallible>(responses)),
             }
-            match adapter.tx.commit() {
-                Ok(()) => Ok(responses),
-                Err(e) => Err((classify(&e), e.to_string())),
-            }
+        })
+        .map(|done| match done {
+            Ok(responses) => responses,
+            Err(never) => match never {},
         })
     }
 
@@ -267,6 +330,11 @@ impl PgStore {
     fn run(&self, batch: &dyn Batch, requests: Range<usize>, tries: u32) -> Vec<Response> {
         match self.attempt(batch, requests.clone(), tries > 1) {
             Ok(responses) => responses,
+            Err((Failure::Timeout, cause)) => {
+                self.busy.fetch_add(1, Ordering::Relaxed);
+                warn!(batch = requests.len(), cause = %cause, "PostgreSQL timed out; answered busy");
+                requests.map(|_| Service::busy()).collect()
+            }
             Err((Failure::Other, cause)) => {
                 error!(batch = requests.len(), cause = %cause, "PostgreSQL batch failed");
                 requests
@@ -305,34 +373,17 @@ impl BatchStore for PgStore {
     }
 }
 
-/// Runs `f` on `conn` holding the write lock [`sql::WRITE_LOCK`]: shared, or `alone` for a single
-/// request's retry (it then waits only for the writes in flight and runs with none beside it).
-fn locked<R>(
-    conn: &mut Conn,
-    alone: bool,
-    f: impl FnOnce(&mut Conn) -> Result<R, (Failure, String)>,
-) -> Result<R, (Failure, String)> {
-    let mode = usize::from(alone);
-    conn.client
-        .execute(&conn.stmts.lock[mode], &[&sql::WRITE_LOCK])
-        .map_err(|e| (classify(&e), e.to_string()))?;
-    let out = f(conn);
-    if let Err(e) = conn
-        .client
-        .execute(&conn.stmts.unlock[mode], &[&sql::WRITE_LOCK])
-    {
-        // A session still holding the lock would stall every other instance's re-runs.
-        error!(error = %e, "cannot release the write lock; closing the connection");
-        conn.broken = true;
-    }
-    out
-}
+/// A pooled connection in a transaction that holds the write lock alone.
+struct Alone(r2d2::PooledConnection<Manager>);
 
-fn begin_serializable(client: &mut Client) -> Result<Transaction<'_>, postgres::Error> {
-    client
-        .build_transaction()
-        .isolation_level(IsolationLevel::Serializable)
-        .start()
+impl Drop for Alone {
+    fn drop(&mut self) {
+        if let Err(e) = self.0.client.batch_execute(sql::ROLLBACK) {
+            // A session still in the transaction would stall every other instance's writes.
+            error!(error = %e, "cannot release the write lock; closing the connection");
+            self.0.broken = true;
+        }
+    }
 }
 
 /// A short random pause that grows with the attempt, so conflicting instances stop colliding.
@@ -484,6 +535,15 @@ mod tests {
     use acceptance::pg_cluster::PgCluster;
     use std::sync::atomic::AtomicU32;
 
+    fn begin_serializable(
+        client: &mut postgres::Client,
+    ) -> Result<Transaction<'_>, postgres::Error> {
+        client
+            .build_transaction()
+            .isolation_level(IsolationLevel::Serializable)
+            .start()
+    }
+
     /// Body `skew`: reads `b`, then (while `interfere` lasts) lets another SERIALIZABLE transaction read
     /// `a`, write `b` and commit, then writes `a`: a write skew PostgreSQL must refuse. Any other body
     /// is stored as a key.
@@ -525,7 +585,7 @@ mod tests {
     fn setup(interfere: u32) -> (PgCluster, PgStore, Skew) {
         let cluster = PgCluster::start(&["fsync=off"]);
         let url = cluster.create_database();
-        let store = PgStore::open(&url).unwrap();
+        let store = PgStore::open(&url, Duration::from_secs(5)).unwrap();
         store
             .write(|tx| {
                 tx.put(b"a", b"0").map_err(|e| e.0)?;
