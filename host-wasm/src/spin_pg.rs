@@ -66,12 +66,7 @@ pub(crate) fn serve(
             eprintln!("host-wasm: cannot release the write lock: {}", describe(&e));
         }
         match outcome {
-            Outcome::Done(resp) => {
-                if let Some(cause) = &resp.cause {
-                    eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
-                }
-                return resp;
-            }
+            Outcome::Done(resp) => return resp,
             Outcome::Failed(cause) => return fail(&cause),
             Outcome::NeedsSetup if !set_up => {
                 set_up = true;
