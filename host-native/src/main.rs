@@ -1,6 +1,7 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
 mod cli;
+mod metrics;
 mod server;
 mod store;
 mod system_env;
@@ -18,7 +19,7 @@ use clap::Parser;
 use tracing::{error, info, warn};
 use tracing_subscriber::EnvFilter;
 
-use crate::cli::{Cli, Command, KeysCommand, ServeArgs};
+use crate::cli::{Cli, Command, KeysCommand, LogFormat, ServeArgs};
 use crate::store::Store;
 use crate::store::redb::logged::{Checkpoints, LoggedDb};
 use crate::system_env::SystemEnv;
@@ -31,18 +32,32 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_writer(std::io::stderr);
+    match cli.log_format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        // One object per line, the event's fields at the top level beside timestamp and level.
+        LogFormat::Json => logs.json().flatten_event(true).init(),
+    }
     install_panic_hook();
     let result = match cli.command {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "cards", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+            .render(&mut std::io::stdout())
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(anyhow::Error::from),
     };
     match result {
         Ok(code) => code,
@@ -124,6 +139,17 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .block_on(tokio::net::TcpListener::bind(args.listen))
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let local = listener.local_addr()?;
+    let metrics = match args.metrics_listen {
+        Some(addr) => {
+            let listener = runtime
+                .block_on(tokio::net::TcpListener::bind(addr))
+                .with_context(|| format!("cannot listen on {addr} for metrics"))?;
+            let handle = metrics::install().context("cannot install the metrics recorder")?;
+            info!(listen = %listener.local_addr()?, "metrics at /metrics");
+            Some((listener, handle))
+        }
+        None => None,
+    };
     let pipeline = Pipeline::new(args.max_batch as usize);
     let logged = match &store {
         Store::Redb(file) => Some(
@@ -159,7 +185,28 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         )),
         body_budget: server::AppState::body_budget(&limits),
         limits,
+        metrics: metrics.is_some(),
+        cors: card_core::http::cors::Origins::new(&args.cors_origins),
     });
+    if let Some((listener, handle)) = metrics {
+        let gauges = {
+            let (writer, budget, total) = (
+                state.writer.clone(),
+                state.body_budget.clone(),
+                state.limits.max_queued_bytes,
+            );
+            metrics::Gauges {
+                queue_depth: Box::new(move || writer.queued()),
+                body_bytes_held: Box::new(move || server::budget_held(&budget, total)),
+            }
+        };
+        runtime.spawn(metrics::serve(
+            listener,
+            handle,
+            gauges,
+            std::future::pending(),
+        ));
+    }
     info!(listen = %local, data = %where_, max_batch = args.max_batch, "cards listening");
     // A writer that failed (storage fault, panic) stops the server like a signal does, but the exit
     // is non-zero so a supervisor restarts it on a reopened data file.

@@ -10,6 +10,7 @@ use std::cell::Cell;
 use card_core::domain::api_keys::ConfiguredKeys;
 use card_core::http::Prepared;
 use card_core::http::body::BodyReader;
+use card_core::http::{cors, request_id, routes};
 use card_core::storage::KvPair;
 use card_core::{
     Access, Config, Direction, Env, Method, Request, Response, Service, StoreError, Timestamp, Tx,
@@ -26,15 +27,49 @@ const DATABASE: &str = "default";
 
 #[http_component]
 async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
-    let resp = match read_request(req).await {
-        Ok(req) => serve(&req),
-        Err(resp) => resp,
+    let headers: Vec<(String, String)> = req
+        .headers()
+        .entries()
+        .into_iter()
+        .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
+        .collect();
+    let id = request_id::for_request(&headers, &WasiEnv::default());
+    let origins = match variable("cors_origins") {
+        Ok(list) => cors::Origins::new(list.split(',')),
+        Err(e) => {
+            eprintln!("host-wasm: request_id={id}: {e}; CORS stays off");
+            cors::Origins::default()
+        }
     };
-    to_spin(resp)
+    let cors_head: Vec<(String, String)> = headers
+        .iter()
+        .filter(|(name, _)| {
+            name.eq_ignore_ascii_case("origin")
+                || name.eq_ignore_ascii_case("access-control-request-method")
+        })
+        .cloned()
+        .collect();
+    let (resp, method, route) = match read_request(req, headers).await {
+        Ok(req) => match cors::preflight(&origins, &req) {
+            Some(answer) => (answer, req.method, routes::template(&req.path)),
+            None => (serve(&req), req.method, routes::template(&req.path)),
+        },
+        Err(resp) => (resp, Method::Other, "unread"),
+    };
+    let resp = cors::apply(&origins, &cors_head, resp);
+    // Spin keeps the component's stderr as its log: a failure's cause, with the id the client got
+    // (the route template, never the path: it holds ids, and a reveal's query a token).
+    if let Some(cause) = &resp.cause {
+        eprintln!("host-wasm: request_id={id} {method} {route}: {cause}");
+    }
+    to_spin(request_id::stamp(resp, &id))
 }
 
 /// The core's request from wasi:http, keeping at most [`Service::MAX_BODY_BYTES`] of body.
-async fn read_request(req: IncomingRequest) -> Result<Request, Response> {
+async fn read_request(
+    req: IncomingRequest,
+    headers: Vec<(String, String)>,
+) -> Result<Request, Response> {
     let method = match req.method() {
         SpinMethod::Get => Method::Get,
         SpinMethod::Head => Method::Head,
@@ -47,12 +82,7 @@ async fn read_request(req: IncomingRequest) -> Result<Request, Response> {
     };
     let target = req.path_with_query().unwrap_or_else(|| "/".to_string());
     let mut request = Request::new(method, &target);
-    request.headers = req
-        .headers()
-        .entries()
-        .into_iter()
-        .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
-        .collect();
+    request.headers = headers;
 
     let declared = request
         .header_value("content-length")
@@ -179,15 +209,11 @@ fn serve_sqlite(req: &Request, prepared: &Prepared, service: &Service, env: &Was
         rollback(&tx);
         return fail(&format!("commit failed: {e}"));
     }
-    if let Some(cause) = &resp.cause {
-        eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
-    }
     resp
 }
 
-/// Logs the cause and answers 500.
+/// Answers 500; [`handle`] logs the cause with the request id.
 pub(crate) fn fail(cause: &str) -> Response {
-    eprintln!("host-wasm: {cause}");
     Service::internal_error(cause)
 }
 

@@ -151,12 +151,8 @@ pub(crate) fn serve(
 /// The response of a try that ends the request.
 fn finish(req: &Request, outcome: Outcome) -> Response {
     match outcome {
-        Outcome::Done(resp) => {
-            if let Some(cause) = &resp.cause {
-                eprintln!("host-wasm: {} {}: {cause}", req.method, req.path);
-            }
-            resp
-        }
+        // `spin::handle` logs a failure's cause with the request id.
+        Outcome::Done(resp) => resp,
         Outcome::Busy(cause) => {
             eprintln!(
                 "host-wasm: {} {}: timed out; answered busy: {cause}",

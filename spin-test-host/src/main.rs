@@ -7,8 +7,9 @@
 //! - `spin:postgres/postgres@3.0.0` over tokio-postgres ([`postgres`]), for the component built with
 //!   `--features postgres`;
 //! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl`,
-//!   `database_url` from the environment (`CARDS_API_KEYS`, `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`,
-//!   `CARDS_AUTHORIZATION_TTL`, `CARDS_DATABASE_URL`, and `store_timeout` from `CARDS_STORE_TIMEOUT`); unset ones are `undefined`, as in Spin when a
+//!   `database_url`, `store_timeout`, `cors_origins` from the environment (`CARDS_API_KEYS`,
+//!   `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`, `CARDS_AUTHORIZATION_TTL`, `CARDS_DATABASE_URL`,
+//!   `CARDS_STORE_TIMEOUT`, `CARDS_CORS_ORIGINS`); unset ones are `undefined`, as in Spin when a
 //!   variable has no value, and the component falls back to its defaults.
 //!
 //! It is not a Spin replacement: no manifest, no routing, no outbound HTTP policy.
@@ -95,6 +96,7 @@ fn variables_from_env() -> HashMap<String, String> {
         ("authorization_ttl", "CARDS_AUTHORIZATION_TTL"),
         ("database_url", "CARDS_DATABASE_URL"),
         ("store_timeout", "CARDS_STORE_TIMEOUT"),
+        ("cors_origins", "CARDS_CORS_ORIGINS"),
     ]
     .into_iter()
     .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))

@@ -64,8 +64,8 @@ pub fn timestamp(v: &Value) -> chrono::DateTime<chrono::FixedOffset> {
     chrono::DateTime::parse_from_rfc3339(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
 }
 
-/// The error envelope: exactly `statusCode`, `message`, `error`, and `errors` only (and non-empty)
-/// for `validation_error`.
+/// The error envelope: exactly `statusCode`, `message`, `error`, `requestId` (the `Request-Id`
+/// header), and `errors` only (and non-empty) for `validation_error`.
 #[track_caller]
 pub fn error_envelope(resp: &Resp, status: u16, code: &str) {
     let body = resp.body.as_object().unwrap_or_else(|| {
@@ -129,7 +129,14 @@ pub fn error_envelope(resp: &Resp, status: u16, code: &str) {
         );
     }
     let mut keys: Vec<&str> = body.keys().map(String::as_str).collect();
-    keys.retain(|k| !["statusCode", "message", "error", "errors"].contains(k));
+    keys.retain(|k| !["statusCode", "message", "error", "errors", "requestId"].contains(k));
+    assert_eq!(
+        body.get("requestId").and_then(Value::as_str),
+        resp.header("request-id"),
+        "{} -> requestId must be the Request-Id header: {}",
+        resp.request,
+        resp.text
+    );
     assert!(
         keys.is_empty(),
         "{} -> unexpected keys {keys:?} in error body: {}",

@@ -151,6 +151,26 @@ pub fn try_send_to(
     let bytes = resp.bytes()?.to_vec();
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    // Every response of every host, in every test, carries its request id (and an error body the same).
+    let id = headers
+        .get("request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("{method} {path_and_query} -> {status} without Request-Id"));
+    assert!(
+        !id.is_empty()
+            && id.len() <= 64
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)),
+        "{method} {path_and_query} -> Request-Id {id:?} is not a safe id"
+    );
+    if status >= 400 && body.get("error").is_some() {
+        assert_eq!(
+            body.get("requestId").and_then(Value::as_str),
+            Some(id),
+            "{method} {path_and_query} -> the error body's requestId is the Request-Id: {text}"
+        );
+    }
     Ok(Resp {
         status,
         headers,

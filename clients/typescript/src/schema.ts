@@ -959,6 +959,8 @@ export interface components {
             /** @enum {string} */
             error: "validation_error" | "unauthorized" | "invalid_token" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
             errors?: components["schemas"]["FieldError"][];
+            /** @description The `Request-Id` header of this response (every host sets both), for tracing the request in the server's log. */
+            requestId?: string;
         };
         ListMeta: {
             page: number;

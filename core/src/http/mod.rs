@@ -7,6 +7,7 @@ use std::fmt;
 
 pub mod auth;
 pub mod body;
+pub mod cors;
 pub mod errors;
 pub mod fields;
 pub mod forms;
@@ -17,6 +18,7 @@ pub mod openapi;
 pub mod parse;
 mod pipeline;
 pub mod reply;
+pub mod request_id;
 pub mod routes;
 pub mod views;
 

@@ -325,6 +325,15 @@ impl Prepared {
     }
 }
 
+/// The route template a path matches (`/cards/{id}`), or `unmatched`: what logs and metrics name a
+/// request by, never the raw path (which holds ids, and would give metrics a label per record).
+pub fn template(path: &str) -> &'static str {
+    match router().at(path) {
+        Ok(m) => m.value.first().map_or("unmatched", |&i| ROUTES[i].path),
+        Err(_) => "unmatched",
+    }
+}
+
 fn allow(rows: &[usize]) -> String {
     let mut methods: Vec<&str> = rows.iter().map(|&i| ROUTES[i].method.as_str()).collect();
     if methods.contains(&"GET") {
@@ -350,6 +359,13 @@ mod tests {
                 .route()
                 .is_err()
         );
+    }
+
+    #[test]
+    fn templates_name_the_route_not_the_path() {
+        assert_eq!(template("/cards/0123"), "/cards/{id}");
+        assert_eq!(template("/cards"), "/cards");
+        assert_eq!(template("/nope/x"), "unmatched");
     }
 
     #[test]

@@ -10,10 +10,24 @@ use clap::{Args, Parser, Subcommand};
 pub mod seed;
 
 #[derive(Debug, Parser)]
-#[command(name = "cards", version, about = "Card-issuing REST service")]
+#[command(
+    name = "cards",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CARDS_GIT_COMMIT"), ")"),
+    about = "Card-issuing REST service"
+)]
 pub struct Cli {
+    /// Log lines as `text` (for people) or `json` (one object per line, for log pipelines).
+    #[arg(long, env = "CARDS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -26,6 +40,14 @@ pub enum Command {
     /// Fill the store with accounts, card holders and cards for one client, through the same code
     /// that serves requests (to try the service at volume).
     Seed(SeedArgs),
+    /// Print a shell completion script (`cards completions bash > /etc/bash_completion.d/cards`).
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) for `cards` (`cards man > cards.1 && man ./cards.1`).
+    Man,
 }
 
 #[derive(Args)]
@@ -117,18 +139,18 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_VAULT_KEY", hide_env_values = true)]
     pub vault_key: Option<String>,
 
-    /// Lifetime of a reveal token, in seconds.
-    #[arg(long, env = "CARDS_TOKEN_TTL", default_value_t = 120,
-          value_parser = clap::value_parser!(i64).range(1..))]
+    /// Lifetime of a reveal token: seconds, or a duration (`2m`, `90s`).
+    #[arg(long, env = "CARDS_TOKEN_TTL", default_value = "120", value_parser = parse_secs)]
     pub token_ttl: i64,
 
-    /// How long an approved card authorization holds funds before it expires, in seconds (7 days).
-    #[arg(long, env = "CARDS_AUTHORIZATION_TTL", default_value_t = card_core::domain::authorizations::DEFAULT_TTL_SECS,
-          value_parser = clap::value_parser!(i64).range(1..))]
+    /// How long an approved card authorization holds funds before it expires: seconds, or a
+    /// duration (`7d`, `12h`).
+    #[arg(long, env = "CARDS_AUTHORIZATION_TTL", default_value = "7d", value_parser = parse_secs)]
     pub authorization_ttl: i64,
 
-    /// Most bytes of card-holder files one client may store (413 quota_exceeded past it).
-    #[arg(long, env = "CARDS_FILE_QUOTA", default_value_t = card_core::Config::DEFAULT_FILE_QUOTA_BYTES)]
+    /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
+    /// a size (`1GiB`, `500MB`).
+    #[arg(long, env = "CARDS_FILE_QUOTA", default_value = "1GiB", value_parser = parse_size)]
     pub file_quota: u64,
 
     /// Most write requests per group commit (1 = one commit per request).
@@ -140,6 +162,21 @@ pub struct ServeArgs {
     /// an fsynced commit. Longer: a little less work per write, more log to apply after a crash.
     #[arg(long, env = "CARDS_CHECKPOINT_INTERVAL", default_value = "1s", value_parser = parse_duration)]
     pub checkpoint_interval: Duration,
+
+    /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
+    /// listener of its own so they are never public by accident. Off by default.
+    #[arg(long, env = "CARDS_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Let web pages on this origin (`https://app.example.com`, or `*` for any) call the API from a
+    /// browser: preflights are answered and responses carry the CORS headers (repeatable; the env var
+    /// takes a comma-separated list). Off by default.
+    #[arg(
+        long = "cors-origin",
+        env = "CARDS_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
 
     /// Serve the web console from this directory (GET / and its files, e.g. web/ with web/pkg built
     /// by scripts/build-browser). Off by default.
@@ -166,6 +203,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)
+            .field("metrics_listen", &self.metrics_listen)
+            .field("cors_origins", &self.cors_origins)
             .field("limits", &self.limits)
             .finish()
     }
@@ -204,31 +243,26 @@ pub struct Limits {
 /// A flag value that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ArgError {
-    #[error("{0:?}: expected e.g. 30s or 500ms")]
-    NotADuration(String),
-    #[error("{0:?}: the unit must be ms, s or m")]
-    DurationUnit(String),
-    #[error("{0:?}: expected e.g. 64MiB")]
-    NotASize(String),
-    #[error("{0:?}: the unit must be KiB, MiB or GiB")]
-    SizeUnit(String),
+    #[error("{0:?}: expected a duration, e.g. 30s, 500ms, 2m, 7d ({1})")]
+    NotADuration(String, String),
+    #[error("{0:?}: expected a size, e.g. 64MiB, 1GiB, 500MB ({1})")]
+    NotASize(String, String),
+    #[error("{0:?}: a whole number of seconds")]
+    NotWholeSeconds(String),
     #[error("{0:?} is too large")]
     TooLarge(String),
     #[error("must be more than zero")]
     Zero,
 }
 
-/// `30`, `30s`, `500ms`, `2m`.
+/// Every duration flag: a bare number is seconds (as before), anything else humantime's syntax
+/// (`500ms`, `30s`, `2m`, `7d`, `1h 30m`).
 fn parse_duration(s: &str) -> Result<Duration, ArgError> {
     let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (n, unit) = s.split_at(split);
-    let n: u64 = n.parse().map_err(|_| ArgError::NotADuration(s.into()))?;
-    let d = match unit.trim() {
-        "" | "s" => Duration::from_secs(n),
-        "ms" => Duration::from_millis(n),
-        "m" => Duration::from_secs(n.saturating_mul(60)),
-        _ => return Err(ArgError::DurationUnit(s.into())),
+    let d = match s.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => humantime::parse_duration(s)
+            .map_err(|e| ArgError::NotADuration(s.into(), e.to_string()))?,
     };
     if d.is_zero() {
         return Err(ArgError::Zero);
@@ -236,30 +270,43 @@ fn parse_duration(s: &str) -> Result<Duration, ArgError> {
     Ok(d)
 }
 
-/// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB` as powers of 1024).
-fn parse_bytes(s: &str) -> Result<usize, ArgError> {
-    let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (n, unit) = s.split_at(split);
-    let n: usize = n.parse().map_err(|_| ArgError::NotASize(s.into()))?;
-    let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        _ => return Err(ArgError::SizeUnit(s.into())),
-    };
-    match n.checked_mul(scale) {
-        Some(0) => Err(ArgError::Zero),
-        Some(b) => Ok(b),
-        None => Err(ArgError::TooLarge(s.into())),
+/// A duration flag the service keeps in whole seconds (`--token-ttl`, `--authorization-ttl`).
+fn parse_secs(s: &str) -> Result<i64, ArgError> {
+    let d = parse_duration(s)?;
+    if d.subsec_nanos() != 0 {
+        return Err(ArgError::NotWholeSeconds(s.trim().into()));
     }
+    i64::try_from(d.as_secs()).map_err(|_| ArgError::TooLarge(s.trim().into()))
+}
+
+/// Every size flag: a bare number is bytes (as before), anything else bytesize's syntax (`512KiB`,
+/// `64MiB`, `1GiB`; `KB`, `MB`, `GB` are powers of 1000).
+fn parse_size(s: &str) -> Result<u64, ArgError> {
+    let s = s.trim();
+    let n = match s.parse::<u64>() {
+        Ok(n) => n,
+        Err(_) => {
+            s.parse::<bytesize::ByteSize>()
+                .map_err(|e| ArgError::NotASize(s.into(), e))?
+                .0
+        }
+    };
+    if n == 0 {
+        return Err(ArgError::Zero);
+    }
+    Ok(n)
+}
+
+/// [`parse_size`] for sizes held in memory.
+fn parse_bytes(s: &str) -> Result<usize, ArgError> {
+    usize::try_from(parse_size(s)?).map_err(|_| ArgError::TooLarge(s.trim().into()))
 }
 
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
     /// Create a key for a client and print it (it is shown only this once).
     Create {
+        /// The client the key acts for (its records are the client's own).
         #[arg(long)]
         client: String,
         #[command(flatten)]
@@ -267,6 +314,7 @@ pub enum KeysCommand {
     },
     /// Revoke a stored key.
     Revoke {
+        /// The key to revoke, as printed by `keys create`.
         #[arg(long)]
         key: String,
         #[command(flatten)]
@@ -347,10 +395,79 @@ mod tests {
         assert_eq!(l.max_queued_bytes, 64 << 20);
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert!(parse_duration("0s").is_err() && parse_duration("5h").is_err());
+        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
+        assert_eq!(parse_duration("5h"), Ok(Duration::from_secs(5 * 3600)));
+        assert!(parse_duration("0s").is_err() && parse_duration("5 parsecs").is_err());
+        assert_eq!(parse_secs("7d"), Ok(7 * 86_400));
+        assert_eq!(parse_secs("3600"), Ok(3600));
+        assert!(parse_secs("1500ms").is_err());
         assert_eq!(parse_bytes("512KiB"), Ok(512 << 10));
         assert_eq!(parse_bytes("1000"), Ok(1000));
-        assert!(parse_bytes("1TiB").is_err() && parse_bytes("0").is_err());
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("500MB"), Ok(500_000_000));
+        assert!(parse_bytes("lots").is_err() && parse_bytes("0").is_err());
+    }
+
+    #[test]
+    fn ttl_and_quota_take_units_and_bare_numbers_keep_their_meaning() {
+        let serve = |args: &[&str]| {
+            let argv = [&["cards", "serve"][..], args].concat();
+            match Cli::try_parse_from(argv).unwrap().command {
+                Command::Serve(s) => s,
+                _ => panic!("not serve"),
+            }
+        };
+        let d = serve(&[]);
+        assert_eq!(
+            (d.token_ttl, d.authorization_ttl, d.file_quota),
+            (120, 604_800, 1 << 30)
+        );
+        assert_eq!(
+            card_core::domain::authorizations::DEFAULT_TTL_SECS,
+            604_800,
+            "the default above"
+        );
+        assert_eq!(
+            card_core::Config::DEFAULT_FILE_QUOTA_BYTES,
+            1 << 30,
+            "the default above"
+        );
+        let s = serve(&[
+            "--authorization-ttl",
+            "7d",
+            "--token-ttl",
+            "2m",
+            "--file-quota",
+            "1GiB",
+        ]);
+        assert_eq!(
+            (s.authorization_ttl, s.token_ttl, s.file_quota),
+            (604_800, 120, 1 << 30)
+        );
+        let s = serve(&["--authorization-ttl", "3600", "--file-quota", "2048"]);
+        assert_eq!((s.authorization_ttl, s.file_quota), (3600, 2048));
+    }
+
+    #[test]
+    fn every_flag_and_subcommand_has_help() {
+        fn walk(cmd: &clap::Command, path: &str) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if matches!(id, "help" | "version") {
+                    continue;
+                }
+                assert!(arg.get_help().is_some(), "{path} {id} has no help text");
+            }
+            for sub in cmd.get_subcommands() {
+                assert!(
+                    sub.get_about().is_some(),
+                    "{path} {} has no help text",
+                    sub.get_name()
+                );
+                walk(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        walk(&Cli::command(), "cards");
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use card_core::http::body::BodyReader;
+use card_core::http::{cors, request_id, routes};
 use card_core::service::Prechecked;
 use card_core::{Access, Method, Request, Response, Service};
 use http_body_util::{BodyExt, Full};
@@ -57,12 +58,21 @@ pub struct AppState {
     pub rate: Arc<RateLimiter>,
     /// KiB of request bodies being read or queued, at most `--max-queued-bytes`.
     pub body_budget: Arc<Semaphore>,
+    /// Origins allowed to call the API from a browser (`--cors-origin`); empty: CORS off.
+    pub cors: cors::Origins,
+    /// Whether a metrics recorder is installed (`--metrics-listen`): without one, no labels are built.
+    pub metrics: bool,
 }
 
 impl AppState {
     pub fn body_budget(limits: &Limits) -> Arc<Semaphore> {
         Arc::new(Semaphore::new(budget_units(limits.max_queued_bytes)))
     }
+}
+
+/// Bytes of the body budget in use now (whole KiB), of `total` configured.
+pub fn budget_held(budget: &Semaphore, total: usize) -> usize {
+    budget_units(total).saturating_sub(budget.available_permits()) * BUDGET_UNIT
 }
 
 fn budget_units(bytes: usize) -> usize {
@@ -149,30 +159,77 @@ pub async fn shutdown_signal() {
 
 async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
     let started = Instant::now();
-    let method = req.method().clone();
-    // The path only: the query can carry a reveal token.
-    let path = req.uri().path().to_owned();
-    let response = respond(state, req).await;
+    let method = Method::parse(req.method().as_str());
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| request_id::is_safe(v))
+        .map_or_else(|| request_id::generate(&*state.env), str::to_owned);
+    // Logs and metrics name the route template, never the path: it holds ids, and its query can
+    // carry a reveal token.
+    let mut seen = Seen {
+        route: routes::template(req.uri().path()),
+        client: None,
+    };
+    // Only what CORS reads of the head, and only when it is on.
+    let cors_head: Vec<(String, String)> = if state.cors.is_empty() {
+        Vec::new()
+    } else {
+        ["origin", "access-control-request-method"]
+            .into_iter()
+            .filter_map(|name| {
+                let value = req.headers().get(name)?.to_str().ok()?;
+                Some((name.to_owned(), value.to_owned()))
+            })
+            .collect()
+    };
+    let preflight = (!cors_head.is_empty())
+        .then(|| {
+            let mut head = Request::new(method, "/");
+            head.headers.clone_from(&cors_head);
+            cors::preflight(&state.cors, &head)
+        })
+        .flatten();
+    let response = match preflight {
+        Some(answer) => answer,
+        None => respond(state, req, &mut seen).await,
+    };
+    let response = cors::apply(&state.cors, &cors_head, response);
     if let Some(cause) = &response.cause {
-        error!(method = %method, path = %path, cause = %cause, "request failed");
+        error!(request_id = %id, method = %method, route = seen.route, cause = %cause, "request failed");
     }
+    let elapsed = started.elapsed();
     info!(
+        request_id = %id,
         method = %method,
-        path = %path,
+        route = seen.route,
         status = response.status,
-        ms = %format_args!("{:.3}", started.elapsed().as_secs_f64() * 1000.0),
+        latency_ms = %format_args!("{:.3}", elapsed.as_secs_f64() * 1000.0),
+        client = seen.client.as_deref().unwrap_or("-"),
         "request"
     );
-    to_hyper(response)
+    if state.metrics {
+        crate::metrics::request(seen.route, method, response.status, elapsed);
+    }
+    to_hyper(request_id::stamp(response, &id))
 }
 
-async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
+/// What the log line and the metrics learn of a request while it is served.
+struct Seen {
+    route: &'static str,
+    /// The authenticated client (its name, never its key).
+    client: Option<String>,
+}
+
+async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut Seen) -> Response {
     if let Some((file, mime)) = state
         .console
         .as_ref()
         .and_then(|c| c.resolve(req.method().as_str(), req.uri().path()))
     {
         let head = req.method() == hyper::Method::HEAD;
+        seen.route = "console";
         return tokio::task::spawn_blocking(move || StaticFiles::load(&file, mime, head))
             .await
             .unwrap_or_else(|_| Service::internal_error("the static file task failed"));
@@ -181,7 +238,9 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>) -> Response {
     let (parts, body) = req.into_parts();
     let head = core_head(&parts);
     let body_pending = !body.is_end_stream();
-    let (pre, head) = match head_stage(state, head, body_pending).await {
+    let (stage, client) = head_stage(state, head, body_pending).await;
+    seen.client = client;
+    let (pre, head) = match stage {
         Stage::Done(response) if body_pending => {
             // The body stays unread: the connection cannot be reused.
             return settle(state, response)
@@ -248,9 +307,16 @@ fn is_health(req: &Request) -> bool {
 /// few records with no body is also run on it. On redb this runs where the connection runs: a few
 /// B-tree lookups in a file the page cache holds cost less than a hand-off to another thread. On
 /// PostgreSQL (a network round trip) and for lists (a scan) it goes to the blocking pool.
-async fn head_stage(state: &AppState, head: Request, body_pending: bool) -> Stage {
+async fn head_stage(
+    state: &AppState,
+    head: Request,
+    body_pending: bool,
+) -> (Stage, Option<String>) {
     if is_health(&head) && !state.writer.health().is_ok() {
-        return Stage::Done(Service::unavailable("The writer cannot serve"));
+        return (
+            Stage::Done(Service::unavailable("The writer cannot serve")),
+            None,
+        );
     }
     let (service, store, env) = (
         state.service.clone(),
@@ -259,16 +325,22 @@ async fn head_stage(state: &AppState, head: Request, body_pending: bool) -> Stag
     );
     let rate = state.rate.clone();
     let inline = matches!(state.store, Store::Redb(_));
-    let run = move || -> Stage {
+    let metrics = state.metrics;
+    let run = move || -> (Stage, Option<String>) {
         let health = is_health(&head);
+        let mut client = None;
         let stage = store.read(|tx| {
             let pre = match service.precheck(&head, tx) {
                 Ok(pre) => pre,
                 Err(response) => return Stage::Done(response),
             };
+            client.clone_from(&pre.client);
             if let Some(client) = &pre.client
                 && let Err(limited) = rate.check(client, pre.access, Instant::now())
             {
+                if metrics {
+                    crate::metrics::rate_limited(pre.access);
+                }
                 return Stage::Done(limited.response());
             }
             if pre.access == Access::Read && !body_pending {
@@ -279,7 +351,7 @@ async fn head_stage(state: &AppState, head: Request, body_pending: bool) -> Stag
             }
             Stage::Body(Box::new(pre), head)
         });
-        match stage {
+        let stage = match stage {
             Ok(stage) => stage,
             Err(e) if health => {
                 error!(error = %e, "health: cannot begin a read transaction");
@@ -288,11 +360,15 @@ async fn head_stage(state: &AppState, head: Request, body_pending: bool) -> Stag
             Err(e) => Stage::Done(Service::internal_error(&format!(
                 "cannot begin read transaction: {e}"
             ))),
-        }
+        };
+        (stage, client)
     };
-    on_store(inline, run)
-        .await
-        .unwrap_or_else(|| Stage::Done(Service::internal_error("request panicked")))
+    on_store(inline, run).await.unwrap_or_else(|| {
+        (
+            Stage::Done(Service::internal_error("request panicked")),
+            None,
+        )
+    })
 }
 
 /// Runs `work` on a store transaction: where the connection runs when `inline` (redb: a few B-tree

@@ -238,6 +238,7 @@ impl PgStore {
                 return Err(failure.1);
             }
             self.retries.fetch_add(1, Ordering::Relaxed);
+            crate::metrics::pg_rerun();
             backoff(attempt);
         }
         unreachable!("the loop returns")
@@ -343,6 +344,7 @@ impl PgStore {
             }
             Err((Failure::Conflict, cause)) => {
                 self.retries.fetch_add(1, Ordering::Relaxed);
+                crate::metrics::pg_rerun();
                 info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
                 if requests.len() > 1 {
                     let middle = requests.start + requests.len() / 2;
@@ -351,6 +353,7 @@ impl PgStore {
                     out
                 } else if tries >= MAX_ATTEMPTS {
                     self.busy.fetch_add(1, Ordering::Relaxed);
+                    crate::metrics::pg_busy();
                     warn!(tries, "request still conflicting; answered busy");
                     vec![Service::busy()]
                 } else {

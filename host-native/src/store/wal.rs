@@ -339,8 +339,10 @@ impl Syncer {
                 file.sync()?;
             }
         }
+        let took = started.elapsed();
+        crate::metrics::log_fsync(took);
         let mut s = self.lock();
-        s.timings.record(started.elapsed());
+        s.timings.record(took);
         s.synced = s.synced.max(target);
         Ok(s.synced)
     }

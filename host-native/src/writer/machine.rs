@@ -114,6 +114,11 @@ impl<J, A> GroupCommit<J, A> {
 
     /// The next batch for the writer: every waiting write, up to the batch limit, in order. None
     /// while a batch is out, when nothing waits, or once the store failed.
+    /// Jobs submitted and not yet taken into a batch.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
     pub fn next_batch(&mut self) -> Option<Vec<J>> {
         if self.running || self.failed.is_some() || self.queue.is_empty() {
             return None;

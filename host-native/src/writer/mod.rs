@@ -182,6 +182,11 @@ impl Pipeline {
         deliver(out);
     }
 
+    /// Write requests queued, not yet in a batch.
+    pub fn queued(&self) -> usize {
+        self.lock().machine.queued()
+    }
+
     /// Counts of the batches so far.
     pub fn stats(&self) -> BatchStats {
         self.lock().machine.stats().clone()
@@ -274,6 +279,11 @@ impl WriterHandle {
 
     pub fn health(&self) -> &Health {
         &self.pipeline.health
+    }
+
+    /// Write requests queued, not yet in a batch (a metrics gauge).
+    pub fn queued(&self) -> usize {
+        self.pipeline.queued()
     }
 
     /// For an answer read from a snapshot: waits until every write it may have seen is durable.
@@ -372,11 +382,13 @@ fn write_loop(pipeline: &Pipeline, store: &dyn BatchStore, handler: &dyn Handler
             .into_iter()
             .map(|q| (q.job, (q.reply, q._slot)))
             .unzip();
+        let started = std::time::Instant::now();
         let done = store.commit_batch(&Jobs {
             handler,
             env,
             jobs: &jobs,
         });
+        crate::metrics::batch(jobs.len(), started.elapsed());
         let Committed {
             responses,
             settle,

@@ -25,12 +25,15 @@ class Error:
         message (str):
         error (ErrorError):
         errors (list[FieldError] | Unset):
+        request_id (str | Unset): The `Request-Id` header of this response (every host sets both), for tracing the
+            request in the server's log.
     """
 
     status_code: int
     message: str
     error: ErrorError
     errors: list[FieldError] | Unset = UNSET
+    request_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +50,8 @@ class Error:
                 errors_item = errors_item_data.to_dict()
                 errors.append(errors_item)
 
+        request_id = self.request_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -58,6 +63,8 @@ class Error:
         )
         if errors is not UNSET:
             field_dict["errors"] = errors
+        if request_id is not UNSET:
+            field_dict["requestId"] = request_id
 
         return field_dict
 
@@ -81,11 +88,14 @@ class Error:
 
                 errors.append(errors_item)
 
+        request_id = d.pop("requestId", UNSET)
+
         error = cls(
             status_code=status_code,
             message=message,
             error=error,
             errors=errors,
+            request_id=request_id,
         )
 
         error.additional_properties = d

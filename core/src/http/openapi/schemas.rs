@@ -734,6 +734,7 @@ fn error(codes: &[&str]) -> Value {
             "message": string(),
             "error": string_enum(codes),
             "errors": {"type": "array", "items": reference("FieldError")},
+            "requestId": {"type": "string", "description": "The `Request-Id` header of this response (every host sets both), for tracing the request in the server's log."},
         }),
         &["statusCode", "message", "error"],
         false,

@@ -312,6 +312,7 @@ impl LoggedDb {
         txn.commit()
             .map_err(|e| fatal("checkpoint commit failed", &e))?;
         let took = started.elapsed();
+        crate::metrics::checkpoint(took);
         {
             let mut layers = self.file.layers.write().unwrap_or_else(|e| e.into_inner());
             let current = layers.clone();
