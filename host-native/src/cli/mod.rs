@@ -122,6 +122,12 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(i64).range(1..))]
     pub authorization_ttl: i64,
 
+    /// The test clock (`GET /test-clock`, `POST /test-clock/advance`): `false` (or off, no, 0) answers
+    /// both routes 404. Clocks already advanced stay where they are.
+    #[arg(long, env = "CARDS_TEST_CLOCK", default_value_t = true, action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub test_clock: bool,
+
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it).
     #[arg(long, env = "CARDS_FILE_QUOTA", default_value_t = card_core::Config::DEFAULT_FILE_QUOTA_BYTES)]
     pub file_quota: u64,
@@ -158,6 +164,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("token_ttl", &self.token_ttl)
             .field("authorization_ttl", &self.authorization_ttl)
+            .field("test_clock", &self.test_clock)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)
