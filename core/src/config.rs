@@ -18,6 +18,9 @@ pub struct Config {
     pub stored_ids: bool,
     /// Most bytes of card-holder files one client may store (413 `quota_exceeded` past it).
     pub file_quota_bytes: u64,
+    /// Whether clients may see and move their test clock (`/test-clock`); off, both routes are 404.
+    /// Offsets already stored still apply, so no client's time moves back.
+    pub test_clock: bool,
 }
 
 /// Never prints the vault key.
@@ -30,6 +33,7 @@ impl fmt::Debug for Config {
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("stored_ids", &self.stored_ids)
             .field("file_quota_bytes", &self.file_quota_bytes)
+            .field("test_clock", &self.test_clock)
             .finish()
     }
 }
@@ -48,6 +52,7 @@ impl Default for Config {
             vault_key: None,
             stored_ids: false,
             file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,
+            test_clock: true,
         }
     }
 }

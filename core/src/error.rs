@@ -42,6 +42,9 @@ pub enum ApiError {
     InsufficientFunds,
     AccountUnavailable(String),
     CurrencyMismatch(String),
+    /// A change to a card's spend the card's checks refuse (an increment): the code is the decline
+    /// reason (`spending_limit`, `insufficient_funds`, ...).
+    Declined(&'static str),
     /// The store kept conflicting with other writers; the client may retry (503 with Retry-After).
     Busy,
     /// The client's request head or body did not arrive in time.
@@ -82,7 +85,8 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::InsufficientFunds
             | ApiError::AccountUnavailable(_)
-            | ApiError::CurrencyMismatch(_) => 422,
+            | ApiError::CurrencyMismatch(_)
+            | ApiError::Declined(_) => 422,
             ApiError::NotConfigured { .. } => 503,
             ApiError::Internal(_) => 500,
             ApiError::Busy => 503,
@@ -107,6 +111,7 @@ impl ApiError {
             ApiError::InsufficientFunds => "insufficient_funds",
             ApiError::AccountUnavailable(_) => "account_unavailable",
             ApiError::CurrencyMismatch(_) => "currency_mismatch",
+            ApiError::Declined(reason) => reason,
             ApiError::NotConfigured { code, .. } => code,
             ApiError::Internal(_) => "internal_error",
             ApiError::Busy => "busy",
@@ -128,6 +133,7 @@ impl ApiError {
             | ApiError::AccountUnavailable(m)
             | ApiError::CurrencyMismatch(m)
             | ApiError::Unavailable(m) => m.clone(),
+            ApiError::Declined(reason) => format!("Declined: {reason}"),
             ApiError::RequestTimeout => "The request was not received in time".into(),
             ApiError::RateLimited { .. } => "Too many requests; retry later".into(),
             ApiError::IdempotencyConflict => {

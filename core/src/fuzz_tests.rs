@@ -1,8 +1,9 @@
 //! Fuzz-style property test on stable Rust: random request sequences through `Service::handle` on
 //! MemStore, some storage calls failing on purpose. After every request: no panic, no 5xx unless a
 //! storage call failed, and a request whose storage failed never answers 2xx (its writes are rolled
-//! back, as a host does). After every sequence: each account's balance is the sum of its ledger, and
-//! per currency, account plus card balances equal the money put in by adjustments.
+//! back, as a host does). After every request: each account's balance is the sum of its ledger, and
+//! per currency, account plus card balances equal the money put in by adjustments. Sequences move
+//! the clients' test clocks, force declines, ask for partial approvals and increment holds.
 //!
 //! Cases: `CARDS_FUZZ_CASES` (default 1000); seed of the run: `CARDS_FUZZ_SEED`.
 
@@ -15,7 +16,6 @@ use serde_json::{Value, json};
 
 use crate::domain::ledger::{self, EntryType};
 use crate::domain::{Scope, accounts, authorizations, cards};
-use crate::env::Env;
 use crate::http::routes::ROUTES;
 use crate::http::{Method, Request, Response};
 use crate::storage::{Direction, KvPair, MemStore, StoreError, Tx};
@@ -275,7 +275,26 @@ fn body_for(rng: &mut Rng, method: Method, path: &str, p: &Pools) -> Value {
             if rng.chance(20) {
                 b["currency"] = json!(currency(rng));
             }
+            if rng.chance(25) {
+                b["partialApprovalCapable"] = json!(rng.chance(90));
+            }
+            if rng.chance(8) {
+                b["simulate"] = json!({"declineReason": rng.pick(&["spending_limit", "card_canceled", "webhook_error", "nope"])});
+            }
             b
+        }
+        (Method::Post, "/test-clock/advance") => {
+            let seconds = *rng.pick(&[
+                60,
+                3600,
+                86_400,
+                8 * 86_400,
+                31 * 86_400,
+                0,
+                -1,
+                400_000_000,
+            ]);
+            json!({"seconds": seconds})
         }
         (Method::Post, path) if path.starts_with("/authorizations/") => match rng.below(3) {
             0 => json!({}),
@@ -415,6 +434,10 @@ fn pick_route(rng: &mut Rng, p: &Pools) -> &'static crate::http::routes::Route {
         (Post, "/authorizations/{id}/reverse"),
         (Post, "/authorizations/{id}/refund"),
         (Post, "/authorizations/{id}/refund"),
+        (Post, "/authorizations/{id}/increment"),
+        (Post, "/authorizations/{id}/increment"),
+        (Post, "/test-clock/advance"),
+        (Get, "/test-clock"),
         (Get, "/cards/{id}/spending"),
     ]);
     row(method, path)
@@ -580,10 +603,12 @@ fn collect(req: &Request, resp: &Response, p: &mut Pools) {
 fn check_money(app: &App, p: &Pools) -> Result<(), TestCaseError> {
     for client in ["alice", "bob"] {
         let mut store = app.store.clone();
+        let now = crate::domain::test_clock::now(&mut store, client, &app.env)
+            .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
         let mut s = Scope {
             tx: &mut store,
             client,
-            now: app.env.now(),
+            now,
             ids: &app.service.ids,
             env: &app.env,
         };
@@ -684,9 +709,10 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             app.store = copy;
             collect(&req, &resp, &mut pools);
         }
+        check_money(&app, &pools)?;
         app.env.advance_millis(1 + rng.below(90_000) as i64);
     }
-    check_money(&app, &pools)
+    Ok(())
 }
 
 #[test]

@@ -276,3 +276,56 @@ fn idempotency_records_are_swept_by_every_write() {
     assert_eq!(s, 400);
     assert_eq!(records(&app.store), 0);
 }
+
+/// Under an advanced test clock an idempotency record lives 24 hours of its client's clock, a newer
+/// record under the same key survives the sweep of the older one's queue entry, and records are
+/// still removed once the host's clock passes their queue time.
+#[test]
+fn idempotency_records_follow_the_clients_clock_and_the_sweep_keeps_newer_ones() {
+    const HOUR: i64 = 3600 * 1000;
+    let mut app = App::new();
+    let records = |store: &MemStore| {
+        let prefix = keys::idempotency("alice", "");
+        store.iter().filter(|(k, _)| k.starts_with(&prefix)).count()
+    };
+    let create = |app: &mut App, name: &str| {
+        let mut body = account_body();
+        body["name"] = json!(name);
+        app.send(json_req(Method::Post, "/accounts", &body).header("idempotency-key", "same"))
+    };
+    let sweep = |app: &mut App| {
+        let (s, _, _) = app.send(json_req(Method::Post, "/accounts", &json!({})));
+        assert_eq!(s, 400);
+    };
+    // Host H0, alice H0: the first record, due at alice's H0+24h, queued at host H0+24h.
+    let (s, first, _) = create(&mut app, "One");
+    assert_eq!(s, 201);
+    // Host H0+1h; alice 25 hours ahead (H0+26h): the key is free again.
+    app.env.advance_millis(HOUR);
+    let (s, _) = app.json_as(
+        KEY_A,
+        Method::Post,
+        "/test-clock/advance",
+        Some(json!({"seconds": 25 * 3600})),
+    );
+    assert_eq!(s, 200);
+    let (s, second, resp) = create(&mut app, "Two");
+    assert_eq!(s, 201, "{second}");
+    assert_eq!(resp.header_value("idempotent-replayed"), None);
+    assert_ne!(first["data"]["_id"], second["data"]["_id"]);
+    // The second is due at alice's H0+50h, queued at host H0+25h. Host H0+24h+1s: the first
+    // record's queue entry is swept, the second record (alice at H0+49h+1s) is kept and replays.
+    app.env.advance_millis(23 * HOUR + 1000);
+    sweep(&mut app);
+    assert_eq!(records(&app.store), 1);
+    let (s, replay, resp) = create(&mut app, "Two");
+    assert_eq!(
+        (s, resp.header_value("idempotent-replayed")),
+        (201, Some("true"))
+    );
+    assert_eq!(replay["data"]["_id"], second["data"]["_id"]);
+    // Host H0+25h+1s: the second's queue entry comes due and alice is past its expiry: swept.
+    app.env.advance_millis(HOUR);
+    sweep(&mut app);
+    assert_eq!(records(&app.store), 0);
+}

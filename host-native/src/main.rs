@@ -124,6 +124,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             // on one database through their 5 random instance bytes.
             stored_ids: false,
             file_quota_bytes: args.file_quota,
+            test_clock: args.test_clock,
         },
         &*env,
     ));

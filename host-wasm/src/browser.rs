@@ -146,6 +146,22 @@ export interface CreateAuthorizationBody {
     /** ISO 3166-1 alpha-2. */
     country?: string;
   };
+  /** Approve for what the balance and limits leave when that is short of `amount` (but > 0). */
+  partialApprovalCapable?: boolean;
+  /** A forced outcome: declined with this reason (simulation). */
+  simulate?: { declineReason: string };
+}
+
+/** POST /authorizations/{id}/increment */
+export interface IncrementAuthorizationBody {
+  /** Greater than 0, at most 2 decimal places. */
+  amount: number;
+}
+
+/** POST /test-clock/advance */
+export interface AdvanceTestClockBody {
+  /** A whole number of seconds > 0 (the clock may be at most 10 years ahead in total). */
+  seconds: number;
 }
 
 /** The path segment of a list endpoint. */
@@ -249,6 +265,22 @@ pub fn validate_create_authorization(
     #[wasm_bindgen(unchecked_param_type = "Draft<CreateAuthorizationBody>")] body: JsValue,
 ) -> JsValue {
     validate(&body, forms::create_authorization)
+}
+
+/// Checks a POST /authorizations/{id}/increment body (the checks of the purchase are the server's).
+#[wasm_bindgen(js_name = validateIncrementAuthorization, unchecked_return_type = "FieldError[]")]
+pub fn validate_increment_authorization(
+    #[wasm_bindgen(unchecked_param_type = "Draft<IncrementAuthorizationBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::increment_authorization)
+}
+
+/// Checks a POST /test-clock/advance body.
+#[wasm_bindgen(js_name = validateAdvanceTestClock, unchecked_return_type = "FieldError[]")]
+pub fn validate_advance_test_clock(
+    #[wasm_bindgen(unchecked_param_type = "Draft<AdvanceTestClockBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::advance_test_clock)
 }
 
 /// Parses a list query string (no leading `?`) for a list endpoint into its normalized plan, or the

@@ -231,6 +231,15 @@ pub mod settings {
     }
 
     /// Parses a lifetime variable `name` (seconds, > 0); empty means the core's default.
+    /// An on/off variable, on when empty.
+    pub fn parse_switch(name: &str, value: &str) -> Result<bool, String> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "on" | "true" | "yes" | "1" => Ok(true),
+            "off" | "false" | "no" | "0" => Ok(false),
+            _ => Err(format!("{name} must be on or off")),
+        }
+    }
+
     pub fn parse_ttl(name: &str, value: &str) -> Result<Option<i64>, String> {
         let value = value.trim();
         if value.is_empty() {
@@ -377,6 +386,9 @@ mod tests {
         assert!(parse_token_ttl("0").is_err());
         assert!(parse_token_ttl("abc").is_err());
         assert_eq!(parse_ttl("authorization_ttl", "60").unwrap(), Some(60));
+        assert!(parse_switch("test_clock", "").unwrap());
+        assert!(!parse_switch("test_clock", " OFF ").unwrap());
+        assert!(parse_switch("test_clock", "maybe").is_err());
         let err = parse_ttl("authorization_ttl", "-1").unwrap_err();
         assert!(err.starts_with("authorization_ttl"), "{err}");
     }

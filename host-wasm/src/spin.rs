@@ -248,6 +248,7 @@ fn config_from_variables() -> Result<Config, String> {
     if let Some(ttl) = settings::parse_ttl("authorization_ttl", &variable("authorization_ttl")?)? {
         config.authorization_ttl_secs = ttl;
     }
+    config.test_clock = settings::parse_switch("test_clock", &variable("test_clock")?)?;
     let quota = variable("file_quota")?;
     if !quota.trim().is_empty() {
         config.file_quota_bytes = quota

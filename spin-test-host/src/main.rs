@@ -7,8 +7,8 @@
 //! - `spin:postgres/postgres@3.0.0` over tokio-postgres ([`postgres`]), for the component built with
 //!   `--features postgres`;
 //! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl`,
-//!   `database_url`, `store_timeout`, `cors_origins` from the environment (`CARDS_API_KEYS`,
-//!   `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`, `CARDS_AUTHORIZATION_TTL`, `CARDS_DATABASE_URL`,
+//!   `test_clock`, `database_url`, `store_timeout`, `cors_origins` from the environment (`CARDS_API_KEYS`,
+//!   `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`, `CARDS_AUTHORIZATION_TTL`, `CARDS_TEST_CLOCK`, `CARDS_DATABASE_URL`,
 //!   `CARDS_STORE_TIMEOUT`, `CARDS_CORS_ORIGINS`); unset ones are `undefined`, as in Spin when a
 //!   variable has no value, and the component falls back to its defaults.
 //!
@@ -94,6 +94,7 @@ fn variables_from_env() -> HashMap<String, String> {
         ("vault_key", "CARDS_VAULT_KEY"),
         ("token_ttl", "CARDS_TOKEN_TTL"),
         ("authorization_ttl", "CARDS_AUTHORIZATION_TTL"),
+        ("test_clock", "CARDS_TEST_CLOCK"),
         ("database_url", "CARDS_DATABASE_URL"),
         ("store_timeout", "CARDS_STORE_TIMEOUT"),
         ("cors_origins", "CARDS_CORS_ORIGINS"),

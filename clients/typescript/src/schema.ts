@@ -389,6 +389,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/authorizations/{id}/increment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Raise a pending authorization's hold after the checks of a new purchase (422 with the reason when declined) */
+        post: operations["incrementAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/authorizations/{id}/refund": {
         parameters: {
             query?: never;
@@ -434,6 +451,40 @@ export interface paths {
         get: operations["getCardTransaction"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's test clock: its time and how far it is ahead of the host's (404 when turned off) */
+        get: operations["getTestClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the caller's test clock forward (at most 10 years ahead in total): holds expire, limit periods roll, tokens and idempotency records age */
+        post: operations["advanceTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -667,7 +718,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "closed" | "reversed" | "expired" | "declined";
             /** @enum {string|null} */
-            declineReason: "card_canceled" | "card_inactive" | "currency_mismatch" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "insufficient_funds" | null;
+            declineReason: "card_canceled" | "card_inactive" | "currency_mismatch" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "insufficient_funds" | "webhook_declined" | "webhook_timeout" | "webhook_error" | null;
             pendingAmount: number;
             capturedAmount: number;
             reversedAmount: number;
@@ -678,6 +729,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What was asked (and incremented); more than `amount` after a partial approval. */
+            requestedAmount: number;
         };
         CardTransaction: {
             _id: string;
@@ -726,10 +779,27 @@ export interface components {
                 city?: string | null;
                 country?: string | null;
             };
+            partialApprovalCapable?: boolean | null;
+            simulate?: {
+                /** @enum {string} */
+                declineReason: "card_canceled" | "card_inactive" | "currency_mismatch" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "insufficient_funds" | "webhook_declined" | "webhook_timeout" | "webhook_error";
+            } | null;
         };
         /** @description Without `amount` (or without a body), the whole remaining amount. */
         AmountBody: {
             amount?: number | null;
+        };
+        IncrementBody: {
+            /** @description Exact: at most 2 decimal places (JSON numbers are parsed without a float round trip). */
+            amount: number;
+        };
+        TestClock: {
+            /** Format: date-time */
+            now: string;
+            offsetSeconds: number;
+        };
+        TestClockAdvance: {
+            seconds: number;
         };
         CardSecrets: {
             pan: string;
@@ -957,7 +1027,7 @@ export interface components {
             statusCode: number;
             message: string;
             /** @enum {string} */
-            error: "validation_error" | "unauthorized" | "invalid_token" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
+            error: "validation_error" | "unauthorized" | "invalid_token" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
             errors?: components["schemas"]["FieldError"][];
             /** @description The `Request-Id` header of this response (every host sets both), for tracing the request in the server's log. */
             requestId?: string;
@@ -1165,7 +1235,7 @@ export interface components {
             /** @enum {string} */
             status?: "pending" | "closed" | "reversed" | "expired" | "declined";
             /** @enum {string|null} */
-            declineReason?: "card_canceled" | "card_inactive" | "currency_mismatch" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "insufficient_funds" | null;
+            declineReason?: "card_canceled" | "card_inactive" | "currency_mismatch" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "insufficient_funds" | "webhook_declined" | "webhook_timeout" | "webhook_error" | null;
             pendingAmount?: number;
             capturedAmount?: number;
             reversedAmount?: number;
@@ -1176,6 +1246,8 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string;
+            /** @description What was asked (and incremented); more than `amount` after a partial approval. */
+            requestedAmount?: number;
         };
         CardTransactionListItem: {
             _id?: string;
@@ -1382,7 +1454,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description Error: `insufficient_funds`, `account_unavailable`, `currency_mismatch` */
+        /** @description Error: `insufficient_funds`, `account_unavailable`, `currency_mismatch`, `card_canceled`, `card_inactive`, `channel_blocked`, `category_blocked`, `category_not_allowed`, `spending_limit`, `webhook_declined`, `webhook_timeout`, `webhook_error` */
         E422: {
             headers: {
                 [name: string]: unknown;
@@ -1390,7 +1462,7 @@ export interface components {
             content: {
                 "application/json": {
                     /** @enum {unknown} */
-                    error?: "insufficient_funds" | "account_unavailable" | "currency_mismatch";
+                    error?: "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error";
                 } & components["schemas"]["Error"];
             };
         };
@@ -2503,7 +2575,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -2684,7 +2756,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -2845,6 +2917,55 @@ export interface operations {
             503: components["responses"]["E503"];
         };
     };
+    incrementAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncrementBody"];
+            };
+        };
+        responses: {
+            /** @description Raise a pending authorization's hold after the checks of a new purchase (422 with the reason when declined) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Authorization"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
     refundAuthorization: {
         parameters: {
             query?: never;
@@ -2967,6 +3088,79 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+        };
+    };
+    getTestClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's test clock: its time and how far it is ahead of the host's (404 when turned off) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["TestClock"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seconds": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description Move the caller's test clock forward (at most 10 years ahead in total): holds expire, limit periods roll, tokens and idempotency records age */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["TestClock"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     listEvents: {

@@ -15,6 +15,7 @@ pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
+pub mod test_clock;
 pub mod upgrade;
 pub mod vault;
 

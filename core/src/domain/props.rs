@@ -19,7 +19,7 @@ use super::cards::{ControlsPatch, Interval, SpendingLimit};
 use super::ledger::{self, EntryType};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
-use crate::env::{DeterministicEnv, Env, Timestamp};
+use crate::env::{DeterministicEnv, Timestamp};
 use crate::storage::codec::JsonText;
 use crate::storage::{MemStore, Overlay};
 
@@ -58,6 +58,17 @@ enum Op {
         /// Indexes into [`CATEGORIES`] and [`MCCS`]; past the end is none.
         category: usize,
         mcc: usize,
+        /// `partialApprovalCapable`.
+        partial: bool,
+    },
+    /// Raises a pending authorization's hold.
+    Increment {
+        auth: usize,
+        cents: u32,
+    },
+    /// The client's test clock moves forward this many minutes (up to three days).
+    Advance {
+        minutes: u32,
     },
     Capture {
         auth: usize,
@@ -100,8 +111,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0usize..3, 0u32..20000).prop_map(|(account, cents)| Op::Adjust { account, cents }),
         1 => (0usize..8).prop_map(|card| Op::Pause { card }),
         1 => (0usize..3).prop_map(|account| Op::Block { account }),
-        6 => (0usize..4, 1u32..1500, any::<bool>(), 0usize..4, 0usize..4)
-            .prop_map(|(card, cents, web, category, mcc)| Op::Authorize { card, cents, web, category, mcc }),
+        6 => (0usize..4, 1u32..1500, any::<bool>(), 0usize..4, 0usize..4, any::<bool>())
+            .prop_map(|(card, cents, web, category, mcc, partial)| Op::Authorize { card, cents, web, category, mcc, partial }),
+        2 => (0usize..8, 1u32..1500).prop_map(|(auth, cents)| Op::Increment { auth, cents }),
+        1 => (1u32..4320).prop_map(|minutes| Op::Advance { minutes }),
         3 => (0usize..8, proptest::option::of(1u32..1500))
             .prop_map(|(auth, cents)| Op::Capture { auth, cents }),
         2 => (0usize..8, proptest::option::of(1u32..1500))
@@ -129,17 +142,23 @@ struct World {
 }
 
 impl World {
+    /// The client's clock, as the pipeline reads it: the host's plus the test-clock offset.
+    fn now(&mut self) -> Timestamp {
+        super::test_clock::now(&mut self.store, "alice", &self.env).unwrap()
+    }
+
     /// Runs `f` in one request-like unit: its writes land only if it returns `Ok`.
     fn run<T>(
         &mut self,
         f: impl FnOnce(&mut Scope, &Vault) -> super::Result<T>,
     ) -> super::Result<T> {
+        let now = self.now();
         let mut overlay = Overlay::new(&mut self.store);
         let result = {
             let mut s = Scope {
                 tx: &mut overlay,
                 client: "alice",
-                now: self.env.now(),
+                now,
                 ids: &self.ids,
                 env: &self.env,
             };
@@ -154,9 +173,9 @@ impl World {
 }
 
 impl World {
-    /// A card's limits and its authorizations as they stand now.
-    fn card_state(&mut self, card: &str) -> (Vec<SpendingLimit>, Vec<Authorization>) {
-        let now = self.env.now();
+    /// One authorization as it stands now (the clock does not move).
+    fn authorization(&mut self, id: &str) -> Authorization {
+        let now = self.now();
         let mut s = Scope {
             tx: &mut self.store,
             client: "alice",
@@ -164,14 +183,26 @@ impl World {
             ids: &self.ids,
             env: &self.env,
         };
-        let limits = cards::get(&mut s, card)
-            .unwrap()
-            .spending_controls
-            .spending_limits;
+        authorizations::get(&mut s, id).unwrap()
+    }
+
+    /// A card's limits, its authorizations and its available balance as they stand now.
+    fn card_state(&mut self, card: &str) -> (Vec<SpendingLimit>, Vec<Authorization>, Decimal) {
+        let now = self.now();
+        let mut s = Scope {
+            tx: &mut self.store,
+            client: "alice",
+            now,
+            ids: &self.ids,
+            env: &self.env,
+        };
+        let card = cards::get(&mut s, card).unwrap();
         let auths = authorizations::all(&mut s).unwrap();
+        let available = card.available();
         (
-            limits,
-            auths.into_iter().filter(|a| a.card_id == card).collect(),
+            card.spending_controls.spending_limits,
+            auths.into_iter().filter(|a| a.card_id == card.id).collect(),
+            available,
         )
     }
 }
@@ -307,7 +338,7 @@ proptest! {
                         ..Default::default()
                     }))
                     .map(drop),
-                Op::Authorize { card, cents: amount, web, category, mcc } if card < cards.len() => {
+                Op::Authorize { card, cents: amount, web, category, mcc, partial } if card < cards.len() => {
                     let merchant = Merchant {
                         name: "Shop".into(),
                         category: CATEGORIES.get(category).map(|c| c.to_string()),
@@ -316,30 +347,88 @@ proptest! {
                         country: None,
                     };
                     // The model's verdict on the card's limits before the decision.
-                    let (limits, of_card) = w.card_state(&cards[card]);
-                    let now = w.env.now();
+                    let (limits, of_card, available) = w.card_state(&cards[card]);
+                    let now = w.now();
+                    let room_of = |l: &SpendingLimit| if l.interval == Interval::PerAuthorization {
+                        l.amount
+                    } else {
+                        (l.amount - model_spent(l, &of_card, now)).max(Decimal::ZERO)
+                    };
+                    let over_a_limit = limits.iter().any(|l| model_applies(l, &merchant) && cents(amount) > room_of(l));
+                    // What a partial approval may take: the smallest room of the limits that apply, and the balance.
+                    let room = limits
+                        .iter()
+                        .filter(|l| model_applies(l, &merchant))
+                        .map(room_of)
+                        .fold(available.max(Decimal::ZERO), Decimal::min);
+                    let decided = w.run(|s, _| authorizations::authorize(s, &cards[card], NewAuthorization {
+                        amount: cents(amount),
+                        currency: None,
+                        channel: if web { Channel::Web } else { Channel::Pos },
+                        merchant,
+                        partial_approval_capable: partial,
+                        simulate_decline: None,
+                    }, TTL));
+                    if let Ok(a) = &decided {
+                        prop_assert_eq!(a.requested_amount, cents(amount));
+                        if partial && a.amount < a.requested_amount {
+                            // Approved for exactly the room, which was short of the request.
+                            prop_assert!(a.approved, "{a:?}");
+                            prop_assert_eq!(a.amount, room, "{:?}", a);
+                        } else if partial {
+                            prop_assert_eq!(a.amount, a.requested_amount);
+                            match a.decline_reason {
+                                Some(DeclineReason::SpendingLimit | DeclineReason::InsufficientFunds) => {
+                                    prop_assert_eq!(room, Decimal::ZERO, "{:?}", a)
+                                }
+                                None => prop_assert!(!over_a_limit && cents(amount) <= available, "{a:?}"),
+                                Some(_) => {}
+                            }
+                        } else {
+                            prop_assert_eq!(a.amount, a.requested_amount);
+                            match a.decline_reason {
+                                Some(DeclineReason::SpendingLimit) => prop_assert!(over_a_limit, "{a:?}"),
+                                None | Some(DeclineReason::InsufficientFunds) => prop_assert!(!over_a_limit, "{a:?}"),
+                                Some(_) => {}
+                            }
+                        }
+                    }
+                    decided.map(|a| auths.push(a.id))
+                }
+                Op::Increment { auth, cents: amount } if auth < auths.len() => {
+                    let before = w.authorization(&auths[auth]);
+                    let (limits, of_card, available) = w.card_state(&before.card_id);
+                    let now = w.now();
                     let over_a_limit = limits.iter().any(|l| {
-                        model_applies(l, &merchant)
+                        model_applies(l, &before.merchant)
                             && if l.interval == Interval::PerAuthorization {
                                 cents(amount) > l.amount
                             } else {
                                 model_spent(l, &of_card, now) + cents(amount) > l.amount
                             }
                     });
-                    let decided = w.run(|s, _| authorizations::authorize(s, &cards[card], NewAuthorization {
-                        amount: cents(amount),
-                        currency: None,
-                        channel: if web { Channel::Web } else { Channel::Pos },
-                        merchant,
-                    }, TTL));
-                    if let Ok(a) = &decided {
-                        match a.decline_reason {
-                            Some(DeclineReason::SpendingLimit) => prop_assert!(over_a_limit, "{a:?}"),
-                            None | Some(DeclineReason::InsufficientFunds) => prop_assert!(!over_a_limit, "{a:?}"),
-                            Some(_) => {}
+                    let result = w.run(|s, _| authorizations::increment(s, &auths[auth], cents(amount)));
+                    match &result {
+                        Ok(a) => {
+                            prop_assert!(!over_a_limit && cents(amount) <= available, "{a:?}");
+                            prop_assert_eq!(a.amount, before.amount + cents(amount));
+                            prop_assert_eq!(a.pending_amount, before.pending_amount + cents(amount));
                         }
+                        Err(crate::error::ApiError::Declined("spending_limit")) => prop_assert!(over_a_limit),
+                        Err(crate::error::ApiError::Declined("insufficient_funds")) => {
+                            prop_assert!(!over_a_limit && cents(amount) > available)
+                        }
+                        Err(_) => {}
                     }
-                    decided.map(|a| auths.push(a.id))
+                    result.map(drop)
+                }
+                Op::Advance { minutes } => {
+                    let before = w.now();
+                    let moved = w.run(|s, _| super::test_clock::advance(s, i64::from(minutes) * 60)).unwrap();
+                    prop_assert_eq!(moved.now, before.plus_seconds(i64::from(minutes) * 60));
+                    // `run` moves the host's clock a second after every unit.
+                    prop_assert_eq!(w.now(), moved.now.plus_seconds(1));
+                    Ok(())
                 }
                 Op::Capture { auth, cents: amount } if auth < auths.len() => w
                     .run(|s, _| authorizations::capture(s, &auths[auth], amount.map(cents)))
@@ -377,7 +466,7 @@ proptest! {
             if result.is_err() {
                 prop_assert!(w.store.iter().eq(before.iter()), "a refused {op:?} wrote");
             }
-            let now = w.env.now();
+            let now = w.now();
             let (balances, entries, all_cards, all_auths, spending) = {
                 let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
                 let a = accounts::all(&mut s).unwrap();

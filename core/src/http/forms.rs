@@ -55,6 +55,22 @@ pub fn create_authorization(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /authorizations/{id}/increment.
+pub fn increment_authorization(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::authorizations::increment(m)),
+        Err(e) => e,
+    }
+}
+
+/// POST /test-clock/advance (the 10-year bound depends on the clock, so it is the server's).
+pub fn advance_test_clock(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::test_clock::advance(m)),
+        Err(e) => e,
+    }
+}
+
 /// POST /cards/{id}/fund.
 pub fn fund_card(body: &Value) -> Vec<FieldError> {
     match object(body) {

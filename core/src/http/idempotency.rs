@@ -106,11 +106,20 @@ fn is_kept(status: u16) -> bool {
 }
 
 impl Fresh {
-    pub fn record(self, response: &Response, now: Timestamp, tx: &mut dyn Tx) -> ApiResult<()> {
+    /// Keeps the outcome for [`RETENTION_SECS`] of the client's clock (`now`); its place in the
+    /// expiry queue is on the host's clock (`host_now`), see [`sweep`].
+    pub fn record(
+        self,
+        response: &Response,
+        now: Timestamp,
+        host_now: Timestamp,
+        tx: &mut dyn Tx,
+    ) -> ApiResult<()> {
         if !is_kept(response.status) {
             return Ok(());
         }
         let expires_at = now.plus_seconds(RETENTION_SECS).millis();
+        let queued_at = host_now.plus_seconds(RETENTION_SECS).millis();
         let stored = Stored {
             fingerprint: self.fingerprint,
             status: response.status,
@@ -125,17 +134,26 @@ impl Fresh {
             expires_at,
         };
         codec::put(tx, &self.key, &stored)?;
-        tx.put(&keys::idempotency_expiry(expires_at, &self.key), &self.key)?;
+        tx.put(&keys::idempotency_expiry(queued_at, &self.key), &self.key)?;
         Ok(())
     }
 }
 
 /// Deletes a few records whose time is up, oldest first. Every write request runs it (with or
 /// without a key), so expired records go away at the pace of the writes, a few at a time.
-pub fn sweep(tx: &mut dyn Tx, now: Timestamp) -> ApiResult<()> {
-    let (start, end) = keys::idempotency_expired(now.millis());
+///
+/// A record's `expires_at` is on its client's clock (the test clock), its queue entry on the host's
+/// (`host_now`), which is never ahead of a client's: the queue entry comes due at or after the record
+/// expired for its client. The record is compared with its client's clock, so a newer record under
+/// the same key (a later expiry on that clock) is never deleted.
+pub fn sweep(tx: &mut dyn Tx, host_now: Timestamp) -> ApiResult<()> {
+    let (start, end) = keys::idempotency_expired(host_now.millis());
     for (queue_key, record_key) in tx.scan(&start, &end, Direction::Forward, SWEEP_BATCH)? {
-        // A newer record under the same key has a later expiry: only delete a record that expired.
+        let offset = match keys::idempotency_client(&record_key) {
+            Some(client) => crate::domain::test_clock::offset(tx, client)?,
+            None => 0,
+        };
+        let now = host_now.plus_seconds(offset);
         if let Some(stored) = codec::get::<Stored>(tx, &record_key)?
             && stored.expires_at <= now.millis()
         {

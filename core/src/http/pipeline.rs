@@ -37,7 +37,7 @@ pub fn check_body(
     let Some(check) = route.check else {
         return Ok(());
     };
-    let now = env.now();
+    let now = crate::domain::test_clock::now(tx, client, env)?;
     // A replayed or conflicting key is answered by `handle` before the body is looked at.
     if req.method == Method::Post && idempotency::decides(req, client, now, tx)? {
         return Ok(());
@@ -70,9 +70,14 @@ fn run(
         Auth::Key => auth::authenticate(req, &config.api_keys, tx)?,
         Auth::Public => String::new(),
     };
-    let now = env.now();
+    // The client's clock (the host's plus its test-clock offset): every rule reads this instant.
+    let host_now = env.now();
+    let now = match route.auth {
+        Auth::Key => host_now.plus_seconds(crate::domain::test_clock::offset(tx, &client)?),
+        Auth::Public => host_now,
+    };
     if route.access == Access::Write {
-        idempotency::sweep(tx, now)?;
+        idempotency::sweep(tx, host_now)?;
     }
     let claim = if req.method == Method::Post {
         match idempotency::Claim::check(req, &client, now, tx)? {
@@ -119,7 +124,7 @@ fn run(
         Err(e) => errors::to_response(&e),
     };
     if let Some(fresh) = claim {
-        fresh.record(&response, now, tx)?;
+        fresh.record(&response, now, host_now, tx)?;
     }
     Ok(response)
 }

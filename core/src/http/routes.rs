@@ -216,6 +216,12 @@ pub static ROUTES: &[Route] = &[
     ),
     with_body(
         Post,
+        "/authorizations/{id}/increment",
+        handlers::authorizations::increment,
+        handlers::authorizations::check_increment,
+    ),
+    with_body(
+        Post,
         "/authorizations/{id}/refund",
         handlers::authorizations::refund,
         handlers::authorizations::check_amount,
@@ -231,6 +237,13 @@ pub static ROUTES: &[Route] = &[
         "/card-transactions/{id}",
         Read,
         handlers::authorizations::transaction,
+    ),
+    route(Get, "/test-clock", Read, handlers::test_clock::get),
+    with_body(
+        Post,
+        "/test-clock/advance",
+        handlers::test_clock::advance,
+        handlers::test_clock::check_advance,
     ),
     route(Get, "/events", Read, handlers::events::list),
     route(Get, "/events/{id}", Read, handlers::events::get),

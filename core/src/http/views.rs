@@ -296,6 +296,9 @@ pub struct AuthorizationView<'a> {
     created_at: Timestamp,
     #[serde(serialize_with = "rfc3339")]
     updated_at: Timestamp,
+    /// What was asked; more than `amount` after a partial approval.
+    #[serde(with = "money")]
+    requested_amount: Decimal,
 }
 
 impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
@@ -318,6 +321,7 @@ impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
             expires_at: a.expires_at,
             created_at: a.created_at,
             updated_at: a.updated_at,
+            requested_amount: a.requested_amount.normalize(),
         }
     }
 }
@@ -457,6 +461,7 @@ pub static AUTHORIZATION: Schema = Schema {
         ("expiresAt", FieldType::Date),
         ("createdAt", FieldType::Date),
         ("updatedAt", FieldType::Date),
+        ("requestedAmount", FieldType::Number),
     ],
     default_search: &["merchant.name"],
     populate: &[],

@@ -17,6 +17,13 @@ pub trait Record: Serialize + DeserializeOwned {
     const VERSION: u8;
     /// What the record is, for error messages.
     const NAME: &'static str;
+
+    /// Reads an older version of the record (`rest` is its postcard bytes), for a change that needs
+    /// no migration of the store (a field added with a value derived from the others). `None`: this
+    /// version is not one this release reads.
+    fn older(_version: u8, _rest: &[u8]) -> Option<Result<Self, postcard::Error>> {
+        None
+    }
 }
 
 pub fn encode<T: Record>(value: &T) -> Result<Vec<u8>, StoreError> {
@@ -28,11 +35,16 @@ pub fn decode<T: Record>(bytes: &[u8]) -> Result<T, StoreError> {
     match bytes.split_first() {
         Some((&v, rest)) if v == T::VERSION => postcard::from_bytes(rest)
             .map_err(|e| StoreError(format!("cannot decode {}: {e}", T::NAME))),
-        Some((&v, _)) => Err(StoreError(format!(
-            "{} record has version {v}, this release reads version {}",
-            T::NAME,
-            T::VERSION
-        ))),
+        Some((&v, rest)) => match T::older(v, rest) {
+            Some(older) => {
+                older.map_err(|e| StoreError(format!("cannot decode {} version {v}: {e}", T::NAME)))
+            }
+            None => Err(StoreError(format!(
+                "{} record has version {v}, this release reads version {}",
+                T::NAME,
+                T::VERSION
+            ))),
+        },
         None => Err(StoreError(format!("empty {} record", T::NAME))),
     }
 }

@@ -353,6 +353,20 @@ pub fn idempotency(client: &str, key: &str) -> Vec<u8> {
     Key::new("d").part(client).part(key).done()
 }
 
+/// The client of an idempotency record's key (the sweep reads that client's clock).
+pub fn idempotency_client(record: &[u8]) -> Option<&str> {
+    let mut parts = record.split(|b| *b == 0);
+    match (parts.next(), parts.next()) {
+        (Some(b"d"), Some(client)) => std::str::from_utf8(client).ok(),
+        _ => None,
+    }
+}
+
+/// A client's test clock (its offset from the host's clock).
+pub fn test_clock(client: &str) -> Vec<u8> {
+    Key::new("tc").part(client).done()
+}
+
 /// The expiry queue entry of an idempotency record: ordered by expiry, then by the record's key (the
 /// entry's value is the record's key, so a sweep never parses keys).
 pub fn idempotency_expiry(expires_at_ms: i64, record: &[u8]) -> Vec<u8> {

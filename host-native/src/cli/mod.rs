@@ -148,6 +148,12 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_AUTHORIZATION_TTL", default_value = "7d", value_parser = parse_secs)]
     pub authorization_ttl: i64,
 
+    /// The test clock (`GET /test-clock`, `POST /test-clock/advance`): `false` (or off, no, 0) answers
+    /// both routes 404. Clocks already advanced stay where they are.
+    #[arg(long, env = "CARDS_TEST_CLOCK", default_value_t = true, action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub test_clock: bool,
+
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
     /// a size (`1GiB`, `500MB`).
     #[arg(long, env = "CARDS_FILE_QUOTA", default_value = "1GiB", value_parser = parse_size)]
@@ -200,6 +206,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
             .field("token_ttl", &self.token_ttl)
             .field("authorization_ttl", &self.authorization_ttl)
+            .field("test_clock", &self.test_clock)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)

@@ -39,12 +39,15 @@ from .account_update_type_type_0 import AccountUpdateTypeType0
 from .address import Address
 from .address_input import AddressInput
 from .address_input_country_code_type_0 import AddressInputCountryCodeType0
+from .advance_test_clock_response_200 import AdvanceTestClockResponse200
 from .amount_body import AmountBody
 from .authorization import Authorization
 from .authorization_channel import AuthorizationChannel
 from .authorization_create import AuthorizationCreate
 from .authorization_create_channel import AuthorizationCreateChannel
 from .authorization_create_merchant import AuthorizationCreateMerchant
+from .authorization_create_simulate_type_0 import AuthorizationCreateSimulateType0
+from .authorization_create_simulate_type_0_decline_reason import AuthorizationCreateSimulateType0DeclineReason
 from .authorization_decline_reason_type_1 import AuthorizationDeclineReasonType1
 from .authorization_decline_reason_type_2_type_1 import AuthorizationDeclineReasonType2Type1
 from .authorization_decline_reason_type_3_type_1 import AuthorizationDeclineReasonType3Type1
@@ -207,6 +210,7 @@ from .get_card_response_200 import GetCardResponse200
 from .get_card_spending_response_200 import GetCardSpendingResponse200
 from .get_card_transaction_response_200 import GetCardTransactionResponse200
 from .get_event_response_200 import GetEventResponse200
+from .get_test_clock_response_200 import GetTestClockResponse200
 from .health import Health
 from .health_response_200 import HealthResponse200
 from .health_status import HealthStatus
@@ -226,6 +230,8 @@ from .identification_input_proof_of_address_type_0_type_type_0 import Identifica
 from .identification_input_proof_of_address_type_0_verification_status_type_0 import (
     IdentificationInputProofOfAddressType0VerificationStatusType0,
 )
+from .increment_authorization_response_200 import IncrementAuthorizationResponse200
+from .increment_body import IncrementBody
 from .ledger_entry import LedgerEntry
 from .ledger_entry_list import LedgerEntryList
 from .ledger_entry_list_filter import LedgerEntryListFilter
@@ -276,6 +282,8 @@ from .spending_controls_input_spending_limits_type_0_item_interval import (
 from .spending_controls_spending_limits_item import SpendingControlsSpendingLimitsItem
 from .spending_controls_spending_limits_item_interval import SpendingControlsSpendingLimitsItemInterval
 from .terminate_card_response_200 import TerminateCardResponse200
+from .test_clock import TestClock
+from .test_clock_advance import TestClockAdvance
 from .update_account_detail_response_200 import UpdateAccountDetailResponse200
 from .update_account_response_200 import UpdateAccountResponse200
 from .update_card_holder_response_200 import UpdateCardHolderResponse200
@@ -321,12 +329,15 @@ __all__ = (
     "Address",
     "AddressInput",
     "AddressInputCountryCodeType0",
+    "AdvanceTestClockResponse200",
     "AmountBody",
     "Authorization",
     "AuthorizationChannel",
     "AuthorizationCreate",
     "AuthorizationCreateChannel",
     "AuthorizationCreateMerchant",
+    "AuthorizationCreateSimulateType0",
+    "AuthorizationCreateSimulateType0DeclineReason",
     "AuthorizationDeclineReasonType1",
     "AuthorizationDeclineReasonType2Type1",
     "AuthorizationDeclineReasonType3Type1",
@@ -457,6 +468,7 @@ __all__ = (
     "GetCardSpendingResponse200",
     "GetCardTransactionResponse200",
     "GetEventResponse200",
+    "GetTestClockResponse200",
     "Health",
     "HealthResponse200",
     "HealthStatus",
@@ -470,6 +482,8 @@ __all__ = (
     "IdentificationInputProofOfAddressType0",
     "IdentificationInputProofOfAddressType0TypeType0",
     "IdentificationInputProofOfAddressType0VerificationStatusType0",
+    "IncrementAuthorizationResponse200",
+    "IncrementBody",
     "LedgerEntry",
     "LedgerEntryList",
     "LedgerEntryListFilter",
@@ -518,6 +532,8 @@ __all__ = (
     "SpendingControlsSpendingLimitsItem",
     "SpendingControlsSpendingLimitsItemInterval",
     "TerminateCardResponse200",
+    "TestClock",
+    "TestClockAdvance",
     "UpdateAccountDetailResponse200",
     "UpdateAccountResponse200",
     "UpdateCardHolderResponse200",

@@ -42,6 +42,7 @@ class Authorization:
         expires_at (datetime.datetime):
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
+        requested_amount (float): What was asked (and incremented); more than `amount` after a partial approval.
     """
 
     field_id: str
@@ -66,6 +67,7 @@ class Authorization:
     expires_at: datetime.datetime
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    requested_amount: float
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -111,6 +113,8 @@ class Authorization:
 
         updated_at = self.updated_at.isoformat()
 
+        requested_amount = self.requested_amount
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -132,6 +136,7 @@ class Authorization:
                 "expiresAt": expires_at,
                 "createdAt": created_at,
                 "updatedAt": updated_at,
+                "requestedAmount": requested_amount,
             }
         )
 
@@ -218,6 +223,8 @@ class Authorization:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
+        requested_amount = d.pop("requestedAmount")
+
         authorization = cls(
             field_id=field_id,
             card_id=card_id,
@@ -236,6 +243,7 @@ class Authorization:
             expires_at=expires_at,
             created_at=created_at,
             updated_at=updated_at,
+            requested_amount=requested_amount,
         )
 
         authorization.additional_properties = d

@@ -10,6 +10,9 @@ class AuthorizationDeclineReasonType2Type1(StrEnum):
     CURRENCY_MISMATCH = "currency_mismatch"
     INSUFFICIENT_FUNDS = "insufficient_funds"
     SPENDING_LIMIT = "spending_limit"
+    WEBHOOK_DECLINED = "webhook_declined"
+    WEBHOOK_ERROR = "webhook_error"
+    WEBHOOK_TIMEOUT = "webhook_timeout"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -43,6 +43,7 @@ class AuthorizationListItem:
         expires_at (datetime.datetime | Unset):
         created_at (datetime.datetime | Unset):
         updated_at (datetime.datetime | Unset):
+        requested_amount (float | Unset): What was asked (and incremented); more than `amount` after a partial approval.
     """
 
     field_id: str | Unset = UNSET
@@ -68,6 +69,7 @@ class AuthorizationListItem:
     expires_at: datetime.datetime | Unset = UNSET
     created_at: datetime.datetime | Unset = UNSET
     updated_at: datetime.datetime | Unset = UNSET
+    requested_amount: float | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -127,6 +129,8 @@ class AuthorizationListItem:
         if not isinstance(self.updated_at, Unset):
             updated_at = self.updated_at.isoformat()
 
+        requested_amount = self.requested_amount
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -164,6 +168,8 @@ class AuthorizationListItem:
             field_dict["createdAt"] = created_at
         if updated_at is not UNSET:
             field_dict["updatedAt"] = updated_at
+        if requested_amount is not UNSET:
+            field_dict["requestedAmount"] = requested_amount
 
         return field_dict
 
@@ -282,6 +288,8 @@ class AuthorizationListItem:
         else:
             updated_at = datetime.datetime.fromisoformat(_updated_at)
 
+        requested_amount = d.pop("requestedAmount", UNSET)
+
         authorization_list_item = cls(
             field_id=field_id,
             card_id=card_id,
@@ -300,6 +308,7 @@ class AuthorizationListItem:
             expires_at=expires_at,
             created_at=created_at,
             updated_at=updated_at,
+            requested_amount=requested_amount,
         )
 
         authorization_list_item.additional_properties = d

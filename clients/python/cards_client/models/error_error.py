@@ -4,6 +4,11 @@ from enum import StrEnum
 class ErrorError(StrEnum):
     ACCOUNT_UNAVAILABLE = "account_unavailable"
     BUSY = "busy"
+    CARD_CANCELED = "card_canceled"
+    CARD_INACTIVE = "card_inactive"
+    CATEGORY_BLOCKED = "category_blocked"
+    CATEGORY_NOT_ALLOWED = "category_not_allowed"
+    CHANNEL_BLOCKED = "channel_blocked"
     CURRENCY_MISMATCH = "currency_mismatch"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
     INSUFFICIENT_FUNDS = "insufficient_funds"
@@ -17,11 +22,15 @@ class ErrorError(StrEnum):
     QUOTA_EXCEEDED = "quota_exceeded"
     RATE_LIMITED = "rate_limited"
     REQUEST_TIMEOUT = "request_timeout"
+    SPENDING_LIMIT = "spending_limit"
     UNAUTHORIZED = "unauthorized"
     UNAVAILABLE = "unavailable"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     VALIDATION_ERROR = "validation_error"
     VAULT_KEY_MISMATCH = "vault_key_mismatch"
+    WEBHOOK_DECLINED = "webhook_declined"
+    WEBHOOK_ERROR = "webhook_error"
+    WEBHOOK_TIMEOUT = "webhook_timeout"
 
     def __str__(self) -> str:
         return str(self.value)

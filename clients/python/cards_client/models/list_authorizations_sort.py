@@ -19,6 +19,7 @@ class ListAuthorizationsSort(StrEnum):
     MERCHANT_NAME = "merchant.name"
     PENDINGAMOUNT = "pendingAmount"
     REFUNDEDAMOUNT = "refundedAmount"
+    REQUESTEDAMOUNT = "requestedAmount"
     REVERSEDAMOUNT = "reversedAmount"
     STATUS = "status"
     UPDATEDAT = "updatedAt"
@@ -43,6 +44,7 @@ class ListAuthorizationsSort(StrEnum):
     VALUE_4 = "-cardId"
     VALUE_40 = "-createdAt"
     VALUE_42 = "-updatedAt"
+    VALUE_44 = "-requestedAmount"
     VALUE_6 = "-cardHolderId"
     VALUE_8 = "-amount"
 

@@ -49,6 +49,10 @@ str_enum!(
         CategoryNotAllowed = "category_not_allowed",
         SpendingLimit = "spending_limit",
         InsufficientFunds = "insufficient_funds",
+        // A card program's decision endpoint (README, "Simulate": forced outcomes name them too).
+        WebhookDeclined = "webhook_declined",
+        WebhookTimeout = "webhook_timeout",
+        WebhookError = "webhook_error",
     }
 );
 
@@ -87,11 +91,71 @@ pub struct Authorization {
     pub expires_at: Timestamp,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+    /// What the purchase asked for (and its increments); more than `amount` after a partial approval.
+    #[serde(with = "money")]
+    pub requested_amount: Decimal,
 }
 
 impl Record for Authorization {
-    const VERSION: u8 = 1;
+    // Version 1 had no `requested_amount`; it reads as the amount (no partial approvals then).
+    const VERSION: u8 = 2;
     const NAME: &'static str = "authorization";
+
+    fn older(version: u8, rest: &[u8]) -> Option<std::result::Result<Self, postcard::Error>> {
+        (version == 1).then(|| postcard::from_bytes::<AuthorizationV1>(rest).map(Into::into))
+    }
+}
+
+/// An authorization as version 1 stored it.
+#[derive(Deserialize)]
+struct AuthorizationV1 {
+    id: String,
+    card_id: String,
+    card_holder_id: String,
+    #[serde(with = "money")]
+    amount: Decimal,
+    currency: Currency,
+    channel: Channel,
+    merchant: Merchant,
+    approved: bool,
+    status: AuthorizationStatus,
+    decline_reason: Option<DeclineReason>,
+    #[serde(with = "money")]
+    pending_amount: Decimal,
+    #[serde(with = "money")]
+    captured_amount: Decimal,
+    #[serde(with = "money")]
+    reversed_amount: Decimal,
+    #[serde(with = "money")]
+    refunded_amount: Decimal,
+    expires_at: Timestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+}
+
+impl From<AuthorizationV1> for Authorization {
+    fn from(a: AuthorizationV1) -> Self {
+        Authorization {
+            id: a.id,
+            card_id: a.card_id,
+            card_holder_id: a.card_holder_id,
+            amount: a.amount,
+            currency: a.currency,
+            channel: a.channel,
+            merchant: a.merchant,
+            approved: a.approved,
+            status: a.status,
+            decline_reason: a.decline_reason,
+            pending_amount: a.pending_amount,
+            captured_amount: a.captured_amount,
+            reversed_amount: a.reversed_amount,
+            refunded_amount: a.refunded_amount,
+            expires_at: a.expires_at,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+            requested_amount: a.amount,
+        }
+    }
 }
 
 /// POST /cards/{id}/authorizations, validated.
@@ -101,6 +165,10 @@ pub struct NewAuthorization {
     pub currency: Option<Currency>,
     pub channel: Channel,
     pub merchant: Merchant,
+    /// The purchase may be approved for less than asked (what the balance and limits leave).
+    pub partial_approval_capable: bool,
+    /// A forced outcome (simulation): declined with this reason, nothing checked, nothing moves.
+    pub simulate_decline: Option<DeclineReason>,
 }
 
 /// `auth` as it stands at `now`: a pending authorization past its `expires_at` is expired and holds
@@ -265,6 +333,44 @@ fn decline_reason(
     }
 }
 
+/// The amount approved and the decline reason of `new`: all of it, or with `partial_approval_capable`
+/// what the balance and the limits that apply leave when that is more than zero but short of it.
+fn decide(
+    card: &Card,
+    new: &NewAuthorization,
+    currency: &Currency,
+    limits: &[spend::LimitSpend],
+    available: Decimal,
+) -> (Decimal, Option<DeclineReason>) {
+    let reason = decline_reason(card, new, currency, limits, available);
+    let short = matches!(
+        reason,
+        Some(DeclineReason::SpendingLimit | DeclineReason::InsufficientFunds)
+    );
+    if !(short && new.partial_approval_capable) {
+        return (new.amount, reason);
+    }
+    let category = new.merchant.category.as_deref();
+    let mcc = new.merchant.mcc.as_deref();
+    let room = limits
+        .iter()
+        .filter(|l| l.applies_to(category, mcc))
+        .map(|l| l.available)
+        .fold(available, Decimal::min);
+    if room <= Decimal::ZERO {
+        return (new.amount, reason);
+    }
+    let partial = NewAuthorization {
+        amount: room.normalize(),
+        ..new.clone()
+    };
+    // The room passes every check by construction; deciding again keeps one rule for it.
+    match decline_reason(card, &partial, currency, limits, available) {
+        None => (partial.amount, None),
+        Some(_) => (new.amount, reason),
+    }
+}
+
 /// Decides a purchase on one of the caller's cards and records the authorization, approved (its
 /// amount held on the card) or declined (nothing moves).
 pub fn authorize(
@@ -281,13 +387,18 @@ pub fn authorize(
         .currency
         .clone()
         .unwrap_or_else(|| card.currency.clone());
-    let reason = decline_reason(&card, &new, &currency, &limits, available);
+    let requested = new.amount;
+    let (amount, reason) = match new.simulate_decline {
+        Some(forced) => (requested, Some(forced)),
+        None => decide(&card, &new, &currency, &limits, available),
+    };
     let approved = reason.is_none();
     let auth = Authorization {
         id: s.new_id(),
         card_id: card.id.clone(),
         card_holder_id: card.card_holder_id.clone(),
-        amount: new.amount,
+        amount,
+        requested_amount: requested,
         currency,
         channel: new.channel,
         merchant: new.merchant,
@@ -298,7 +409,7 @@ pub fn authorize(
             AuthorizationStatus::Declined
         },
         decline_reason: reason,
-        pending_amount: if approved { new.amount } else { Decimal::ZERO },
+        pending_amount: if approved { amount } else { Decimal::ZERO },
         captured_amount: Decimal::ZERO,
         reversed_amount: Decimal::ZERO,
         refunded_amount: Decimal::ZERO,
@@ -370,6 +481,37 @@ pub fn capture(
     let tx = transactions::record(s, &auth, TransactionType::Capture, -amount)?;
     touch(s, card)?;
     Ok((auth, tx))
+}
+
+/// Raises a pending authorization's hold by `amount` (a hotel stay that grows), after the checks a new
+/// purchase of `amount` at the same merchant would pass now; a failing check is 422 with its reason
+/// and changes nothing. The increment counts in the spend periods the authorization was created in.
+pub fn increment(s: &mut Scope, id: &str, amount: Decimal) -> Result<Authorization> {
+    let mut auth = pending(s, id, "incremented")?;
+    let card = cards::get(s, &auth.card_id)?;
+    settle(s, &card.id)?;
+    let limits = spend::limits(s, &card, &[], s.now)?;
+    let new = NewAuthorization {
+        amount,
+        currency: Some(auth.currency.clone()),
+        channel: auth.channel,
+        merchant: auth.merchant.clone(),
+        partial_approval_capable: false,
+        simulate_decline: None,
+    };
+    if let Some(reason) = decline_reason(&card, &new, &auth.currency, &limits, card.available()) {
+        return Err(ApiError::Declined(reason.as_str()));
+    }
+    let raised = |v: Decimal| ledger::checked_sum(v, amount, "The authorization amount");
+    auth.amount = raised(auth.amount)?.normalize();
+    auth.requested_amount = raised(auth.requested_amount)?.normalize();
+    auth.pending_amount = raised(auth.pending_amount)?.normalize();
+    auth.updated_at = s.now;
+    save(s, &auth)?;
+    add_held(s, &card.id, amount)?;
+    spend::add(s.tx, s.client, &auth, amount)?;
+    touch(s, card)?;
+    Ok(auth)
 }
 
 /// Releases `amount` of the hold (default: all of it); reversed once nothing is pending.

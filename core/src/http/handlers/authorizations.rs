@@ -155,6 +155,21 @@ pub fn capture(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
+pub fn check_increment(c: &mut Call) -> ApiResult<()> {
+    parse::authorizations::increment(c.json_body()?).map(drop)
+}
+
+/// 200 with the raised authorization; a declined increment is 422 with the reason.
+pub fn increment(c: &mut Call) -> ApiResult<Response> {
+    let amount = parse::authorizations::increment(c.json_body()?)?;
+    let auth = authorizations::increment(&mut c.scope, &c.route.id, amount)?;
+    changed(c, &auth, None)?;
+    Ok(reply::ok(
+        "Authorization incremented successfully",
+        &AuthorizationView::from(&auth),
+    ))
+}
+
 pub fn reverse(c: &mut Call) -> ApiResult<Response> {
     let amount = amount_body(c)?;
     let auth = authorizations::reverse(&mut c.scope, &c.route.id, amount)?;

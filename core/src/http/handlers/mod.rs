@@ -7,6 +7,7 @@ pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
 pub mod events;
+pub mod test_clock;
 
 use serde_json::{Map, Value, json};
 

@@ -24,7 +24,7 @@ use schemas::reference;
 /// One value of every `ApiError` variant (the match has no wildcard, so a new variant does not
 /// compile until it is listed here, and so reaches the document).
 fn every_error() -> Vec<ApiError> {
-    let all = vec![
+    let mut all = vec![
         ApiError::Validation(vec![FieldError::new("f", "m")]),
         ApiError::Unauthorized,
         ApiError::InvalidToken,
@@ -58,6 +58,12 @@ fn every_error() -> Vec<ApiError> {
         },
         ApiError::Internal(String::new()),
     ];
+    // A declined increment answers 422 with the decline reason as its code.
+    all.extend(
+        crate::domain::authorizations::DeclineReason::ALL
+            .iter()
+            .map(|r| ApiError::Declined(r)),
+    );
     for e in &all {
         match e {
             ApiError::Validation(_)
@@ -73,6 +79,7 @@ fn every_error() -> Vec<ApiError> {
             | ApiError::InsufficientFunds
             | ApiError::AccountUnavailable(_)
             | ApiError::CurrencyMismatch(_)
+            | ApiError::Declined(_)
             | ApiError::Busy
             | ApiError::RequestTimeout
             | ApiError::RateLimited { .. }
@@ -549,7 +556,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Events"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Simulate"}, {"name": "Events"},
         ],
         "paths": paths,
         "components": {

@@ -331,6 +331,7 @@ fn authorization() -> Value {
         "expiresAt": timestamp(),
         "createdAt": timestamp(),
         "updatedAt": timestamp(),
+        "requestedAmount": {"type": "number", "description": "What was asked (and incremented); more than `amount` after a partial approval."},
     }))
 }
 
@@ -380,6 +381,12 @@ fn authorization_create() -> Value {
                 "city": text(100),
                 "country": {"type": "string", "pattern": "^[A-Za-z]{2}$"},
             }), &["name"], true),
+            "partialApprovalCapable": boolean(),
+            "simulate": object(
+                json!({"declineReason": string_enum(DeclineReason::ALL)}),
+                &["declineReason"],
+                true,
+            ).tap_description("A forced outcome: declined with this reason, nothing checked, no money moves."),
         }),
         &["amount", "channel", "merchant"],
         true,
@@ -859,6 +866,8 @@ pub fn example(schema: &str) -> Option<Value> {
             "merchant": {"name": "Coffee Shop", "category": "restaurants", "mcc": "5814", "country": "NG"},
         }),
         "AmountBody" => json!({"amount": 5}),
+        "IncrementBody" => json!({"amount": 20}),
+        "TestClockAdvance" => json!({"seconds": 86400}),
         _ => return None,
     })
 }
@@ -895,6 +904,25 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         "AmountBody",
         object(json!({"amount": money_input("0", true)}), &[], true)
             .tap_description("Without `amount` (or without a body), the whole remaining amount."),
+    );
+    add(
+        "IncrementBody",
+        object(json!({"amount": money_input("0", true)}), &["amount"], true),
+    );
+    add(
+        "TestClock",
+        record(json!({
+            "now": timestamp(),
+            "offsetSeconds": {"type": "integer", "minimum": 0},
+        })),
+    );
+    add(
+        "TestClockAdvance",
+        object(
+            json!({"seconds": {"type": "integer", "minimum": 1, "maximum": crate::domain::test_clock::MAX_OFFSET_SECS}}),
+            &["seconds"],
+            true,
+        ),
     );
     add("CardSecrets", card_secrets());
     add("AccountCreate", account_create());

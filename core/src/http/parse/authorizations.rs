@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use crate::domain::Currency;
-use crate::domain::authorizations::{Channel, Merchant, NewAuthorization};
+use crate::domain::authorizations::{Channel, DeclineReason, Merchant, NewAuthorization};
 use crate::domain::cards::is_category;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
@@ -78,6 +78,8 @@ pub fn create(body: Map<String, Value>) -> ApiResult<NewAuthorization> {
         .enumeration("channel", Channel::ALL)
         .and_then(|s| Channel::parse(&s));
     let merchant = merchant(&mut f);
+    let partial_approval_capable = f.opt_bool("partialApprovalCapable").unwrap_or(false);
+    let simulate_decline = simulate(&mut f);
     f.finish();
     let (Some(amount), Some(channel), Some(merchant)) = (amount, channel, merchant) else {
         return Err(ApiError::Validation(errors.0));
@@ -87,7 +89,30 @@ pub fn create(body: Map<String, Value>) -> ApiResult<NewAuthorization> {
         currency,
         channel,
         merchant,
+        partial_approval_capable,
+        simulate_decline,
     })
+}
+
+/// `simulate: {declineReason}`: a forced outcome, any reason a purchase can be declined for.
+fn simulate(f: &mut Fields) -> Option<DeclineReason> {
+    let map = f.opt_object("simulate")?;
+    let path = f.path("simulate");
+    let mut m = Fields::new(map, &path, f.errors);
+    let reason = m
+        .enumeration("declineReason", DeclineReason::ALL)
+        .and_then(|r| DeclineReason::parse(&r));
+    m.finish();
+    reason
+}
+
+/// `{amount}` of an increment: required, > 0, at most 2 decimals.
+pub fn increment(body: Map<String, Value>) -> ApiResult<Decimal> {
+    let mut errors = Errors::default();
+    let mut f = Fields::new(body, "", &mut errors);
+    let amount = positive_amount(&mut f, "amount", true);
+    f.finish();
+    errors.finish(amount.unwrap_or_default())
 }
 
 /// `{amount?}` of capture, reverse and refund.

@@ -9,3 +9,4 @@ pub mod card_holders;
 pub mod cards;
 pub mod controls;
 pub mod multipart;
+pub mod test_clock;
