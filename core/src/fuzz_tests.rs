@@ -2,7 +2,8 @@
 //! MemStore, some storage calls failing on purpose. After every request: no panic, no 5xx unless a
 //! storage call failed, and a request whose storage failed never answers 2xx (its writes are rolled
 //! back, as a host does). After every sequence: each account's balance is the sum of its ledger, and
-//! per currency, account plus card balances equal the money put in by adjustments.
+//! per currency, account plus card balances plus captured less refunded and dispute-credited amounts
+//! equal the money put in by adjustments (transfers move it between accounts).
 //!
 //! Cases: `CARDS_FUZZ_CASES` (default 1000); seed of the run: `CARDS_FUZZ_SEED`.
 
@@ -14,7 +15,10 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use crate::domain::ledger::{self, EntryType};
+use crate::domain::authorizations::transactions::{CardTransaction, TransactionType};
 use crate::domain::{Scope, accounts, authorizations, cards};
+use crate::storage::codec;
+use crate::storage::keys::{self, Kind};
 use crate::env::Env;
 use crate::http::routes::ROUTES;
 use crate::http::{Method, Request, Response};
@@ -97,6 +101,10 @@ struct Pools {
     files: Vec<(String, String)>,
     tokens: Vec<(String, String)>,
     authorizations: Vec<String>,
+    /// Card transactions seen in lists (captures among them, to dispute).
+    transactions: Vec<String>,
+    disputes: Vec<String>,
+    transfers: Vec<String>,
     /// A currency change makes the per-currency sum unknowable from the store; the total still holds.
     currency_changed: bool,
 }
@@ -277,6 +285,27 @@ fn body_for(rng: &mut Rng, method: Method, path: &str, p: &Pools) -> Value {
             }
             b
         }
+        (Method::Post, "/accounts/transfers") => {
+            let mut b = json!({"debitAccountId": one_of(rng, &p.accounts),
+                "creditAccountId": one_of(rng, &p.accounts), "amount": money(rng)});
+            if rng.chance(30) {
+                b["narration"] = json!("Rent");
+            }
+            if rng.chance(30) {
+                b["reference"] = json!("ref-1");
+            }
+            b
+        }
+        (Method::Post, "/card-transactions/{id}/disputes") => {
+            let mut b = json!({"reason": rng.pick(&["fraudulent", "not_received", "duplicate", "other"])});
+            if rng.chance(50) {
+                b["amount"] = if rng.chance(60) { json!(1) } else { money(rng) };
+            }
+            b
+        }
+        (Method::Post, "/disputes/{id}/resolve") => {
+            json!({"outcome": rng.pick(&["won", "won", "lost"])})
+        }
         (Method::Post, path) if path.starts_with("/authorizations/") => match rng.below(3) {
             0 => json!({}),
             1 => json!({"amount": 1}),
@@ -416,6 +445,13 @@ fn pick_route(rng: &mut Rng, p: &Pools) -> &'static crate::http::routes::Route {
         (Post, "/authorizations/{id}/refund"),
         (Post, "/authorizations/{id}/refund"),
         (Get, "/cards/{id}/spending"),
+        (Post, "/accounts/transfers"),
+        (Post, "/accounts/transfers"),
+        (Get, "/card-transactions"),
+        (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/disputes/{id}/resolve"),
+        (Post, "/disputes/{id}/resolve"),
     ]);
     row(method, path)
 }
@@ -448,6 +484,12 @@ fn request(rng: &mut Rng, p: &Pools) -> Request {
         pair(rng, &p.details)
     } else if route.path.starts_with("/card-holders/{id}/files") {
         pair(rng, &p.files)
+    } else if route.path.starts_with("/accounts/transfers/") {
+        (single(rng, &p.transfers), String::new())
+    } else if route.path.starts_with("/card-transactions/") {
+        (single(rng, &p.transactions), String::new())
+    } else if route.path.starts_with("/disputes/") {
+        (single(rng, &p.disputes), String::new())
     } else if route.path.starts_with("/accounts") {
         (single(rng, &p.accounts), String::new())
     } else if route.path.starts_with("/card-holders") {
@@ -541,6 +583,17 @@ fn collect(req: &Request, resp: &Response, p: &mut Pools) {
     let parts: Vec<&str> = req.path.split('/').collect();
     match (req.method, parts.as_slice()) {
         (Method::Post, ["", "accounts"]) => p.accounts.extend(id),
+        (Method::Post, ["", "accounts", "transfers"]) => p.transfers.extend(id),
+        (Method::Post, ["", "card-transactions", _, "disputes"]) => p.disputes.extend(id),
+        (Method::Get, ["", "card-transactions"]) => {
+            for t in data.as_array().into_iter().flatten() {
+                if let Some(id) = t["_id"].as_str()
+                    && !p.transactions.iter().any(|x| x == id)
+                {
+                    p.transactions.push(id.to_string());
+                }
+            }
+        }
         (Method::Post, ["", "accounts", account, "details"]) => {
             p.details.extend(id.map(|d| (account.to_string(), d)))
         }
@@ -626,6 +679,16 @@ fn check_money(app: &App, p: &Pools) -> Result<(), TestCaseError> {
             authorizations::all(&mut s).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
         for a in &auths {
             *held.entry(key(&a.currency)).or_default() += a.captured_amount - a.refunded_amount;
+        }
+        // So did won disputes' credits.
+        let card_txs: Vec<CardTransaction> =
+            codec::scan(s.tx, &keys::records(client, Kind::CardTransaction))
+                .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        for t in card_txs
+            .iter()
+            .filter(|t| t.kind == TransactionType::DisputeCredit)
+        {
+            *held.entry(key(&t.currency)).or_default() -= t.amount;
         }
         held.retain(|_, v| !v.is_zero());
         put_in.retain(|_, v| !v.is_zero());

@@ -36,6 +36,8 @@ str_enum!(EntryType {
     CardIssueFunding = "card_issue_funding",
     CardFunding = "card_funding",
     CardRefund = "card_refund",
+    /// One side of an account transfer (debit negative, credit positive).
+    Transfer = "transfer",
 });
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

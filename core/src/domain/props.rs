@@ -7,6 +7,7 @@ use rust_decimal::Decimal;
 use super::accounts::{
     self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType,
 };
+use super::authorizations::transactions::{CardTransaction, TransactionType};
 use super::authorizations::{
     self, Authorization, AuthorizationStatus, Channel, DeclineReason, Merchant, NewAuthorization,
     spend,
@@ -16,11 +17,14 @@ use super::cards::{
     self, Brand, CancellationReason, CardStatus, CardType, CardUpdate, Funding, NewCard,
 };
 use super::cards::{ControlsPatch, Interval, SpendingLimit};
+use super::disputes::{self, DisputeReason, DisputeStatus, NewDispute, Outcome};
+use super::transfers::{self, NewTransfer};
 use super::ledger::{self, EntryType};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
 use crate::env::{DeterministicEnv, Env, Timestamp};
-use crate::storage::codec::JsonText;
+use crate::storage::codec::{self, JsonText};
+use crate::storage::keys::{self, Kind};
 use crate::storage::{MemStore, Overlay};
 
 #[derive(Debug, Clone)]
@@ -78,6 +82,21 @@ enum Op {
         card: usize,
         limits: Vec<(u32, usize, u8)>,
     },
+    /// Between two of the accounts (the same one too, which is refused).
+    Transfer {
+        from: usize,
+        to: usize,
+        cents: u32,
+    },
+    /// A dispute of the capture of an authorization, if it has one.
+    Dispute {
+        auth: usize,
+        cents: Option<u32>,
+    },
+    Resolve {
+        dispute: usize,
+        won: bool,
+    },
 }
 
 /// What purchases carry, and what limits list: categories and MCCs, some of a pair that belongs
@@ -111,6 +130,11 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Expire),
         2 => (0usize..4, proptest::collection::vec((500u32..6000, 0usize..6, 0u8..16), 0..4))
             .prop_map(|(card, limits)| Op::Limit { card, limits }),
+        2 => (0usize..3, 0usize..3, 1u32..8000)
+            .prop_map(|(from, to, cents)| Op::Transfer { from, to, cents }),
+        2 => (0usize..8, proptest::option::of(1u32..1500))
+            .prop_map(|(auth, cents)| Op::Dispute { auth, cents }),
+        2 => (0usize..4, any::<bool>()).prop_map(|(dispute, won)| Op::Resolve { dispute, won }),
     ]
 }
 
@@ -203,6 +227,15 @@ fn model_spent<A: std::borrow::Borrow<Authorization>>(
         .sum()
 }
 
+/// Every card transaction of the scope's client.
+fn transactions_of(s: &mut Scope) -> super::Result<Vec<CardTransaction>> {
+    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::CardTransaction))?)
+}
+
+fn disputes_of(s: &mut Scope) -> Vec<disputes::Dispute> {
+    codec::scan(s.tx, &keys::records(s.client, Kind::Dispute)).unwrap()
+}
+
 fn new_account(balance: Decimal) -> NewAccount {
     NewAccount {
         owner_type: OwnerType::User,
@@ -239,7 +272,8 @@ fn holder() -> NewCardHolder {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-    /// Σ account balances + Σ card ledger balances + Σ captured − Σ refunded = Σ adjustment entries;
+    /// Σ account balances + Σ card ledger balances + Σ captured − Σ refunded − Σ dispute credits = Σ
+    /// adjustment entries (transfers move money between accounts and add nothing);
     /// every account balance is the sum of its entries; nothing is negative; a refused command changes
     /// nothing; a card's available balance is its ledger balance less its pending holds; every limit's
     /// spent equals the model's sum over the card's authorizations it applies to (whatever limits a PUT
@@ -254,6 +288,7 @@ proptest! {
         let holder = w.run(|s, _| card_holders::create(s, holder(), Vec::new(), u64::MAX)).unwrap().id;
         let mut cards: Vec<String> = Vec::new();
         let mut auths: Vec<String> = Vec::new();
+        let mut opened: Vec<String> = Vec::new();
         for op in ops {
             let before = w.store.clone();
             let result = match op.clone() {
@@ -372,12 +407,41 @@ proptest! {
                         ..Default::default()
                     }))
                     .map(drop),
+                Op::Transfer { from, to, cents: amount } => w
+                    .run(|s, _| transfers::create(s, NewTransfer {
+                        debit_account_id: accounts[from].clone(),
+                        credit_account_id: accounts[to].clone(),
+                        amount: cents(amount),
+                        narration: None,
+                        reference: None,
+                    }))
+                    .map(drop),
+                Op::Dispute { auth, cents: amount } if auth < auths.len() => w
+                    .run(|s, _| {
+                        let capture = transactions_of(s)?
+                            .into_iter()
+                            .find(|t| t.authorization_id == auths[auth] && t.kind == TransactionType::Capture)
+                            .ok_or(crate::error::ApiError::NotFound("Card transaction"))?;
+                        disputes::open(s, &capture.id, NewDispute {
+                            reason: DisputeReason::Fraudulent,
+                            amount: amount.map(cents),
+                            explanation: None,
+                        })
+                    })
+                    .map(|d| opened.push(d.id)),
+                Op::Resolve { dispute, won } if dispute < opened.len() => w
+                    .run(|s, _| disputes::resolve(s, &opened[dispute], if won { Outcome::Won } else { Outcome::Lost }))
+                    .map(drop),
                 _ => Ok(()),
             };
             if result.is_err() {
                 prop_assert!(w.store.iter().eq(before.iter()), "a refused {op:?} wrote");
             }
             let now = w.env.now();
+            let (all_transfers, all_disputes, card_txs) = {
+                let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
+                (transfers::all(&mut s).unwrap(), disputes_of(&mut s), transactions_of(&mut s).unwrap())
+            };
             let (balances, entries, all_cards, all_auths, spending) = {
                 let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
                 let a = accounts::all(&mut s).unwrap();
@@ -404,7 +468,13 @@ proptest! {
                     prop_assert_eq!(a.pending_amount + a.captured_amount + a.reversed_amount
                         + if a.status == AuthorizationStatus::Expired { a.amount - a.captured_amount - a.reversed_amount } else { Decimal::ZERO },
                         if a.approved { a.amount } else { Decimal::ZERO });
-                    prop_assert!(a.refunded_amount <= a.captured_amount);
+                    // Refunds and won disputes together never give back more than was captured.
+                    let credited: Decimal = card_txs
+                        .iter()
+                        .filter(|t| t.authorization_id == a.id && t.kind == TransactionType::DisputeCredit)
+                        .map(|t| t.amount)
+                        .sum();
+                    prop_assert!(a.refunded_amount + credited <= a.captured_amount, "{a:?}");
                 }
                 // Every limit's spent, from the running totals, equals the model's sum over the
                 // card's authorizations, for the limits the card has now.
@@ -423,7 +493,28 @@ proptest! {
             }
             let captured: Decimal = all_auths.iter().map(|a| a.captured_amount).sum();
             let refunded: Decimal = all_auths.iter().map(|a| a.refunded_amount).sum();
-            total += captured - refunded;
+            // Dispute credits came back from the merchant, like refunds.
+            let dispute_credits: Decimal = card_txs
+                .iter()
+                .filter(|t| t.kind == TransactionType::DisputeCredit)
+                .map(|t| t.amount)
+                .sum();
+            total += captured - refunded - dispute_credits;
+            // Each won dispute credited the card exactly once, with its amount; nothing else did.
+            for d in &all_disputes {
+                let credits: Vec<_> = card_txs
+                    .iter()
+                    .filter(|t| t.kind == TransactionType::DisputeCredit
+                        && t.authorization_id == d.authorization_id)
+                    .collect();
+                let won = all_disputes.iter().filter(|o| o.authorization_id == d.authorization_id && o.status == DisputeStatus::Won);
+                prop_assert_eq!(credits.len(), won.clone().count());
+                prop_assert_eq!(credits.iter().map(|t| t.amount).sum::<Decimal>(), won.map(|o| o.amount).sum::<Decimal>());
+            }
+            // A transfer is two entries that cancel out.
+            let transfer_entries: Vec<_> = entries.iter().filter(|e| e.kind == EntryType::Transfer).collect();
+            prop_assert_eq!(transfer_entries.len(), 2 * all_transfers.len());
+            prop_assert_eq!(transfer_entries.iter().map(|e| e.amount).sum::<Decimal>(), Decimal::ZERO);
             let adjustments: Decimal = entries
                 .iter()
                 .filter(|e| e.kind == EntryType::Adjustment)

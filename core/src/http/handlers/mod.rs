@@ -6,7 +6,9 @@ pub mod accounts;
 pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
+pub mod disputes;
 pub mod events;
+pub mod transfers;
 
 use serde_json::{Map, Value, json};
 

@@ -255,6 +255,8 @@ fn links(op_id: &str) -> Option<Value> {
             "reverseAuthorization",
             "refundAuthorization",
         ]),
+        "createTransfer" => by_id(&["getTransfer"]),
+        "createDispute" => by_id(&["getDispute", "resolveDispute"]),
         "createCardToken" => {
             let params =
                 json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
@@ -549,7 +551,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Events"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Events"},
         ],
         "paths": paths,
         "components": {

@@ -8,4 +8,6 @@ pub mod card_holder_validation;
 pub mod card_holders;
 pub mod cards;
 pub mod controls;
+pub mod disputes;
 pub mod multipart;
+pub mod transfers;
