@@ -14,14 +14,14 @@ use proptest::test_runner::{Config as RunnerConfig, RngAlgorithm, TestRng, TestR
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use crate::domain::ledger::{self, EntryType};
 use crate::domain::authorizations::transactions::{CardTransaction, TransactionType};
+use crate::domain::ledger::{self, EntryType};
 use crate::domain::{Scope, accounts, authorizations, cards};
-use crate::storage::codec;
-use crate::storage::keys::{self, Kind};
 use crate::env::Env;
 use crate::http::routes::ROUTES;
 use crate::http::{Method, Request, Response};
+use crate::storage::codec;
+use crate::storage::keys::{self, Kind};
 use crate::storage::{Direction, KvPair, MemStore, StoreError, Tx};
 use crate::test_app::{KEY_A, KEY_B, TestApp as App};
 
@@ -297,7 +297,8 @@ fn body_for(rng: &mut Rng, method: Method, path: &str, p: &Pools) -> Value {
             b
         }
         (Method::Post, "/card-transactions/{id}/disputes") => {
-            let mut b = json!({"reason": rng.pick(&["fraudulent", "not_received", "duplicate", "other"])});
+            let mut b =
+                json!({"reason": rng.pick(&["fraudulent", "not_received", "duplicate", "other"])});
             if rng.chance(50) {
                 b["amount"] = if rng.chance(60) { json!(1) } else { money(rng) };
             }

@@ -43,7 +43,10 @@ fn captured(t: &Tenant) -> (String, String, String) {
         .data(201));
     t.post(&format!("/authorizations/{auth}/capture"), &json!({}))
         .expect(200);
-    let txs = t.list(&format!("/cards/{card}/transactions"), &[("type", "capture")]);
+    let txs = t.list(
+        &format!("/cards/{card}/transactions"),
+        &[("type", "capture")],
+    );
     let capture = ids(&txs)[0].clone();
     (card, auth, capture)
 }
@@ -131,7 +134,10 @@ fn a_won_dispute_credits_the_card_once() {
     assert_eq!(made.len(), 1);
     // Lists.
     assert_eq!(ids(&t.list("/disputes", &[])), vec![did.clone()]);
-    assert_eq!(ids(&t.list("/disputes", &[("status", "won")])), vec![did.clone()]);
+    assert_eq!(
+        ids(&t.list("/disputes", &[("status", "won")])),
+        vec![did.clone()]
+    );
     assert!(ids(&t.list("/disputes", &[("status", "submitted")])).is_empty());
     assert_eq!(
         ids(&t.list("/disputes", &[("transactionId", &capture)])),
@@ -175,8 +181,11 @@ fn at_most_what_is_not_yet_disputed_or_refunded() {
     let (card, auth, capture) = captured(&t);
     let path = format!("/card-transactions/{capture}/disputes");
     // 120 captured; 20 refunded leaves 100.
-    t.post(&format!("/authorizations/{auth}/refund"), &json!({"amount": 20}))
-        .expect(200);
+    t.post(
+        &format!("/authorizations/{auth}/refund"),
+        &json!({"amount": 20}),
+    )
+    .expect(200);
     t.post(&path, &json!({"reason": "duplicate", "amount": 100.01}))
         .expect_error(409, "invalid_state");
     let first = t
@@ -186,14 +195,20 @@ fn at_most_what_is_not_yet_disputed_or_refunded() {
     t.post(&path, &json!({"reason": "duplicate", "amount": 40.01}))
         .expect_error(409, "invalid_state");
     // An open dispute's amount cannot be refunded as well: 40 is left for a refund.
-    t.post(&format!("/authorizations/{auth}/refund"), &json!({"amount": 40.01}))
-        .expect_error(409, "invalid_state");
+    t.post(
+        &format!("/authorizations/{auth}/refund"),
+        &json!({"amount": 40.01}),
+    )
+    .expect_error(409, "invalid_state");
     let rest = t.post(&path, &json!({"reason": "other"})).data(201).clone();
     assert_eq!(dec(&rest["amount"]), d("40"));
     t.post(&path, &json!({"reason": "other"}))
         .expect_error(409, "invalid_state");
-    t.post(&format!("/authorizations/{auth}/refund"), &json!({"amount": 1}))
-        .expect_error(409, "invalid_state");
+    t.post(
+        &format!("/authorizations/{auth}/refund"),
+        &json!({"amount": 1}),
+    )
+    .expect_error(409, "invalid_state");
     // Both won: the card has back all it paid (380 + 20 refunded + 60 + 40).
     for d_ in [&first, &rest] {
         t.post(
@@ -232,15 +247,24 @@ fn bad_requests_and_other_clients() {
         .data(201));
     t.post(&format!("/authorizations/{auth}/capture"), &json!({}))
         .expect(200);
-    t.post(&format!("/authorizations/{auth}/refund"), &json!({"amount": 5}))
-        .expect(200);
-    let refund = ids(&t.list(&format!("/cards/{card}/transactions"), &[("type", "refund")]))[0].clone();
+    t.post(
+        &format!("/authorizations/{auth}/refund"),
+        &json!({"amount": 5}),
+    )
+    .expect(200);
+    let refund = ids(&t.list(
+        &format!("/cards/{card}/transactions"),
+        &[("type", "refund")],
+    ))[0]
+        .clone();
     t.post(
         &format!("/card-transactions/{refund}/disputes"),
         &json!({"reason": "other"}),
     )
     .expect_error(409, "invalid_state");
-    let dispute = id(t.post(&path, &json!({"reason": "other", "amount": 1})).data(201));
+    let dispute = id(t
+        .post(&path, &json!({"reason": "other", "amount": 1}))
+        .data(201));
     let resolve = format!("/disputes/{dispute}/resolve");
     t.post(&resolve, &json!({"outcome": "maybe"}))
         .expect_field_error("outcome");

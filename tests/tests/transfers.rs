@@ -29,7 +29,11 @@ fn balance(t: &Tenant, account: &str) -> Decimal {
 fn transfer_entries(t: &Tenant, account: &str) -> Vec<Value> {
     t.list(
         &format!("/accounts/{account}/transactions"),
-        &[("type", "transfer"), ("sort", "-createdAt"), ("limit", "200")],
+        &[
+            ("type", "transfer"),
+            ("sort", "-createdAt"),
+            ("limit", "200"),
+        ],
     )
     .data(200)
     .as_array()
@@ -110,10 +114,16 @@ fn funding_errors_apply_and_write_nothing() {
         )
     };
     transfer(&a, &b, "10.01").expect_error(422, "insufficient_funds");
-    let ngn = id(&create_account(&t, json!({"currency": "NGN", "balance": 5})));
+    let ngn = id(&create_account(
+        &t,
+        json!({"currency": "NGN", "balance": 5}),
+    ));
     transfer(&a, &ngn, "1").expect_error(422, "currency_mismatch");
     transfer(&ngn, &a, "1").expect_error(422, "currency_mismatch");
-    let no_debit = id(&create_account(&t, json!({"balance": 5, "canDebit": false})));
+    let no_debit = id(&create_account(
+        &t,
+        json!({"balance": 5, "canDebit": false}),
+    ));
     transfer(&no_debit, &b, "1").expect_error(422, "account_unavailable");
     let no_credit = id(&create_account(&t, json!({"canCredit": false})));
     transfer(&a, &no_credit, "1").expect_error(422, "account_unavailable");
@@ -123,8 +133,11 @@ fn funding_errors_apply_and_write_nothing() {
     transfer(&a, &a, "1").expect_field_error("creditAccountId");
     transfer(&a, &b, "0").expect_field_error("amount");
     transfer(&a, &b, "1.001").expect_field_error("amount");
-    t.post("/accounts/transfers", &json!({"debitAccountId": a, "amount": 1}))
-        .expect_field_error("creditAccountId");
+    t.post(
+        "/accounts/transfers",
+        &json!({"debitAccountId": a, "amount": 1}),
+    )
+    .expect_field_error("creditAccountId");
     t.post(
         "/accounts/transfers",
         &json!({"debitAccountId": a, "creditAccountId": b, "amount": 1, "memo": "x"}),
@@ -134,7 +147,10 @@ fn funding_errors_apply_and_write_nothing() {
     assert_eq!(balance(&t, &a), d("10"));
     assert_eq!(balance(&t, &b), d("0"));
     assert!(transfer_entries(&t, &a).is_empty());
-    assert_eq!(int(&t.list("/accounts/transfers", &[]).body["meta"]["total"]), 0);
+    assert_eq!(
+        int(&t.list("/accounts/transfers", &[]).body["meta"]["total"]),
+        0
+    );
     t.get("/accounts/transfers/000000000000000000000000")
         .expect_error(404, "not_found");
 }
@@ -181,7 +197,10 @@ fn a_retry_with_the_same_key_transfers_once() {
     assert_eq!(balance(&t, &a), d("70"));
     assert_eq!(balance(&t, &b), d("30"));
     assert_eq!(transfer_entries(&t, &a).len(), 1);
-    assert_eq!(int(&t.list("/accounts/transfers", &[]).body["meta"]["total"]), 1);
+    assert_eq!(
+        int(&t.list("/accounts/transfers", &[]).body["meta"]["total"]),
+        1
+    );
     // Another body under the same key is refused.
     post_with_key(
         &t,

@@ -174,8 +174,8 @@ pub fn resolve(
             let mut card = cards::get(s, &dispute.card_id)?;
             // A canceled card's balance went back to an account; it cannot take money any more.
             card.check_not_canceled()?;
-            card.balance = ledger::checked_sum(card.balance, dispute.amount, "The card balance")?
-                .normalize();
+            card.balance =
+                ledger::checked_sum(card.balance, dispute.amount, "The card balance")?.normalize();
             card.updated_at = s.now;
             let auth = authorizations::get(s, &dispute.authorization_id)?;
             let made =

@@ -36,7 +36,6 @@ str_enum!(EntryType {
     CardIssueFunding = "card_issue_funding",
     CardFunding = "card_funding",
     CardRefund = "card_refund",
-    /// One side of an account transfer (debit negative, credit positive).
     Transfer = "transfer",
 });
 

@@ -18,8 +18,8 @@ use super::cards::{
 };
 use super::cards::{ControlsPatch, Interval, SpendingLimit};
 use super::disputes::{self, DisputeReason, DisputeStatus, NewDispute, Outcome};
-use super::transfers::{self, NewTransfer};
 use super::ledger::{self, EntryType};
+use super::transfers::{self, NewTransfer};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
 use crate::env::{DeterministicEnv, Env, Timestamp};
@@ -229,7 +229,10 @@ fn model_spent<A: std::borrow::Borrow<Authorization>>(
 
 /// Every card transaction of the scope's client.
 fn transactions_of(s: &mut Scope) -> super::Result<Vec<CardTransaction>> {
-    Ok(codec::scan(s.tx, &keys::records(s.client, Kind::CardTransaction))?)
+    Ok(codec::scan(
+        s.tx,
+        &keys::records(s.client, Kind::CardTransaction),
+    )?)
 }
 
 fn disputes_of(s: &mut Scope) -> Vec<disputes::Dispute> {

@@ -79,12 +79,7 @@ pub static ROUTES: &[Route] = &[
     },
     route(Get, "/accounts", Read, handlers::accounts::list),
     // A static segment wins over `{id}` in the router, so these never reach /accounts/{id}.
-    route(
-        Get,
-        "/accounts/transfers",
-        Read,
-        handlers::transfers::list,
-    ),
+    route(Get, "/accounts/transfers", Read, handlers::transfers::list),
     with_body(
         Post,
         "/accounts/transfers",

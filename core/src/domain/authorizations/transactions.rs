@@ -15,7 +15,6 @@ use crate::storage::table;
 str_enum!(TransactionType {
     Capture = "capture",
     Refund = "refund",
-    /// A won dispute's amount back on the card.
     DisputeCredit = "dispute_credit",
 });
 

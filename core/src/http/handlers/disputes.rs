@@ -60,7 +60,11 @@ pub fn resolve(c: &mut Call) -> ApiResult<Response> {
     let (dispute, credit) = disputes::resolve(&mut c.scope, &c.route.id, outcome)?;
     emit(c, EventType::DisputeUpdated, &DisputeView::from(&dispute))?;
     if let Some(tx) = &credit {
-        emit(c, EventType::TransactionCreated, &CardTransactionView::from(tx))?;
+        emit(
+            c,
+            EventType::TransactionCreated,
+            &CardTransactionView::from(tx),
+        )?;
     }
     Ok(reply::ok(
         "Dispute resolved successfully",

@@ -15,7 +15,11 @@ pub fn check_create(c: &mut Call) -> ApiResult<()> {
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse::transfers::create(c.json_body()?)?;
     let transfer = transfers::create(&mut c.scope, new)?;
-    emit(c, EventType::TransferCreated, &TransferView::from(&transfer))?;
+    emit(
+        c,
+        EventType::TransferCreated,
+        &TransferView::from(&transfer),
+    )?;
     Ok(reply::created(
         "Transfer created successfully",
         &TransferView::from(&transfer),

@@ -382,6 +382,8 @@ fn query_schema(item: &str) -> &'static Schema {
         "Authorization" => &views::AUTHORIZATION,
         "CardTransaction" => &views::CARD_TRANSACTION,
         "Event" => &views::EVENT,
+        "Transfer" => &views::TRANSFER,
+        "Dispute" => &views::DISPUTE,
         _ => &views::CARD,
     }
 }
@@ -534,6 +536,8 @@ pub fn document() -> Value {
         "Authorization",
         "CardTransaction",
         "Event",
+        "Transfer",
+        "Dispute",
     ] {
         schemas.insert(format!("{item}List"), schemas::list_envelope(item));
     }

@@ -919,7 +919,9 @@ pub fn example(schema: &str) -> Option<Value> {
             "debitAccountId": "6b0441f0af7223969f33f312", "creditAccountId": "6b0441f0af7223969f33f313",
             "amount": 40, "narration": "Top up savings", "reference": "inv-1001",
         }),
-        "DisputeCreate" => json!({"reason": "not_received", "amount": 5, "explanation": "Never delivered"}),
+        "DisputeCreate" => {
+            json!({"reason": "not_received", "amount": 5, "explanation": "Never delivered"})
+        }
         "DisputeResolve" => json!({"outcome": "won"}),
         _ => return None,
     })

@@ -62,7 +62,9 @@ mod tests {
     #[test]
     fn the_browser_sees_the_servers_field_errors() {
         assert!(fields(json!({"reason": "fraudulent"})).is_empty());
-        assert!(fields(json!({"reason": "other", "amount": 5, "explanation": "Never came"})).is_empty());
+        assert!(
+            fields(json!({"reason": "other", "amount": 5, "explanation": "Never came"})).is_empty()
+        );
         assert_eq!(
             fields(json!({"reason": "angry", "amount": -1, "explanation": "", "y": 1})),
             vec!["reason", "amount", "explanation", "y"]

@@ -66,7 +66,13 @@ mod tests {
         );
         assert_eq!(
             fields(json!({"amount": 1.001, "narration": "", "x": 1})),
-            vec!["debitAccountId", "creditAccountId", "amount", "narration", "x"]
+            vec![
+                "debitAccountId",
+                "creditAccountId",
+                "amount",
+                "narration",
+                "x"
+            ]
         );
         assert_eq!(fields(json!(null)), vec!["body"]);
     }
