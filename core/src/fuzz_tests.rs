@@ -449,8 +449,12 @@ fn pick_route(rng: &mut Rng, p: &Pools) -> &'static crate::http::routes::Route {
         (Post, "/accounts/transfers"),
         (Post, "/accounts/transfers"),
         (Get, "/card-transactions"),
+        (Get, "/card-transactions"),
+        (Get, "/card-transactions"),
         (Post, "/card-transactions/{id}/disputes"),
         (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/disputes/{id}/resolve"),
         (Post, "/disputes/{id}/resolve"),
         (Post, "/disputes/{id}/resolve"),
     ]);
@@ -586,7 +590,7 @@ fn collect(req: &Request, resp: &Response, p: &mut Pools) {
         (Method::Post, ["", "accounts"]) => p.accounts.extend(id),
         (Method::Post, ["", "accounts", "transfers"]) => p.transfers.extend(id),
         (Method::Post, ["", "card-transactions", _, "disputes"]) => p.disputes.extend(id),
-        (Method::Get, ["", "card-transactions"]) => {
+        (Method::Get, ["", "card-transactions"] | ["", "cards", _, "transactions"]) => {
             for t in data.as_array().into_iter().flatten() {
                 if let Some(id) = t["_id"].as_str()
                     && !p.transactions.iter().any(|x| x == id)
@@ -747,6 +751,19 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             prop_assert!((100..500).contains(&resp.status), "{}", what);
             app.store = copy;
             collect(&req, &resp, &mut pools);
+            // A capture's answer is the authorization; its transaction (to dispute) is in the store.
+            if req.path.ends_with("/capture") && (200..300).contains(&resp.status) {
+                let made: Vec<CardTransaction> = codec::scan(
+                    &mut app.store,
+                    &keys::records("alice", Kind::CardTransaction),
+                )
+                .unwrap_or_default();
+                for t in made {
+                    if !pools.transactions.contains(&t.id) {
+                        pools.transactions.push(t.id);
+                    }
+                }
+            }
         }
         app.env.advance_millis(1 + rng.below(90_000) as i64);
     }

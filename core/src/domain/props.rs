@@ -88,11 +88,20 @@ enum Op {
         to: usize,
         cents: u32,
     },
-    /// A dispute of the capture of an authorization, if it has one.
-    Dispute {
-        auth: usize,
-        cents: Option<u32>,
+    /// A card funded with a purchase's amount, the purchase, and its capture (so disputes have
+    /// captures to contest).
+    Buy {
+        card: usize,
+        cents: u32,
     },
+    /// A dispute of one of the captures made so far (by index, modulo their number).
+    Dispute {
+        capture: usize,
+        cents: Option<u32>,
+        /// The network's answer right after (won or lost), as its own request.
+        answer: Option<bool>,
+    },
+    /// One of the disputes opened so far (by index, modulo their number).
     Resolve {
         dispute: usize,
         won: bool,
@@ -132,9 +141,10 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(card, limits)| Op::Limit { card, limits }),
         2 => (0usize..3, 0usize..3, 1u32..8000)
             .prop_map(|(from, to, cents)| Op::Transfer { from, to, cents }),
-        2 => (0usize..8, proptest::option::of(1u32..1500))
-            .prop_map(|(auth, cents)| Op::Dispute { auth, cents }),
-        2 => (0usize..4, any::<bool>()).prop_map(|(dispute, won)| Op::Resolve { dispute, won }),
+        5 => (0usize..4, 1u32..400).prop_map(|(card, cents)| Op::Buy { card, cents }),
+        6 => (0usize..8, proptest::option::of(1u32..1500), proptest::option::of(any::<bool>()))
+            .prop_map(|(capture, cents, answer)| Op::Dispute { capture, cents, answer }),
+        3 => (0usize..4, any::<bool>()).prop_map(|(dispute, won)| Op::Resolve { dispute, won }),
     ]
 }
 
@@ -419,11 +429,34 @@ proptest! {
                         reference: None,
                     }))
                     .map(drop),
-                Op::Dispute { auth, cents: amount } if auth < auths.len() => w
+                Op::Buy { card, cents: amount } if !cards.is_empty() => w
                     .run(|s, _| {
-                        let capture = transactions_of(s)?
+                        // Funded first, from the card's account, so most purchases go through.
+                        let card = &cards[card % cards.len()];
+                        cards::fund(s, card, Funding {
+                            debit_account_id: accounts[0].clone(),
+                            amount: cents(amount),
+                        })?;
+                        let a = authorizations::authorize(s, card, NewAuthorization {
+                            amount: cents(amount),
+                            currency: None,
+                            channel: Channel::Web,
+                            merchant: Merchant { name: "Shop".into(), category: None, mcc: None, city: None, country: None },
+                        }, TTL)?;
+                        if a.approved {
+                            authorizations::capture(s, &a.id, None)?;
+                        }
+                        Ok(a)
+                    })
+                    .map(|a| auths.push(a.id)),
+                Op::Dispute { capture, cents: amount, answer } => w
+                    .run(|s, _| {
+                        let captures: Vec<CardTransaction> = transactions_of(s)?
                             .into_iter()
-                            .find(|t| t.authorization_id == auths[auth] && t.kind == TransactionType::Capture)
+                            .filter(|t| t.kind == TransactionType::Capture)
+                            .collect();
+                        let capture = captures
+                            .get(capture % captures.len().max(1))
                             .ok_or(crate::error::ApiError::NotFound("Card transaction"))?;
                         disputes::open(s, &capture.id, NewDispute {
                             reason: DisputeReason::Fraudulent,
@@ -431,9 +464,16 @@ proptest! {
                             explanation: None,
                         })
                     })
-                    .map(|d| opened.push(d.id)),
-                Op::Resolve { dispute, won } if dispute < opened.len() => w
-                    .run(|s, _| disputes::resolve(s, &opened[dispute], if won { Outcome::Won } else { Outcome::Lost }))
+                    .map(|d| {
+                        if let Some(won) = answer {
+                            let outcome = if won { Outcome::Won } else { Outcome::Lost };
+                            // A refused answer (a card canceled since) writes nothing; the dispute stays.
+                            let _ = w.run(|s, _| disputes::resolve(s, &d.id, outcome));
+                        }
+                        opened.push(d.id)
+                    }),
+                Op::Resolve { dispute, won } if !opened.is_empty() => w
+                    .run(|s, _| disputes::resolve(s, &opened[dispute % opened.len()], if won { Outcome::Won } else { Outcome::Lost }))
                     .map(drop),
                 _ => Ok(()),
             };
