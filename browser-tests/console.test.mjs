@@ -211,6 +211,66 @@ test("valid forms create an account, a card holder, a funded card, and fund it a
   await page.close();
 });
 
+test("the console moves money between accounts and opens and resolves a dispute", async () => {
+  const { page, writes, problems } = await openConsole();
+  await page.fill("#api-key", KEY);
+  const account = (b) => api("POST", "/accounts", { ownerType: "business", name: "T", type: "checking", category: "fiat", currency: "USD", balance: b });
+  const from = (await account(100)).json.data;
+  const to = (await account(0)).json.data;
+
+  await page.fill("#transfer-form [name=debitAccountId]", from._id);
+  await page.fill("#transfer-form [name=creditAccountId]", from._id);
+  await page.fill("#transfer-form [name=amount]", "40");
+  await page.click("#transfer-form button[type=submit]");
+  assert.equal(await errorText(page, "#transfer-form", "creditAccountId"), "creditAccountId must differ from debitAccountId");
+  await page.fill("#transfer-form [name=creditAccountId]", to._id);
+  const [transferRes] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/accounts/transfers") && r.request().method() === "POST"),
+    page.click("#transfer-form button[type=submit]"),
+  ]);
+  assert.equal(transferRes.status(), 201, await transferRes.text());
+  assert.equal((await api("GET", `/accounts/${from._id}`)).json.data.balance, 60);
+  assert.equal((await api("GET", `/accounts/${to._id}`)).json.data.balance, 40);
+
+  // A captured purchase to dispute.
+  const holder = (await api("POST", "/card-holders", {
+    name: "Dis Pute", person: { firstName: "Dis", lastName: "Pute", email: "d@example.com", phoneNumber: "+15551234567" },
+  })).json.data;
+  const card = (await api("POST", "/cards", {
+    debitAccountId: from._id, cardHolderId: holder._id, type: "virtual", brand: "Visa", status: "active", amount: 50,
+  })).json.data;
+  const auth = (await api("POST", `/cards/${card._id}/authorizations`, { amount: 20, channel: "web", merchant: { name: "Shop" } })).json.data;
+  assert.equal((await api("POST", `/authorizations/${auth._id}/capture`, {})).status, 200);
+  const capture = (await api("GET", `/cards/${card._id}/transactions?type=capture`)).json.data[0];
+
+  await page.fill("#dispute-form [name=transactionId]", capture._id);
+  await page.selectOption("#dispute-form [name=reason]", "not_received");
+  await page.fill("#dispute-form [name=amount]", "-1");
+  await page.click("#dispute-form button[type=submit]");
+  assert.equal(await errorText(page, "#dispute-form", "amount"), "amount must be greater than 0");
+  await page.fill("#dispute-form [name=amount]", "15");
+  const [disputeRes] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/disputes") && r.request().method() === "POST"),
+    page.click("#dispute-form button[type=submit]"),
+  ]);
+  assert.equal(disputeRes.status(), 201, await disputeRes.text());
+  const dispute = (await disputeRes.json()).data;
+  assert.equal(await page.inputValue("#resolve-form [name=disputeId]"), dispute._id);
+  await page.selectOption("#resolve-form [name=outcome]", "won");
+  const [resolveRes] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/resolve")),
+    page.click("#resolve-form button[type=submit]"),
+  ]);
+  assert.equal(resolveRes.status(), 200, await resolveRes.text());
+  assert.equal((await resolveRes.json()).data.status, "won");
+  assert.equal((await api("GET", `/cards/${card._id}`)).json.data.balance, 45, "50 - 20 + 15");
+  assert.deepEqual(writes, [
+    "POST /accounts/transfers", `POST /card-transactions/${capture._id}/disputes`, `POST /disputes/${dispute._id}/resolve`,
+  ], "one request per valid submit, none for the invalid ones");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 /** Runs one exported function of the module inside Chromium. */
 async function inBrowser(page, fn, args) {
   return page.evaluate(async ({ fn, args }) => {
@@ -270,6 +330,13 @@ test("parity: the browser module and the server give the same field errors", asy
     ["validateAdvanceTestClock", "POST", "/test-clock/advance", {}],
     ["validateAdvanceTestClock", "POST", "/test-clock/advance", { seconds: 0 }],
     ["validateAdvanceTestClock", "POST", "/test-clock/advance", { seconds: 1.5, x: 1 }],
+    ["validateTransfer", "POST", "/accounts/transfers", {}],
+    ["validateTransfer", "POST", "/accounts/transfers", { debitAccountId: account._id, creditAccountId: account._id, amount: 0.001, memo: 1 }],
+    ["validateTransfer", "POST", "/accounts/transfers", { debitAccountId: account._id, creditAccountId: card._id, amount: 1, narration: "" }],
+    ["validateTransfer", "POST", "/accounts/transfers", { debitAccountId: account._id, creditAccountId: card._id, amount: 1, narration: "Rent" }],
+    ["validateDispute", "POST", `/card-transactions/${card._id}/disputes`, {}],
+    ["validateDispute", "POST", `/card-transactions/${card._id}/disputes`, { reason: "angry", amount: -1, explanation: "", extra: 1 }],
+    ["validateDispute", "POST", `/card-transactions/${card._id}/disputes`, { reason: "fraudulent", amount: 2.5 }],
     ["validateUpdateCard", "PUT", `/cards/${card._id}`, { status: "gone" }],
     ["validateUpdateCard", "PUT", `/cards/${card._id}`, { status: "canceled" }],
     ["validateUpdateCard", "PUT", `/cards/${card._id}`, { status: "active", creditAccountId: account._id }],

@@ -2,8 +2,9 @@
 //! MemStore, some storage calls failing on purpose. After every request: no panic, no 5xx unless a
 //! storage call failed, and a request whose storage failed never answers 2xx (its writes are rolled
 //! back, as a host does). After every request: each account's balance is the sum of its ledger, and
-//! per currency, account plus card balances equal the money put in by adjustments. Sequences move
-//! the clients' test clocks, force declines, ask for partial approvals and increment holds.
+//! per currency, account plus card balances plus captured less refunded and dispute-credited amounts
+//! equal the money put in by adjustments (transfers move it between accounts). Sequences move the
+//! clients' test clocks, force declines, ask for partial approvals and increment holds.
 //!
 //! Cases: `CARDS_FUZZ_CASES` (default 1000); seed of the run: `CARDS_FUZZ_SEED`.
 
@@ -14,10 +15,13 @@ use proptest::test_runner::{Config as RunnerConfig, RngAlgorithm, TestRng, TestR
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
+use crate::domain::authorizations::transactions::{CardTransaction, TransactionType};
 use crate::domain::ledger::{self, EntryType};
 use crate::domain::{Scope, accounts, authorizations, cards};
 use crate::http::routes::ROUTES;
 use crate::http::{Method, Request, Response};
+use crate::storage::codec;
+use crate::storage::keys::{self, Kind};
 use crate::storage::{Direction, KvPair, MemStore, StoreError, Tx};
 use crate::test_app::{KEY_A, KEY_B, TestApp as App};
 
@@ -97,6 +101,10 @@ struct Pools {
     files: Vec<(String, String)>,
     tokens: Vec<(String, String)>,
     authorizations: Vec<String>,
+    /// Card transactions seen in lists (captures among them, to dispute).
+    transactions: Vec<String>,
+    disputes: Vec<String>,
+    transfers: Vec<String>,
     /// A currency change makes the per-currency sum unknowable from the store; the total still holds.
     currency_changed: bool,
 }
@@ -296,6 +304,28 @@ fn body_for(rng: &mut Rng, method: Method, path: &str, p: &Pools) -> Value {
             ]);
             json!({"seconds": seconds})
         }
+        (Method::Post, "/accounts/transfers") => {
+            let mut b = json!({"debitAccountId": one_of(rng, &p.accounts),
+                "creditAccountId": one_of(rng, &p.accounts), "amount": money(rng)});
+            if rng.chance(30) {
+                b["narration"] = json!("Rent");
+            }
+            if rng.chance(30) {
+                b["reference"] = json!("ref-1");
+            }
+            b
+        }
+        (Method::Post, "/card-transactions/{id}/disputes") => {
+            let mut b =
+                json!({"reason": rng.pick(&["fraudulent", "not_received", "duplicate", "other"])});
+            if rng.chance(50) {
+                b["amount"] = if rng.chance(60) { json!(1) } else { money(rng) };
+            }
+            b
+        }
+        (Method::Post, "/disputes/{id}/resolve") => {
+            json!({"outcome": rng.pick(&["won", "won", "lost"])})
+        }
         (Method::Post, path) if path.starts_with("/authorizations/") => match rng.below(3) {
             0 => json!({}),
             1 => json!({"amount": 1}),
@@ -439,6 +469,17 @@ fn pick_route(rng: &mut Rng, p: &Pools) -> &'static crate::http::routes::Route {
         (Post, "/test-clock/advance"),
         (Get, "/test-clock"),
         (Get, "/cards/{id}/spending"),
+        (Post, "/accounts/transfers"),
+        (Post, "/accounts/transfers"),
+        (Get, "/card-transactions"),
+        (Get, "/card-transactions"),
+        (Get, "/card-transactions"),
+        (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/card-transactions/{id}/disputes"),
+        (Post, "/disputes/{id}/resolve"),
+        (Post, "/disputes/{id}/resolve"),
+        (Post, "/disputes/{id}/resolve"),
     ]);
     row(method, path)
 }
@@ -471,6 +512,12 @@ fn request(rng: &mut Rng, p: &Pools) -> Request {
         pair(rng, &p.details)
     } else if route.path.starts_with("/card-holders/{id}/files") {
         pair(rng, &p.files)
+    } else if route.path.starts_with("/accounts/transfers/") {
+        (single(rng, &p.transfers), String::new())
+    } else if route.path.starts_with("/card-transactions/") {
+        (single(rng, &p.transactions), String::new())
+    } else if route.path.starts_with("/disputes/") {
+        (single(rng, &p.disputes), String::new())
     } else if route.path.starts_with("/accounts") {
         (single(rng, &p.accounts), String::new())
     } else if route.path.starts_with("/card-holders") {
@@ -564,6 +611,17 @@ fn collect(req: &Request, resp: &Response, p: &mut Pools) {
     let parts: Vec<&str> = req.path.split('/').collect();
     match (req.method, parts.as_slice()) {
         (Method::Post, ["", "accounts"]) => p.accounts.extend(id),
+        (Method::Post, ["", "accounts", "transfers"]) => p.transfers.extend(id),
+        (Method::Post, ["", "card-transactions", _, "disputes"]) => p.disputes.extend(id),
+        (Method::Get, ["", "card-transactions"] | ["", "cards", _, "transactions"]) => {
+            for t in data.as_array().into_iter().flatten() {
+                if let Some(id) = t["_id"].as_str()
+                    && !p.transactions.iter().any(|x| x == id)
+                {
+                    p.transactions.push(id.to_string());
+                }
+            }
+        }
         (Method::Post, ["", "accounts", account, "details"]) => {
             p.details.extend(id.map(|d| (account.to_string(), d)))
         }
@@ -652,6 +710,16 @@ fn check_money(app: &App, p: &Pools) -> Result<(), TestCaseError> {
         for a in &auths {
             *held.entry(key(&a.currency)).or_default() += a.captured_amount - a.refunded_amount;
         }
+        // So did won disputes' credits.
+        let card_txs: Vec<CardTransaction> =
+            codec::scan(s.tx, &keys::records(client, Kind::CardTransaction))
+                .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        for t in card_txs
+            .iter()
+            .filter(|t| t.kind == TransactionType::DisputeCredit)
+        {
+            *held.entry(key(&t.currency)).or_default() -= t.amount;
+        }
         held.retain(|_, v| !v.is_zero());
         put_in.retain(|_, v| !v.is_zero());
         prop_assert_eq!(held, put_in, "money made or lost for {}", client);
@@ -708,6 +776,19 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             prop_assert!((100..500).contains(&resp.status), "{}", what);
             app.store = copy;
             collect(&req, &resp, &mut pools);
+            // A capture's answer is the authorization; its transaction (to dispute) is in the store.
+            if req.path.ends_with("/capture") && (200..300).contains(&resp.status) {
+                let made: Vec<CardTransaction> = codec::scan(
+                    &mut app.store,
+                    &keys::records("alice", Kind::CardTransaction),
+                )
+                .unwrap_or_default();
+                for t in made {
+                    if !pools.transactions.contains(&t.id) {
+                        pools.transactions.push(t.id);
+                    }
+                }
+            }
         }
         check_money(&app, &pools)?;
         app.env.advance_millis(1 + rng.below(90_000) as i64);

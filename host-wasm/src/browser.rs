@@ -164,9 +164,38 @@ export interface AdvanceTestClockBody {
   seconds: number;
 }
 
+/** POST /accounts/transfers */
+export interface CreateTransferBody {
+  debitAccountId: string;
+  /** Another account than debitAccountId (same client, same currency: the server's checks). */
+  creditAccountId: string;
+  /** At least 0.01, at most 2 decimal places. */
+  amount: number;
+  /** At most 255 characters. */
+  narration?: string;
+  /** At most 100 characters. */
+  reference?: string;
+}
+
+export type DisputeReason = "fraudulent" | "not_received" | "duplicate" | "not_as_described" | "other";
+
+/** POST /card-transactions/{id}/disputes */
+export interface CreateDisputeBody {
+  reason: DisputeReason;
+  /** Greater than 0, at most 2 decimal places; default all of the capture not yet refunded or disputed. */
+  amount?: number;
+  /** At most 1000 characters. */
+  explanation?: string;
+}
+
+/** POST /disputes/{id}/resolve (the simulated network's answer) */
+export interface ResolveDisputeBody {
+  outcome: "won" | "lost";
+}
+
 /** The path segment of a list endpoint. */
 export type ListResource = "accounts" | "account-details" | "transactions" | "cards" | "card-holders"
-  | "authorizations" | "card-transactions";
+  | "authorizations" | "card-transactions" | "events" | "transfers" | "disputes";
 
 /** The normalized plan of a list query, as the server will run it. */
 export interface ListPlan {
@@ -281,6 +310,31 @@ pub fn validate_advance_test_clock(
     #[wasm_bindgen(unchecked_param_type = "Draft<AdvanceTestClockBody>")] body: JsValue,
 ) -> JsValue {
     validate(&body, forms::advance_test_clock)
+}
+
+/// Checks a POST /accounts/transfers body (the accounts themselves, their currencies and funds are
+/// the server's).
+#[wasm_bindgen(js_name = validateTransfer, unchecked_return_type = "FieldError[]")]
+pub fn validate_transfer(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateTransferBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::create_transfer)
+}
+
+/// Checks a POST /card-transactions/{id}/disputes body (what is left to dispute is the server's).
+#[wasm_bindgen(js_name = validateDispute, unchecked_return_type = "FieldError[]")]
+pub fn validate_dispute(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateDisputeBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::create_dispute)
+}
+
+/// Checks a POST /disputes/{id}/resolve body.
+#[wasm_bindgen(js_name = validateResolveDispute, unchecked_return_type = "FieldError[]")]
+pub fn validate_resolve_dispute(
+    #[wasm_bindgen(unchecked_param_type = "Draft<ResolveDisputeBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::resolve_dispute)
 }
 
 /// Parses a list query string (no leading `?`) for a list endpoint into its normalized plan, or the

@@ -1,4 +1,5 @@
-// The creation page (#/create): accounts, card holders, cards, funding and simulated purchases.
+// The creation page (#/create): accounts, card holders, cards, funding, simulated purchases, transfers
+// between accounts and disputes (opened, then answered by the simulated network).
 // Every form is checked live by the WebAssembly module built from the service's own core, so the page
 // shows the server's exact field errors and sends nothing the server would reject for its shape;
 // what passes is sent through the typed client.
@@ -32,6 +33,18 @@ const FORMS = {
   authorize: {
     validator: "validateCreateAuthorization", record: null, what: (ids) => `POST /cards/${ids.cardId}/authorizations`,
     send: (body, ids) => api().POST("/cards/{id}/authorizations", { params: { path: { id: ids.cardId } }, body }),
+  },
+  transfer: {
+    validator: "validateTransfer", record: null, what: () => "POST /accounts/transfers",
+    send: (body) => api().POST("/accounts/transfers", { body }),
+  },
+  dispute: {
+    validator: "validateDispute", record: null, what: (ids) => `POST /card-transactions/${ids.transactionId}/disputes`,
+    send: (body, ids) => api().POST("/card-transactions/{id}/disputes", { params: { path: { id: ids.transactionId } }, body }),
+  },
+  resolve: {
+    validator: "validateResolveDispute", record: null, what: (ids) => `POST /disputes/${ids.disputeId}/resolve`,
+    send: (body, ids) => api().POST("/disputes/{id}/resolve", { params: { path: { id: ids.disputeId } }, body }),
   },
 };
 
@@ -149,6 +162,15 @@ async function submit(form) {
       if (form.dataset.kind === "authorize") showDecision(json?.data);
       if (form.dataset.kind === "fund" && json?.data?.debitAccountId) refreshAccount(json.data.debitAccountId);
       if (form.dataset.kind === "card" && json?.data?.debitAccountId && body.amount) refreshAccount(json.data.debitAccountId);
+      if (form.dataset.kind === "transfer" && json?.data) {
+        refreshAccount(json.data.debitAccountId);
+        refreshAccount(json.data.creditAccountId);
+      }
+      if (form.dataset.kind === "dispute" && json?.data?._id) {
+        $("#dispute-ids").append(new Option(json.data._id, json.data._id));
+        fillIfEmpty('[name="disputeId"]', json.data._id);
+      }
+      if (form.dataset.kind === "resolve" && json?.data?.cardId) refreshCard(json.data.cardId);
     } else {
       const json = answer.error;
       log("fail", `${what} → ${answer.response.status} ${json?.error ?? ""}: ${json?.message ?? ""}`, json);

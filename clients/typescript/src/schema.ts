@@ -56,6 +56,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List transfers between accounts */
+        get: operations["listTransfers"];
+        put?: never;
+        /** Move money between two of the caller's accounts (one ledger entry on each) */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/transfers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a transfer */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{id}": {
         parameters: {
             query?: never;
@@ -491,6 +526,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/card-transactions/{id}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dispute a capture, wholly or in part */
+        post: operations["createDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List disputes */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a dispute */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulate the network's answer: won credits the card (a dispute_credit transaction) */
+        post: operations["resolveDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -558,7 +661,7 @@ export interface components {
             _id: string;
             accountId: string;
             /** @enum {string} */
-            type: "adjustment" | "card_issue_funding" | "card_funding" | "card_refund";
+            type: "adjustment" | "card_issue_funding" | "card_funding" | "card_refund" | "transfer";
             /** @description Signed: credits positive, debits negative. */
             amount: number;
             balanceAfter: number;
@@ -737,7 +840,7 @@ export interface components {
             cardId: string;
             authorizationId: string;
             /** @enum {string} */
-            type: "capture" | "refund";
+            type: "capture" | "refund" | "dispute_credit";
             /** @description Signed for the card: captures negative, refunds positive. */
             amount: number;
             currency: string;
@@ -758,13 +861,60 @@ export interface components {
         Event: {
             _id: string;
             /** @enum {string} */
-            type: "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created";
+            type: "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated";
             data: {
                 /** @description The resource as a read returns it. */
                 object: Record<string, never>;
             };
             /** Format: date-time */
             createdAt: string;
+        };
+        Transfer: {
+            _id: string;
+            debitAccountId: string;
+            creditAccountId: string;
+            amount: number;
+            currency: string;
+            narration: string | null;
+            reference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Dispute: {
+            _id: string;
+            cardId: string;
+            transactionId: string;
+            authorizationId: string;
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            reason: "fraudulent" | "not_received" | "duplicate" | "not_as_described" | "other";
+            explanation: string | null;
+            /** @enum {string} */
+            status: "submitted" | "won" | "lost";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TransferCreate: {
+            debitAccountId: string;
+            /** @description Another account than `debitAccountId`, in its currency. */
+            creditAccountId: string;
+            /** @description Exact: at most 2 decimal places (JSON numbers are parsed without a float round trip). */
+            amount: number;
+            narration?: string | null;
+            reference?: string | null;
+        };
+        DisputeCreate: {
+            /** @enum {string} */
+            reason: "fraudulent" | "not_received" | "duplicate" | "not_as_described" | "other";
+            amount?: number | null;
+            explanation?: string | null;
+        };
+        DisputeResolve: {
+            /** @enum {string} */
+            outcome: "won" | "lost";
         };
         AuthorizationCreate: {
             /** @description Exact: at most 2 decimal places (JSON numbers are parsed without a float round trip). */
@@ -1080,7 +1230,7 @@ export interface components {
             _id?: string;
             accountId?: string;
             /** @enum {string} */
-            type?: "adjustment" | "card_issue_funding" | "card_funding" | "card_refund";
+            type?: "adjustment" | "card_issue_funding" | "card_funding" | "card_refund" | "transfer";
             /** @description Signed: credits positive, debits negative. */
             amount?: number;
             balanceAfter?: number;
@@ -1254,7 +1404,7 @@ export interface components {
             cardId?: string;
             authorizationId?: string;
             /** @enum {string} */
-            type?: "capture" | "refund";
+            type?: "capture" | "refund" | "dispute_credit";
             /** @description Signed for the card: captures negative, refunds positive. */
             amount?: number;
             currency?: string;
@@ -1271,13 +1421,41 @@ export interface components {
         EventListItem: {
             _id?: string;
             /** @enum {string} */
-            type?: "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created";
+            type?: "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated";
             data?: {
                 /** @description The resource as a read returns it. */
                 object?: Record<string, never>;
             };
             /** Format: date-time */
             createdAt?: string;
+        };
+        TransferListItem: {
+            _id?: string;
+            debitAccountId?: string;
+            creditAccountId?: string;
+            amount?: number;
+            currency?: string;
+            narration?: string | null;
+            reference?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        DisputeListItem: {
+            _id?: string;
+            cardId?: string;
+            transactionId?: string;
+            authorizationId?: string;
+            amount?: number;
+            currency?: string;
+            /** @enum {string} */
+            reason?: "fraudulent" | "not_received" | "duplicate" | "not_as_described" | "other";
+            explanation?: string | null;
+            /** @enum {string} */
+            status?: "submitted" | "won" | "lost";
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
         };
         AccountList: {
             statusCode: number;
@@ -1339,6 +1517,22 @@ export interface components {
             statusCode: number;
             message: string;
             data: components["schemas"]["EventListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        TransferList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["TransferListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        DisputeList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["DisputeListItem"][];
             meta: components["schemas"]["ListMeta"];
             /** @description The filter as understood, Mongo style. */
             filter: Record<string, never>;
@@ -1673,6 +1867,131 @@ export interface operations {
             415: components["responses"]["E415"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "creditAccountId" | "-creditAccountId" | "amount" | "-amount" | "currency" | "-currency" | "narration" | "-narration" | "reference" | "-reference" | "createdAt" | "-createdAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "debitAccountId": "6b0441f0af7223969f33f312",
+                 *       "creditAccountId": "6b0441f0af7223969f33f313",
+                 *       "amount": 40,
+                 *       "narration": "Top up savings",
+                 *       "reference": "inv-1001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransferCreate"];
+            };
+        };
+        responses: {
+            /** @description Move money between two of the caller's accounts (one ledger entry on each) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a transfer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
         };
     };
     getAccount: {
@@ -3149,6 +3468,179 @@ export interface operations {
                         statusCode: number;
                         message: string;
                         data: components["schemas"]["TestClock"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    createDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "not_received",
+                 *       "amount": 5,
+                 *       "explanation": "Never delivered"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisputeCreate"];
+            };
+        };
+        responses: {
+            /** @description Dispute a capture, wholly or in part */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "transactionId" | "-transactionId" | "authorizationId" | "-authorizationId" | "amount" | "-amount" | "currency" | "-currency" | "reason" | "-reason" | "explanation" | "-explanation" | "status" | "-status" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a dispute */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Dispute"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    resolveDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "won"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisputeResolve"];
+            };
+        };
+        responses: {
+            /** @description Simulate the network's answer: won credits the card (a dispute_credit transaction) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Dispute"];
                     };
                 };
             };

@@ -23,6 +23,9 @@ str_enum!(EventType {
     AuthorizationCreated = "authorization.created",
     AuthorizationUpdated = "authorization.updated",
     TransactionCreated = "transaction.created",
+    TransferCreated = "transfer.created",
+    DisputeCreated = "dispute.created",
+    DisputeUpdated = "dispute.updated",
 });
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

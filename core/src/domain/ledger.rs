@@ -36,6 +36,7 @@ str_enum!(EntryType {
     CardIssueFunding = "card_issue_funding",
     CardFunding = "card_funding",
     CardRefund = "card_refund",
+    Transfer = "transfer",
 });
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

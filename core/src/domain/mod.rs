@@ -11,11 +11,13 @@ pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
 pub mod currency;
+pub mod disputes;
 pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
 pub mod test_clock;
+pub mod transfers;
 pub mod upgrade;
 pub mod vault;
 

@@ -7,6 +7,7 @@ use rust_decimal::Decimal;
 use super::accounts::{
     self, AccountStatus, AccountType, AccountUpdate, Category, NewAccount, OwnerType,
 };
+use super::authorizations::transactions::{CardTransaction, TransactionType};
 use super::authorizations::{
     self, Authorization, AuthorizationStatus, Channel, DeclineReason, Merchant, NewAuthorization,
     spend,
@@ -16,11 +17,14 @@ use super::cards::{
     self, Brand, CancellationReason, CardStatus, CardType, CardUpdate, Funding, NewCard,
 };
 use super::cards::{ControlsPatch, Interval, SpendingLimit};
+use super::disputes::{self, DisputeReason, DisputeStatus, NewDispute, Outcome};
 use super::ledger::{self, EntryType};
+use super::transfers::{self, NewTransfer};
 use super::vault::Vault;
 use super::{Currency, IdGen, Scope};
 use crate::env::{DeterministicEnv, Timestamp};
-use crate::storage::codec::JsonText;
+use crate::storage::codec::{self, JsonText};
+use crate::storage::keys::{self, Kind};
 use crate::storage::{MemStore, Overlay};
 
 #[derive(Debug, Clone)]
@@ -89,6 +93,30 @@ enum Op {
         card: usize,
         limits: Vec<(u32, usize, u8)>,
     },
+    /// Between two of the accounts (the same one too, which is refused).
+    Transfer {
+        from: usize,
+        to: usize,
+        cents: u32,
+    },
+    /// A card funded with a purchase's amount, the purchase, and its capture (so disputes have
+    /// captures to contest).
+    Buy {
+        card: usize,
+        cents: u32,
+    },
+    /// A dispute of one of the captures made so far (by index, modulo their number).
+    Dispute {
+        capture: usize,
+        cents: Option<u32>,
+        /// The network's answer right after (won or lost), as its own request.
+        answer: Option<bool>,
+    },
+    /// One of the disputes opened so far (by index, modulo their number).
+    Resolve {
+        dispute: usize,
+        won: bool,
+    },
 }
 
 /// What purchases carry, and what limits list: categories and MCCs, some of a pair that belongs
@@ -124,6 +152,12 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Expire),
         2 => (0usize..4, proptest::collection::vec((500u32..6000, 0usize..6, 0u8..16), 0..4))
             .prop_map(|(card, limits)| Op::Limit { card, limits }),
+        2 => (0usize..3, 0usize..3, 1u32..8000)
+            .prop_map(|(from, to, cents)| Op::Transfer { from, to, cents }),
+        5 => (0usize..4, 1u32..400).prop_map(|(card, cents)| Op::Buy { card, cents }),
+        6 => (0usize..8, proptest::option::of(1u32..1500), proptest::option::of(any::<bool>()))
+            .prop_map(|(capture, cents, answer)| Op::Dispute { capture, cents, answer }),
+        3 => (0usize..4, any::<bool>()).prop_map(|(dispute, won)| Op::Resolve { dispute, won }),
     ]
 }
 
@@ -234,6 +268,18 @@ fn model_spent<A: std::borrow::Borrow<Authorization>>(
         .sum()
 }
 
+/// Every card transaction of the scope's client.
+fn transactions_of(s: &mut Scope) -> super::Result<Vec<CardTransaction>> {
+    Ok(codec::scan(
+        s.tx,
+        &keys::records(s.client, Kind::CardTransaction),
+    )?)
+}
+
+fn disputes_of(s: &mut Scope) -> Vec<disputes::Dispute> {
+    codec::scan(s.tx, &keys::records(s.client, Kind::Dispute)).unwrap()
+}
+
 fn new_account(balance: Decimal) -> NewAccount {
     NewAccount {
         owner_type: OwnerType::User,
@@ -270,7 +316,8 @@ fn holder() -> NewCardHolder {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-    /// Σ account balances + Σ card ledger balances + Σ captured − Σ refunded = Σ adjustment entries;
+    /// Σ account balances + Σ card ledger balances + Σ captured − Σ refunded − Σ dispute credits = Σ
+    /// adjustment entries (transfers move money between accounts and add nothing);
     /// every account balance is the sum of its entries; nothing is negative; a refused command changes
     /// nothing; a card's available balance is its ledger balance less its pending holds; every limit's
     /// spent equals the model's sum over the card's authorizations it applies to (whatever limits a PUT
@@ -285,6 +332,7 @@ proptest! {
         let holder = w.run(|s, _| card_holders::create(s, holder(), Vec::new(), u64::MAX)).unwrap().id;
         let mut cards: Vec<String> = Vec::new();
         let mut auths: Vec<String> = Vec::new();
+        let mut opened: Vec<String> = Vec::new();
         for op in ops {
             let before = w.store.clone();
             let result = match op.clone() {
@@ -461,12 +509,73 @@ proptest! {
                         ..Default::default()
                     }))
                     .map(drop),
+                Op::Transfer { from, to, cents: amount } => w
+                    .run(|s, _| transfers::create(s, NewTransfer {
+                        debit_account_id: accounts[from].clone(),
+                        credit_account_id: accounts[to].clone(),
+                        amount: cents(amount),
+                        narration: None,
+                        reference: None,
+                    }))
+                    .map(drop),
+                Op::Buy { card, cents: amount } if !cards.is_empty() => w
+                    .run(|s, _| {
+                        // Funded first, from the card's account, so most purchases go through.
+                        let card = &cards[card % cards.len()];
+                        cards::fund(s, card, Funding {
+                            debit_account_id: accounts[0].clone(),
+                            amount: cents(amount),
+                        })?;
+                        let a = authorizations::authorize(s, card, NewAuthorization {
+                            amount: cents(amount),
+                            currency: None,
+                            channel: Channel::Web,
+                            merchant: Merchant { name: "Shop".into(), category: None, mcc: None, city: None, country: None },
+                            partial_approval_capable: false,
+                            simulate_decline: None,
+                        }, TTL)?;
+                        if a.approved {
+                            authorizations::capture(s, &a.id, None)?;
+                        }
+                        Ok(a)
+                    })
+                    .map(|a| auths.push(a.id)),
+                Op::Dispute { capture, cents: amount, answer } => w
+                    .run(|s, _| {
+                        let captures: Vec<CardTransaction> = transactions_of(s)?
+                            .into_iter()
+                            .filter(|t| t.kind == TransactionType::Capture)
+                            .collect();
+                        let capture = captures
+                            .get(capture % captures.len().max(1))
+                            .ok_or(crate::error::ApiError::NotFound("Card transaction"))?;
+                        disputes::open(s, &capture.id, NewDispute {
+                            reason: DisputeReason::Fraudulent,
+                            amount: amount.map(cents),
+                            explanation: None,
+                        })
+                    })
+                    .map(|d| {
+                        if let Some(won) = answer {
+                            let outcome = if won { Outcome::Won } else { Outcome::Lost };
+                            // A refused answer (a card canceled since) writes nothing; the dispute stays.
+                            let _ = w.run(|s, _| disputes::resolve(s, &d.id, outcome));
+                        }
+                        opened.push(d.id)
+                    }),
+                Op::Resolve { dispute, won } if !opened.is_empty() => w
+                    .run(|s, _| disputes::resolve(s, &opened[dispute % opened.len()], if won { Outcome::Won } else { Outcome::Lost }))
+                    .map(drop),
                 _ => Ok(()),
             };
             if result.is_err() {
                 prop_assert!(w.store.iter().eq(before.iter()), "a refused {op:?} wrote");
             }
             let now = w.now();
+            let (all_transfers, all_disputes, card_txs) = {
+                let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
+                (transfers::all(&mut s).unwrap(), disputes_of(&mut s), transactions_of(&mut s).unwrap())
+            };
             let (balances, entries, all_cards, all_auths, spending) = {
                 let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
                 let a = accounts::all(&mut s).unwrap();
@@ -493,7 +602,13 @@ proptest! {
                     prop_assert_eq!(a.pending_amount + a.captured_amount + a.reversed_amount
                         + if a.status == AuthorizationStatus::Expired { a.amount - a.captured_amount - a.reversed_amount } else { Decimal::ZERO },
                         if a.approved { a.amount } else { Decimal::ZERO });
-                    prop_assert!(a.refunded_amount <= a.captured_amount);
+                    // Refunds and won disputes together never give back more than was captured.
+                    let credited: Decimal = card_txs
+                        .iter()
+                        .filter(|t| t.authorization_id == a.id && t.kind == TransactionType::DisputeCredit)
+                        .map(|t| t.amount)
+                        .sum();
+                    prop_assert!(a.refunded_amount + credited <= a.captured_amount, "{a:?}");
                 }
                 // Every limit's spent, from the running totals, equals the model's sum over the
                 // card's authorizations, for the limits the card has now.
@@ -512,7 +627,28 @@ proptest! {
             }
             let captured: Decimal = all_auths.iter().map(|a| a.captured_amount).sum();
             let refunded: Decimal = all_auths.iter().map(|a| a.refunded_amount).sum();
-            total += captured - refunded;
+            // Dispute credits came back from the merchant, like refunds.
+            let dispute_credits: Decimal = card_txs
+                .iter()
+                .filter(|t| t.kind == TransactionType::DisputeCredit)
+                .map(|t| t.amount)
+                .sum();
+            total += captured - refunded - dispute_credits;
+            // Each won dispute credited the card exactly once, with its amount; nothing else did.
+            for d in &all_disputes {
+                let credits: Vec<_> = card_txs
+                    .iter()
+                    .filter(|t| t.kind == TransactionType::DisputeCredit
+                        && t.authorization_id == d.authorization_id)
+                    .collect();
+                let won = all_disputes.iter().filter(|o| o.authorization_id == d.authorization_id && o.status == DisputeStatus::Won);
+                prop_assert_eq!(credits.len(), won.clone().count());
+                prop_assert_eq!(credits.iter().map(|t| t.amount).sum::<Decimal>(), won.map(|o| o.amount).sum::<Decimal>());
+            }
+            // A transfer is two entries that cancel out.
+            let transfer_entries: Vec<_> = entries.iter().filter(|e| e.kind == EntryType::Transfer).collect();
+            prop_assert_eq!(transfer_entries.len(), 2 * all_transfers.len());
+            prop_assert_eq!(transfer_entries.iter().map(|e| e.amount).sum::<Decimal>(), Decimal::ZERO);
             let adjustments: Decimal = entries
                 .iter()
                 .filter(|e| e.kind == EntryType::Adjustment)

@@ -54,6 +54,8 @@ fn from_2(tx: &mut dyn Tx) -> Result<(), StoreError> {
             Some(Kind::Event) => index::<Event>(tx, &client, &value),
             // Ledger entries were indexed as they moved; details and files have no index.
             Some(Kind::LedgerEntry | Kind::AccountDetail | Kind::File) | None => Ok(()),
+            // Format 2 had neither.
+            Some(Kind::Transfer | Kind::Dispute) => Ok(()),
         }
     })
 }

@@ -79,6 +79,30 @@ pub fn fund_card(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /accounts/transfers (the checks that need no stored record).
+pub fn create_transfer(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::transfers::create(m)),
+        Err(e) => e,
+    }
+}
+
+/// POST /card-transactions/{id}/disputes.
+pub fn create_dispute(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::disputes::create(m)),
+        Err(e) => e,
+    }
+}
+
+/// POST /disputes/{id}/resolve.
+pub fn resolve_dispute(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::disputes::resolve(m)),
+        Err(e) => e,
+    }
+}
+
 /// POST /card-holders in its JSON form. `now` decides what "a date of birth in the future" is.
 pub fn create_card_holder(body: &Value, now: crate::Timestamp) -> Vec<FieldError> {
     match object(body) {
@@ -98,6 +122,8 @@ pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
         "authorizations" => &views::AUTHORIZATION,
         "card-transactions" => &views::CARD_TRANSACTION,
         "events" => &views::EVENT,
+        "transfers" => &views::TRANSFER,
+        "disputes" => &views::DISPUTE,
         _ => return None,
     })
 }

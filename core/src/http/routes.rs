@@ -78,6 +78,20 @@ pub static ROUTES: &[Route] = &[
         check: None,
     },
     route(Get, "/accounts", Read, handlers::accounts::list),
+    // A static segment wins over `{id}` in the router, so these never reach /accounts/{id}.
+    route(Get, "/accounts/transfers", Read, handlers::transfers::list),
+    with_body(
+        Post,
+        "/accounts/transfers",
+        handlers::transfers::create,
+        handlers::transfers::check_create,
+    ),
+    route(
+        Get,
+        "/accounts/transfers/{id}",
+        Read,
+        handlers::transfers::get,
+    ),
     with_body(
         Post,
         "/accounts",
@@ -245,6 +259,20 @@ pub static ROUTES: &[Route] = &[
         handlers::test_clock::advance,
         handlers::test_clock::check_advance,
     ),
+    with_body(
+        Post,
+        "/card-transactions/{id}/disputes",
+        handlers::disputes::create,
+        handlers::disputes::check_create,
+    ),
+    route(Get, "/disputes", Read, handlers::disputes::list),
+    route(Get, "/disputes/{id}", Read, handlers::disputes::get),
+    with_body(
+        Post,
+        "/disputes/{id}/resolve",
+        handlers::disputes::resolve,
+        handlers::disputes::check_resolve,
+    ),
     route(Get, "/events", Read, handlers::events::list),
     route(Get, "/events/{id}", Read, handlers::events::get),
 ];
@@ -382,6 +410,40 @@ mod tests {
     }
 
     #[test]
+    fn transfers_are_not_an_account_id() {
+        let path_of = |m, p| {
+            Prepared::new(&Request::new(m, p))
+                .route()
+                .map(|r| r.path)
+                .ok()
+        };
+        assert_eq!(
+            path_of(Method::Get, "/accounts/transfers"),
+            Some("/accounts/transfers")
+        );
+        assert_eq!(
+            path_of(Method::Post, "/accounts/transfers"),
+            Some("/accounts/transfers")
+        );
+        assert_eq!(
+            path_of(Method::Get, "/accounts/transfers/x"),
+            Some("/accounts/transfers/{id}")
+        );
+        assert_eq!(path_of(Method::Get, "/accounts/x"), Some("/accounts/{id}"));
+        assert_eq!(
+            path_of(Method::Get, "/accounts/x/transactions"),
+            Some("/accounts/{id}/transactions")
+        );
+        // Not an account's PUT: the transfers path knows GET and POST only.
+        assert_eq!(
+            Prepared::new(&Request::new(Method::Put, "/accounts/transfers"))
+                .route()
+                .err(),
+            Some(ApiError::MethodNotAllowed("GET, POST, HEAD".into()))
+        );
+    }
+
+    #[test]
     fn wrong_method_lists_the_rows_of_the_path() {
         let p = Prepared::new(&Request::new(Method::Patch, "/cards/x"));
         assert_eq!(
@@ -401,6 +463,8 @@ mod tests {
         assert!(few(Method::Get, "/card-holders/x/files/y"));
         assert!(few(Method::Get, "/nope"));
         assert!(!few(Method::Get, "/cards"));
+        assert!(!few(Method::Get, "/accounts/transfers"));
+        assert!(few(Method::Get, "/accounts/transfers/x"));
         assert!(!few(Method::Get, "/accounts/x/transactions"));
         assert!(!few(Method::Get, "/accounts/x/details"));
         assert!(!few(Method::Put, "/cards/x"));

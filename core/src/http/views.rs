@@ -11,8 +11,10 @@ use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Card, SpendingControls};
+use crate::domain::disputes::Dispute;
 use crate::domain::events::Event;
 use crate::domain::ledger::Entry;
+use crate::domain::transfers::Transfer;
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
 use crate::storage::codec::{JsonText, money};
@@ -359,6 +361,75 @@ impl<'a> From<&'a CardTransaction> for CardTransactionView<'a> {
     }
 }
 
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransferView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    debit_account_id: &'a str,
+    credit_account_id: &'a str,
+    #[serde(with = "money")]
+    amount: Decimal,
+    currency: &'a str,
+    narration: &'a Option<String>,
+    reference: &'a Option<String>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a Transfer> for TransferView<'a> {
+    fn from(t: &'a Transfer) -> Self {
+        TransferView {
+            id: &t.id,
+            debit_account_id: &t.debit_account_id,
+            credit_account_id: &t.credit_account_id,
+            amount: t.amount.normalize(),
+            currency: t.currency.as_str(),
+            narration: &t.narration,
+            reference: &t.reference,
+            created_at: t.created_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DisputeView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    card_id: &'a str,
+    transaction_id: &'a str,
+    authorization_id: &'a str,
+    #[serde(with = "money")]
+    amount: Decimal,
+    currency: &'a str,
+    reason: &'a str,
+    explanation: &'a Option<String>,
+    status: &'a str,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> From<&'a Dispute> for DisputeView<'a> {
+    fn from(d: &'a Dispute) -> Self {
+        DisputeView {
+            id: &d.id,
+            card_id: &d.card_id,
+            transaction_id: &d.transaction_id,
+            authorization_id: &d.authorization_id,
+            amount: d.amount.normalize(),
+            currency: d.currency.as_str(),
+            reason: d.reason.as_str(),
+            explanation: &d.explanation,
+            status: d.status.as_str(),
+            created_at: d.created_at,
+            updated_at: d.updated_at,
+        }
+    }
+}
+
 /// One entry of `GET /cards/{id}/spending`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -484,6 +555,39 @@ pub static CARD_TRANSACTION: Schema = Schema {
         ("createdAt", FieldType::Date),
     ],
     default_search: &["type", "merchant.name"],
+    populate: &[],
+};
+
+pub static TRANSFER: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("debitAccountId", FieldType::Str),
+        ("creditAccountId", FieldType::Str),
+        ("amount", FieldType::Number),
+        ("currency", FieldType::Str),
+        ("narration", FieldType::Str),
+        ("reference", FieldType::Str),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["narration", "reference"],
+    populate: &[],
+};
+
+pub static DISPUTE: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("cardId", FieldType::Str),
+        ("transactionId", FieldType::Str),
+        ("authorizationId", FieldType::Str),
+        ("amount", FieldType::Number),
+        ("currency", FieldType::Str),
+        ("reason", FieldType::Str),
+        ("explanation", FieldType::Str),
+        ("status", FieldType::Str),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &["reason", "explanation"],
     populate: &[],
 };
 

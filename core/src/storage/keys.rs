@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `m 0 format` | the data format version ([`super::format`]) |
 //! | `m 0 vaultkey` | the fingerprint of the vault key the card data is sealed with |
-//! | `p 0 client 0 kind 0 id` | a record (accounts, cards, card holders, files' metadata) |
+//! | `p 0 client 0 kind 0 id` | a record (accounts, cards, card holders, files' metadata, transfers, disputes) |
 //! | `p 0 client 0 detail 0 account 0 id` | an account detail, under its account |
 //! | `i 0 client 0 kind 0 field 0 value 0 created 0 id` | a secondary index entry (empty value): the records with `field = value` in creation order (`created`: ms, big endian); field `*` holds every record of the kind |
 //! | `c 0 client 0 kind 0 field 0 value 0 shard` | one shard of the number of index entries for `field = value` (u64, big endian) |
@@ -35,10 +35,12 @@ pub enum Kind {
     CardTransaction,
     Event,
     LedgerEntry,
+    Transfer,
+    Dispute,
 }
 
 impl Kind {
-    const ALL: [Kind; 9] = [
+    const ALL: [Kind; 11] = [
         Kind::Account,
         Kind::AccountDetail,
         Kind::CardHolder,
@@ -48,6 +50,8 @@ impl Kind {
         Kind::CardTransaction,
         Kind::Event,
         Kind::LedgerEntry,
+        Kind::Transfer,
+        Kind::Dispute,
     ];
 
     /// The kind whose key tag is `tag`.
@@ -66,6 +70,8 @@ impl Kind {
             Kind::CardTransaction => "cardtx",
             Kind::Event => "event",
             Kind::LedgerEntry => "ledger",
+            Kind::Transfer => "transfer",
+            Kind::Dispute => "dispute",
         }
     }
 }

@@ -177,7 +177,21 @@ from .create_authorization_response_201 import CreateAuthorizationResponse201
 from .create_card_holder_response_201 import CreateCardHolderResponse201
 from .create_card_response_201 import CreateCardResponse201
 from .create_card_token_response_201 import CreateCardTokenResponse201
+from .create_dispute_response_201 import CreateDisputeResponse201
+from .create_transfer_response_201 import CreateTransferResponse201
 from .delete_account_detail_response_200 import DeleteAccountDetailResponse200
+from .dispute import Dispute
+from .dispute_create import DisputeCreate
+from .dispute_create_reason import DisputeCreateReason
+from .dispute_list import DisputeList
+from .dispute_list_filter import DisputeListFilter
+from .dispute_list_item import DisputeListItem
+from .dispute_list_item_reason import DisputeListItemReason
+from .dispute_list_item_status import DisputeListItemStatus
+from .dispute_reason import DisputeReason
+from .dispute_resolve import DisputeResolve
+from .dispute_resolve_outcome import DisputeResolveOutcome
+from .dispute_status import DisputeStatus
 from .document import Document
 from .document_type_type_1 import DocumentTypeType1
 from .document_type_type_2_type_1 import DocumentTypeType2Type1
@@ -209,8 +223,10 @@ from .get_card_holder_response_200 import GetCardHolderResponse200
 from .get_card_response_200 import GetCardResponse200
 from .get_card_spending_response_200 import GetCardSpendingResponse200
 from .get_card_transaction_response_200 import GetCardTransactionResponse200
+from .get_dispute_response_200 import GetDisputeResponse200
 from .get_event_response_200 import GetEventResponse200
 from .get_test_clock_response_200 import GetTestClockResponse200
+from .get_transfer_response_200 import GetTransferResponse200
 from .health import Health
 from .health_response_200 import HealthResponse200
 from .health_status import HealthStatus
@@ -250,8 +266,10 @@ from .list_card_transactions_of_card_sort import ListCardTransactionsOfCardSort
 from .list_card_transactions_sort import ListCardTransactionsSort
 from .list_cards_populate import ListCardsPopulate
 from .list_cards_sort import ListCardsSort
+from .list_disputes_sort import ListDisputesSort
 from .list_events_sort import ListEventsSort
 from .list_meta import ListMeta
+from .list_transfers_sort import ListTransfersSort
 from .merchant import Merchant
 from .openapi_response_200 import OpenapiResponse200
 from .person import Person
@@ -270,6 +288,7 @@ from .proof_of_address_type_type_2_type_1 import ProofOfAddressTypeType2Type1
 from .proof_of_address_type_type_3_type_1 import ProofOfAddressTypeType3Type1
 from .proof_of_address_verification_status import ProofOfAddressVerificationStatus
 from .refund_authorization_response_200 import RefundAuthorizationResponse200
+from .resolve_dispute_response_200 import ResolveDisputeResponse200
 from .reverse_authorization_response_200 import ReverseAuthorizationResponse200
 from .spending_controls import SpendingControls
 from .spending_controls_channels import SpendingControlsChannels
@@ -284,6 +303,11 @@ from .spending_controls_spending_limits_item_interval import SpendingControlsSpe
 from .terminate_card_response_200 import TerminateCardResponse200
 from .test_clock import TestClock
 from .test_clock_advance import TestClockAdvance
+from .transfer import Transfer
+from .transfer_create import TransferCreate
+from .transfer_list import TransferList
+from .transfer_list_filter import TransferListFilter
+from .transfer_list_item import TransferListItem
 from .update_account_detail_response_200 import UpdateAccountDetailResponse200
 from .update_account_response_200 import UpdateAccountResponse200
 from .update_card_holder_response_200 import UpdateCardHolderResponse200
@@ -435,7 +459,21 @@ __all__ = (
     "CreateCardHolderResponse201",
     "CreateCardResponse201",
     "CreateCardTokenResponse201",
+    "CreateDisputeResponse201",
+    "CreateTransferResponse201",
     "DeleteAccountDetailResponse200",
+    "Dispute",
+    "DisputeCreate",
+    "DisputeCreateReason",
+    "DisputeList",
+    "DisputeListFilter",
+    "DisputeListItem",
+    "DisputeListItemReason",
+    "DisputeListItemStatus",
+    "DisputeReason",
+    "DisputeResolve",
+    "DisputeResolveOutcome",
+    "DisputeStatus",
     "Document",
     "DocumentTypeType1",
     "DocumentTypeType2Type1",
@@ -467,8 +505,10 @@ __all__ = (
     "GetCardResponse200",
     "GetCardSpendingResponse200",
     "GetCardTransactionResponse200",
+    "GetDisputeResponse200",
     "GetEventResponse200",
     "GetTestClockResponse200",
+    "GetTransferResponse200",
     "Health",
     "HealthResponse200",
     "HealthStatus",
@@ -502,8 +542,10 @@ __all__ = (
     "ListCardsSort",
     "ListCardTransactionsOfCardSort",
     "ListCardTransactionsSort",
+    "ListDisputesSort",
     "ListEventsSort",
     "ListMeta",
+    "ListTransfersSort",
     "Merchant",
     "OpenapiResponse200",
     "Person",
@@ -522,6 +564,7 @@ __all__ = (
     "ProofOfAddressTypeType3Type1",
     "ProofOfAddressVerificationStatus",
     "RefundAuthorizationResponse200",
+    "ResolveDisputeResponse200",
     "ReverseAuthorizationResponse200",
     "SpendingControls",
     "SpendingControlsChannels",
@@ -534,6 +577,11 @@ __all__ = (
     "TerminateCardResponse200",
     "TestClock",
     "TestClockAdvance",
+    "Transfer",
+    "TransferCreate",
+    "TransferList",
+    "TransferListFilter",
+    "TransferListItem",
     "UpdateAccountDetailResponse200",
     "UpdateAccountResponse200",
     "UpdateCardHolderResponse200",

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class CardTransactionType(StrEnum):
     CAPTURE = "capture"
+    DISPUTE_CREDIT = "dispute_credit"
     REFUND = "refund"
 
     def __str__(self) -> str:

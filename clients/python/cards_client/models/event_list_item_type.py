@@ -12,7 +12,10 @@ class EventListItemType(StrEnum):
     CARD_HOLDER_CREATED = "card_holder.created"
     CARD_HOLDER_UPDATED = "card_holder.updated"
     CARD_UPDATED = "card.updated"
+    DISPUTE_CREATED = "dispute.created"
+    DISPUTE_UPDATED = "dispute.updated"
     TRANSACTION_CREATED = "transaction.created"
+    TRANSFER_CREATED = "transfer.created"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -538,7 +538,9 @@ pub fn refund(
     amount: Option<Decimal>,
 ) -> Result<(Authorization, CardTransaction)> {
     let mut auth = get(s, id)?;
-    let refundable = auth.captured_amount - auth.refunded_amount;
+    // Open or won disputes return their part through the network, not through a refund.
+    let refundable =
+        auth.captured_amount - auth.refunded_amount - super::disputes::claimed(s, &auth.id)?;
     if refundable <= Decimal::ZERO {
         return Err(ApiError::InvalidState(
             "Authorization has nothing captured left to refund".into(),

@@ -1,5 +1,5 @@
-//! Card transactions: what a capture takes from a card and what a refund gives back, signed from the
-//! card's point of view (capture negative, refund positive).
+//! Card transactions: what a capture takes from a card and what a refund or a won dispute gives back,
+//! signed from the card's point of view (capture negative, refund and dispute credit positive).
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,11 @@ use crate::storage::codec::{Record, money};
 use crate::storage::keys::Kind;
 use crate::storage::table;
 
-str_enum!(TransactionType { Capture = "capture", Refund = "refund" });
+str_enum!(TransactionType {
+    Capture = "capture",
+    Refund = "refund",
+    DisputeCredit = "dispute_credit",
+});
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CardTransaction {
@@ -37,7 +41,7 @@ indexed!(CardTransaction, Kind::CardTransaction, |r| {
 });
 
 /// Records a transaction of `auth`, indexed under its card.
-pub(super) fn record(
+pub(crate) fn record(
     s: &mut Scope,
     auth: &Authorization,
     kind: TransactionType,

@@ -6,8 +6,10 @@ pub mod accounts;
 pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
+pub mod disputes;
 pub mod events;
 pub mod test_clock;
+pub mod transfers;
 
 use serde_json::{Map, Value, json};
 

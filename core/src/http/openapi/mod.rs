@@ -262,6 +262,8 @@ fn links(op_id: &str) -> Option<Value> {
             "reverseAuthorization",
             "refundAuthorization",
         ]),
+        "createTransfer" => by_id(&["getTransfer"]),
+        "createDispute" => by_id(&["getDispute", "resolveDispute"]),
         "createCardToken" => {
             let params =
                 json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
@@ -387,6 +389,8 @@ fn query_schema(item: &str) -> &'static Schema {
         "Authorization" => &views::AUTHORIZATION,
         "CardTransaction" => &views::CARD_TRANSACTION,
         "Event" => &views::EVENT,
+        "Transfer" => &views::TRANSFER,
+        "Dispute" => &views::DISPUTE,
         _ => &views::CARD,
     }
 }
@@ -539,6 +543,8 @@ pub fn document() -> Value {
         "Authorization",
         "CardTransaction",
         "Event",
+        "Transfer",
+        "Dispute",
     ] {
         schemas.insert(format!("{item}List"), schemas::list_envelope(item));
     }
@@ -556,7 +562,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Simulate"}, {"name": "Events"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Events"},
         ],
         "paths": paths,
         "components": {

@@ -11,6 +11,7 @@ use crate::domain::authorizations::transactions::TransactionType;
 use crate::domain::authorizations::{AuthorizationStatus, Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
+use crate::domain::disputes::{DisputeReason, DisputeStatus, Outcome};
 use crate::domain::events::EventType;
 use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
@@ -346,6 +347,62 @@ fn card_transaction() -> Value {
         "merchant": reference("Merchant"),
         "createdAt": timestamp(),
     }))
+}
+
+fn transfer() -> Value {
+    record(json!({
+        "_id": string(),
+        "debitAccountId": string(),
+        "creditAccountId": string(),
+        "amount": money(),
+        "currency": string(),
+        "narration": nullable_string(),
+        "reference": nullable_string(),
+        "createdAt": timestamp(),
+    }))
+}
+
+fn dispute() -> Value {
+    record(json!({
+        "_id": string(),
+        "cardId": string(),
+        "transactionId": string(),
+        "authorizationId": string(),
+        "amount": money(),
+        "currency": string(),
+        "reason": string_enum(DisputeReason::ALL),
+        "explanation": nullable_string(),
+        "status": string_enum(DisputeStatus::ALL),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn transfer_create() -> Value {
+    object(
+        json!({
+            "debitAccountId": text(64),
+            "creditAccountId": text(64).tap_description("Another account than `debitAccountId`, in its currency."),
+            "amount": money_input("0.01", false),
+            "narration": text(255),
+            "reference": text(100),
+        }),
+        &["debitAccountId", "creditAccountId", "amount"],
+        true,
+    )
+}
+
+fn dispute_create() -> Value {
+    object(
+        json!({
+            "reason": string_enum(DisputeReason::ALL),
+            "amount": money_input("0", true)
+                .tap_description("Default: all of the capture not yet refunded or disputed."),
+            "explanation": text(1000),
+        }),
+        &["reason"],
+        true,
+    )
 }
 
 fn limit_spend() -> Value {
@@ -868,6 +925,14 @@ pub fn example(schema: &str) -> Option<Value> {
         "AmountBody" => json!({"amount": 5}),
         "IncrementBody" => json!({"amount": 20}),
         "TestClockAdvance" => json!({"seconds": 86400}),
+        "TransferCreate" => json!({
+            "debitAccountId": "6b0441f0af7223969f33f312", "creditAccountId": "6b0441f0af7223969f33f313",
+            "amount": 40, "narration": "Top up savings", "reference": "inv-1001",
+        }),
+        "DisputeCreate" => {
+            json!({"reason": "not_received", "amount": 5, "explanation": "Never delivered"})
+        }
+        "DisputeResolve" => json!({"outcome": "won"}),
         _ => return None,
     })
 }
@@ -899,6 +964,18 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         json!({"type": "array", "items": reference("LimitSpend")}),
     );
     add("Event", event());
+    add("Transfer", transfer());
+    add("Dispute", dispute());
+    add("TransferCreate", transfer_create());
+    add("DisputeCreate", dispute_create());
+    add(
+        "DisputeResolve",
+        object(
+            json!({"outcome": string_enum(Outcome::ALL)}),
+            &["outcome"],
+            true,
+        ),
+    );
     add("AuthorizationCreate", authorization_create());
     add(
         "AmountBody",
@@ -973,6 +1050,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ("Authorization", authorization()),
         ("CardTransaction", card_transaction()),
         ("Event", event()),
+        ("Transfer", transfer()),
+        ("Dispute", dispute()),
     ] {
         let item = loose(schema, &m);
         m.insert(format!("{name}ListItem"), item);

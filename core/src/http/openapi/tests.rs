@@ -84,6 +84,8 @@ fn record_schemas_match_the_list_query_fields() {
         ("Authorization", &views::AUTHORIZATION),
         ("CardTransaction", &views::CARD_TRANSACTION),
         ("Event", &views::EVENT),
+        ("Transfer", &views::TRANSFER),
+        ("Dispute", &views::DISPUTE),
     ] {
         let mut documented: Vec<&str> = doc["components"]["schemas"][name]["properties"]
             .as_object()

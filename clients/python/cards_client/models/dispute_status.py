@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class DisputeStatus(StrEnum):
+    LOST = "lost"
+    SUBMITTED = "submitted"
+    WON = "won"
+
+    def __str__(self) -> str:
+        return str(self.value)
