@@ -108,6 +108,7 @@ impl Record for Authorization {
 
 /// An authorization as version 1 stored it.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 struct AuthorizationV1 {
     id: String,
     card_id: String,
@@ -580,4 +581,50 @@ pub fn spending(s: &mut Scope, card_id: &str) -> Result<Vec<spend::LimitSpend>> 
     let card = cards::get(s, card_id)?;
     let lapsed = lapsed_holds(s, &card.id)?;
     spend::limits(s, &card, &lapsed, s.now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version-1 record (before `requested_amount`) reads as the same authorization, asked for its
+    /// amount.
+    #[test]
+    fn a_version_1_authorization_reads_with_its_amount_as_requested() {
+        let t = Timestamp(1_795_341_600_000);
+        let v1 = AuthorizationV1 {
+            id: "6b0441f0af7223969f33f312".into(),
+            card_id: "card".into(),
+            card_holder_id: "holder".into(),
+            amount: Decimal::new(1250, 2),
+            currency: Currency::parse("USD").unwrap(),
+            channel: Channel::Web,
+            merchant: Merchant {
+                name: "Shop".into(),
+                category: Some("airlines".into()),
+                mcc: None,
+                city: None,
+                country: Some("NG".into()),
+            },
+            approved: true,
+            status: AuthorizationStatus::Pending,
+            decline_reason: None,
+            pending_amount: Decimal::new(1250, 2),
+            captured_amount: Decimal::ZERO,
+            reversed_amount: Decimal::ZERO,
+            refunded_amount: Decimal::ZERO,
+            expires_at: t.plus_seconds(60),
+            created_at: t,
+            updated_at: t,
+        };
+        let bytes = postcard::to_extend(&v1, vec![1u8]).unwrap();
+        let read: Authorization = codec::decode(&bytes).unwrap();
+        assert_eq!(read.requested_amount, Decimal::new(1250, 2));
+        assert_eq!(read.merchant.category.as_deref(), Some("airlines"));
+        assert_eq!(read.expires_at, t.plus_seconds(60));
+        // Written again it is version 2, and reads back equal.
+        let again: Authorization = codec::decode(&codec::encode(&read).unwrap()).unwrap();
+        assert_eq!(again, read);
+        assert!(codec::decode::<Authorization>(&[3, 0]).is_err());
+    }
 }
