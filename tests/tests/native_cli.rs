@@ -199,3 +199,28 @@ fn seed_fills_a_data_file_through_the_api_rules() {
         "money moved from the accounts is on the cards"
     );
 }
+
+#[test]
+fn version_completions_and_man_page() {
+    if !native() {
+        return;
+    }
+    let run = |args: &[&str]| {
+        let out = cards().args(args).output().expect("cards runs");
+        assert!(out.status.success(), "cards {args:?}: {out:?}");
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    // `cards 0.1.0 (0123456789ab)`, or `(unknown)` when built outside git.
+    let version = run(&["--version"]);
+    let re = regex::Regex::new(r"^cards \d+\.\d+\.\d+ \(([0-9a-f]{12}|unknown)\)\n$").unwrap();
+    assert!(re.is_match(&version), "{version:?}");
+    let bash = run(&["completions", "bash"]);
+    assert!(bash.contains("complete -F _cards") && bash.contains("--metrics-listen"));
+    let zsh = run(&["completions", "zsh"]);
+    assert!(zsh.starts_with("#compdef cards"), "{zsh:.40}");
+    let man = run(&["man"]);
+    assert!(
+        man.contains(".TH cards 1") && man.contains("serve"),
+        "{man:.200}"
+    );
+}

@@ -34,12 +34,13 @@ fn the_404_for_another_client_looks_like_an_unknown_id() {
     let unknown = b.get("/accounts/0123456789abcdef01234567");
     theirs.expect_error(404, "not_found");
     unknown.expect_error(404, "not_found");
-    // Each answer has its own request id; the rest is the same.
+    // Alike but for the request id, which every response has its own of.
     let without_id = |body: &serde_json::Value| {
         let mut body = body.clone();
         body.as_object_mut().unwrap().remove("requestId");
         body
     };
+    assert_ne!(theirs.body["requestId"], unknown.body["requestId"]);
     assert_eq!(without_id(&theirs.body), without_id(&unknown.body));
 }
 
