@@ -48,7 +48,11 @@ function route() {
   $("#page-create").hidden = !creating;
   const root = $("#page");
   root.hidden = creating;
-  if (creating) return;
+  if (creating) {
+    // The creation page's forms live in index.html; its render only refreshes what it shows.
+    Promise.resolve(page.render($("#page-create"), params, query)).catch((e) => console.error(e));
+    return;
+  }
   // Each visit renders into a fresh element, so a page left before it finished loading paints
   // into a detached one, never over the next page.
   const target = document.createElement("div");
@@ -64,7 +68,7 @@ for (const id of ["api-key", "api-base"]) {
   el.value = sessionStorage.getItem(id) ?? el.value;
   el.addEventListener("change", () => {
     sessionStorage.setItem(id, el.value);
-    if (!$("#page").hidden) route();
+    route();
   });
 }
 window.addEventListener("hashchange", route);

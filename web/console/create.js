@@ -1,10 +1,11 @@
-// The creation page (#/create): accounts, card holders, cards, funding, simulated purchases, transfers
-// between accounts and disputes (opened, then answered by the simulated network).
+// The creation page (#/create): accounts, card holders, cards, funding, simulated purchases (a forced
+// decline, a partial approval, a hold that grows), transfers between accounts, disputes (opened, then
+// answered by the simulated network) and the caller's test clock (shown, and moved forward).
 // Every form is checked live by the WebAssembly module built from the service's own core, so the page
 // shows the server's exact field errors and sends nothing the server would reject for its shape;
 // what passes is sent through the typed client.
 
-import { $, h, log, show } from "./ui.js";
+import { $, h, facts, log, show } from "./ui.js";
 import { api, want } from "./api.js";
 import { validator } from "./validator.js";
 
@@ -34,6 +35,14 @@ const FORMS = {
     validator: "validateCreateAuthorization", record: null, what: (ids) => `POST /cards/${ids.cardId}/authorizations`,
     send: (body, ids) => api().POST("/cards/{id}/authorizations", { params: { path: { id: ids.cardId } }, body }),
   },
+  increment: {
+    validator: "validateIncrementAuthorization", record: null, what: (ids) => `POST /authorizations/${ids.authorizationId}/increment`,
+    send: (body, ids) => api().POST("/authorizations/{id}/increment", { params: { path: { id: ids.authorizationId } }, body }),
+  },
+  advance: {
+    validator: "validateAdvanceTestClock", record: null, what: () => "POST /test-clock/advance",
+    send: (body) => api().POST("/test-clock/advance", { body }),
+  },
   transfer: {
     validator: "validateTransfer", record: null, what: () => "POST /accounts/transfers",
     send: (body) => api().POST("/accounts/transfers", { body }),
@@ -58,12 +67,13 @@ function valueOf(el) {
   return raw;
 }
 
-/** The request body (dotted names nest) and the path ids of a form. Empty inputs are left out. */
+/** The request body (dotted names nest) and the path ids of a form. Empty inputs and unticked
+ *  boxes are left out; a ticked box is `true`. */
 function read(form) {
   const body = {};
   const ids = {};
   for (const el of form.elements) {
-    if (!el.name || el.value.trim() === "") continue;
+    if (!el.name || el.value.trim() === "" || (el.type === "checkbox" && !el.checked)) continue;
     if (el.dataset.path !== undefined) {
       ids[el.name] = el.value.trim();
       continue;
@@ -71,7 +81,7 @@ function read(form) {
     const keys = el.name.split(".");
     let obj = body;
     for (const k of keys.slice(0, -1)) obj = obj[k] ??= {};
-    obj[keys.at(-1)] = valueOf(el);
+    obj[keys.at(-1)] = el.type === "checkbox" ? true : valueOf(el);
   }
   if (form.dataset.kind === "holder" && !body.name && body.person?.firstName && body.person?.lastName) {
     body.name = `${body.person.firstName} ${body.person.lastName}`;
@@ -171,9 +181,13 @@ async function submit(form) {
         fillIfEmpty('[name="disputeId"]', json.data._id);
       }
       if (form.dataset.kind === "resolve" && json?.data?.cardId) refreshCard(json.data.cardId);
+      if (form.dataset.kind === "increment") showIncrement(json?.data);
+      if (form.dataset.kind === "advance") showClock(json?.data);
     } else {
       const json = answer.error;
       log("fail", `${what} → ${answer.response.status} ${json?.error ?? ""}: ${json?.message ?? ""}`, json);
+      // A declined increment is a 422 whose `error` is the reason; the hold is unchanged.
+      if (form.dataset.kind === "increment") $("#increment-result").textContent = `Not incremented: ${json?.error ?? answer.response.status}`;
       if (Array.isArray(json?.errors)) showErrors(form, json.errors, false);
     }
   } catch (e) {
@@ -183,15 +197,61 @@ async function submit(form) {
   }
 }
 
-/** An authorization's decision and, when declined, the first rule it broke; then the card as it is now. */
+/** An authorization's decision (a partial approval says what was asked) and, when declined, the
+ *  first rule it broke (or the forced reason); then the card as it is now. An approved hold becomes
+ *  the increment form's choice. */
 function showDecision(auth) {
   if (!auth) return;
+  const partial = auth.approved && auth.requestedAmount !== auth.amount ? ` of ${auth.requestedAmount} asked (partial approval)` : "";
   const text = auth.approved
-    ? `Approved: ${auth.amount} ${auth.currency} held until ${show(auth.expiresAt)}`
+    ? `Approved: ${auth.amount} ${auth.currency}${partial} held until ${show(auth.expiresAt)}`
     : `Declined: ${auth.declineReason}`;
   $("#authorize-decision").textContent = text;
   log(auth.approved ? "ok" : "blocked", text);
+  if (auth.approved && auth.status === "pending") {
+    $("#authorization-ids").prepend(new Option(auth._id, auth._id));
+    $('#increment-form [name="authorizationId"]').value = auth._id;
+  }
   refreshCard(auth.cardId);
+}
+
+/** A hold after an increment: its amount, what was asked in all, what is still pending. */
+function showIncrement(auth) {
+  if (!auth) return;
+  $("#increment-result").textContent =
+    `Hold now ${auth.amount} ${auth.currency} (asked ${auth.requestedAmount}, pending ${auth.pendingAmount})`;
+  refreshCard(auth.cardId);
+}
+
+/** "8d 2h 0m 5s" for an offset in seconds; "0s" for none. */
+function span(seconds) {
+  /** @type {Array<[number, string]>} */
+  const parts = [[86400, "d"], [3600, "h"], [60, "m"], [1, "s"]];
+  let left = seconds;
+  const out = [];
+  for (const [unit, name] of parts) {
+    const n = Math.floor(left / unit);
+    left -= n * unit;
+    if (n || out.length) out.push(`${n}${name}`);
+  }
+  return out.length ? out.join(" ") : "0s";
+}
+
+function showClock(clock) {
+  if (!clock) return;
+  $("#test-clock").replaceChildren(facts([
+    ["now", show(clock.now)],
+    ["offset", `${clock.offsetSeconds} s (${span(clock.offsetSeconds)} ahead of the server)`],
+  ]));
+}
+
+/** The caller's test clock (GET /test-clock); needs a key, and says so when the operator turned it off (404). */
+async function refreshClock() {
+  if (!$("#api-key").value.trim()) return;
+  const answer = await api().GET("/test-clock");
+  if (answer.error === undefined) showClock(answer.data?.data);
+  else if (answer.response.status === 404) $("#test-clock").replaceChildren(h("p", { class: "muted" }, "The test clock is turned off on this server."));
+  else log("fail", `GET /test-clock → ${answer.response.status} ${answer.error?.error ?? ""}: ${answer.error?.message ?? ""}`, answer.error);
 }
 
 // Convenience refreshes of the record table; the activity log already shows what happened.
@@ -225,6 +285,9 @@ function wire(form) {
 }
 
 for (const form of document.querySelectorAll("form[data-kind]")) wire(form);
+$("#test-clock-refresh").addEventListener("click", () => refreshClock().catch((e) => log("fail", `GET /test-clock failed: ${e.message}`)));
 
-/** The forms are in index.html; this page only shows them. */
-export function render(_root, _params, _query) {}
+/** The forms are in index.html; showing the page (or a new key) reads the test clock again. */
+export function render(_root, _params, _query) {
+  return refreshClock().catch((e) => log("fail", `GET /test-clock failed: ${e.message}`));
+}
