@@ -7,6 +7,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { start } from "./harness.mjs";
 
 const KEY = "console-simulate-key-0123456789";
@@ -139,6 +140,10 @@ test("advance the test clock 8 days, force a decline, approve in part, and incre
   assert.equal(await page.innerText("#increment-result"), "Hold now 45 USD (asked 45, pending 45)");
   const after = (await env.api("GET", `/cards/${card._id}`)).json.data;
   assert.deepEqual([after.ledgerBalance, after.availableBalance], [50, 5], "45 held of 50");
+
+  if (process.env.CONSOLE_SCREENSHOT_DIR) {
+    await page.screenshot({ path: join(process.env.CONSOLE_SCREENSHOT_DIR, "console-simulate.png"), fullPage: true });
+  }
 
   const writes = calls.filter((c) => !c.call.startsWith("GET "));
   assert.deepEqual(writes.map((c) => c.call), [
