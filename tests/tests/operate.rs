@@ -362,7 +362,12 @@ fn cors_answers_preflights_and_marks_responses_for_allowed_origins() {
         Some("http://localhost:5173")
     );
     let allowed_headers = ok.header("access-control-allow-headers").unwrap();
-    for h in ["authorization", "content-type", "idempotency-key"] {
+    for h in [
+        "authorization",
+        "x-api-key",
+        "content-type",
+        "idempotency-key",
+    ] {
         assert!(allowed_headers.contains(h), "{allowed_headers}");
     }
     assert!(
