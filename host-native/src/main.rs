@@ -32,11 +32,18 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A request's log line is queued to a thread that writes stderr, so no request waits on a
+    // write(2) (or on a slow pipe to a supervisor). Not lossy: when the queue is full, loggers
+    // wait rather than drop lines. The guard flushes the queue when `main` returns.
+    let (stderr, _flush_logs) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("cards-log")
+        .finish(std::io::stderr());
     let logs = tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr);
+        .with_writer(stderr);
     match cli.log_format {
         LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
