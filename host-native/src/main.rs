@@ -32,18 +32,13 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // A request's log line is queued to a thread that writes stderr, so no request waits on a
-    // write(2) (or on a slow pipe to a supervisor). Not lossy: when the queue is full, loggers
-    // wait rather than drop lines. The guard flushes the queue when `main` returns.
-    let (stderr, _flush_logs) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        .thread_name("cards-log")
-        .finish(std::io::stderr());
     let logs = tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        .with_writer(stderr);
+        // Written as it comes, one write(2) a line: a non-blocking writer (tracing-appender, with
+        // or without batching its writes) measured slower on 2 cores (scripts/bench-ops).
+        .with_writer(std::io::stderr);
     match cli.log_format {
         LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
