@@ -1,6 +1,7 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
 mod cli;
+mod json_log;
 mod metrics;
 mod server;
 mod store;
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
             .init(),
         // One object per line, the event's fields at the top level beside timestamp and level.
-        LogFormat::Json => logs.json().flatten_event(true).init(),
+        LogFormat::Json => logs.event_format(json_log::Json).init(),
     }
     install_panic_hook();
     let result = match cli.command {
