@@ -2,12 +2,14 @@
 //! `cors_origins`), a page on one of them may call the API with a key. Hosts answer a preflight with
 //! [`preflight`] before anything else, and pass every other response through [`apply`].
 //!
-//! The key travels in `Authorization`, never in a cookie, so no `Access-Control-Allow-Credentials`.
+//! The key travels in `Authorization` or `x-api-key`, never in a cookie, so no
+//! `Access-Control-Allow-Credentials`.
 
 use super::{Method, Request, Response, header_value};
 
 const ALLOW_METHODS: &str = "GET, HEAD, POST, PUT, DELETE";
-const ALLOW_HEADERS: &str = "authorization, content-type, idempotency-key, x-request-id";
+// `x-api-key` is the OpenAPI document's security scheme: generated clients send it.
+const ALLOW_HEADERS: &str = "authorization, x-api-key, content-type, idempotency-key, x-request-id";
 /// What a page's script may read of a response besides the CORS-safelisted headers.
 const EXPOSE_HEADERS: &str = "request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, allow, idempotent-replayed, content-disposition";
 /// How long a browser may cache a preflight's answer, seconds.
@@ -66,8 +68,16 @@ pub fn preflight(origins: &Origins, req: &Request) -> Option<Response> {
     )
 }
 
-/// Adds the CORS headers to a response for a request from an allowed origin.
+/// Adds the CORS headers to a response for a request from an allowed origin. A response that has
+/// them already (a [`preflight`] answer) is left alone: a browser refuses an
+/// `Access-Control-Allow-Origin` given twice.
 pub fn apply(origins: &Origins, req_headers: &[(String, String)], response: Response) -> Response {
+    if response
+        .header_value("access-control-allow-origin")
+        .is_some()
+    {
+        return response;
+    }
     match origins.allowed(req_headers) {
         Some(origin) => response
             .with_header("access-control-allow-origin", origin)
@@ -108,11 +118,8 @@ mod tests {
             p.header_value("access-control-allow-origin"),
             Some("http://app.test")
         );
-        assert!(
-            p.header_value("access-control-allow-headers")
-                .unwrap()
-                .contains("authorization")
-        );
+        let allowed = p.header_value("access-control-allow-headers").unwrap();
+        assert!(allowed.contains("authorization") && allowed.contains("x-api-key"));
         assert!(preflight(&o, &options("http://evil.test")).is_none());
         // An OPTIONS that is not a preflight is not answered here.
         let plain = Request::new(Method::Options, "/cards").header("Origin", "http://app.test");
@@ -133,5 +140,15 @@ mod tests {
         );
         let any = Origins::new(["*"]);
         assert!(preflight(&any, &options("http://other.test")).is_some());
+    }
+
+    #[test]
+    fn a_preflight_answer_passed_through_apply_names_the_origin_once() {
+        let o = Origins::new(["http://app.test"]);
+        let req = options("http://app.test");
+        let answer = apply(&o, &req.headers, preflight(&o, &req).unwrap());
+        let count = |name: &str| answer.headers.iter().filter(|(n, _)| n == name).count();
+        assert_eq!(count("access-control-allow-origin"), 1);
+        assert_eq!(count("vary"), 1);
     }
 }
