@@ -153,6 +153,9 @@ pub mod pg {
     /// transaction, and its locks, end then). A timeout fails the statement with SQLSTATE 55P03 or
     /// 57014 ([`is_timeout`]); hosts answer it `503 busy` with `Retry-After`.
     pub const SET_TIMEOUTS: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)";
+    /// [`SET_TIMEOUTS`] and then [`LOCK_WRITE_SHARED`] (`$3`) in one statement, one round trip: the
+    /// target list is evaluated in order, so `lock_timeout` already bounds the wait for the lock.
+    pub const SET_TIMEOUTS_AND_LOCK_SHARED: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true), pg_advisory_xact_lock_shared($3)";
     /// The default of the hosts' store timeout setting (milliseconds).
     pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 

@@ -47,8 +47,9 @@ struct Statements {
     scan_reverse: Statement,
     /// A write transaction's lock, statement and idle timeouts.
     timeouts: Statement,
-    /// The write lock, transaction-level: shared, alone.
-    lock_shared: Statement,
+    /// The timeouts and the shared write lock in one round trip (a first try's write).
+    timeouts_lock_shared: Statement,
+    /// The write lock, transaction-level, alone.
     lock_alone: Statement,
 }
 
@@ -78,7 +79,7 @@ impl r2d2::ManageConnection for Manager {
             scan_forward: client.prepare(sql::SCAN_FORWARD)?,
             scan_reverse: client.prepare(sql::SCAN_REVERSE)?,
             timeouts: client.prepare(sql::SET_TIMEOUTS)?,
-            lock_shared: client.prepare(sql::LOCK_WRITE_SHARED)?,
+            timeouts_lock_shared: client.prepare(sql::SET_TIMEOUTS_AND_LOCK_SHARED)?,
             lock_alone: client.prepare(sql::LOCK_WRITE_ALONE)?,
         };
         Ok(Conn {
@@ -263,12 +264,15 @@ impl PgStore {
             .start()
             .map_err(failure)?;
         let [lock, idle] = &self.timeouts;
-        tx.execute(&conn.stmts.timeouts, &[lock, idle])
-            .map_err(failure)?;
-        if !alone {
-            tx.execute(&conn.stmts.lock_shared, &[&sql::WRITE_LOCK])
-                .map_err(failure)?;
+        if alone {
+            tx.execute(&conn.stmts.timeouts, &[lock, idle])
+        } else {
+            tx.execute(
+                &conn.stmts.timeouts_lock_shared,
+                &[lock, idle, &sql::WRITE_LOCK],
+            )
         }
+        .map_err(failure)?;
         let mut adapter = PgTx::new(tx, &conn.stmts, false);
         match f(&mut adapter)? {
             Ok(value) => {
