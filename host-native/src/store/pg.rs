@@ -33,7 +33,7 @@ use tracing::{error, info, warn};
 use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Settle};
 
 /// The SQL text and schema version, shared with the Spin component (`host-wasm --features postgres`).
-use host_wasm::pg::{self as sql, MAX_ATTEMPTS, SCHEMA_LOCK, SCHEMA_VERSION};
+use cards_pg_sql::{self as sql, MAX_ATTEMPTS, SCHEMA_LOCK, SCHEMA_VERSION};
 
 /// Connections per instance (the writer holds one; reads share the rest).
 const POOL_SIZE: u32 = 16;
