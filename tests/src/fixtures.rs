@@ -1,7 +1,9 @@
 //! Valid request bodies and creation helpers, so each test states only what it is about.
 
+use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
+use crate::assert::dec;
 use crate::client::Tenant;
 
 /// Merges the top-level keys of `overrides` into `base`; a `null` override removes the key.
@@ -156,4 +158,21 @@ pub mod files {
     pub fn pdf() -> Vec<u8> {
         b"%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n".to_vec()
     }
+}
+
+/// A purchase on `card` that must answer 201 (approved or declined): the authorization.
+pub fn authorize(t: &Tenant, card: &str, body: &Value) -> Value {
+    t.post(&format!("/cards/{card}/authorizations"), body)
+        .data(201)
+        .clone()
+}
+
+/// (balance, availableBalance, ledgerBalance) of a card.
+pub fn balances(t: &Tenant, card: &str) -> (Decimal, Decimal, Decimal) {
+    let c = t.get(&format!("/cards/{card}")).data(200).clone();
+    (
+        dec(&c["balance"]),
+        dec(&c["availableBalance"]),
+        dec(&c["ledgerBalance"]),
+    )
 }

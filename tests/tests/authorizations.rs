@@ -4,7 +4,7 @@
 
 use std::thread;
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{authorize, balances, create_account, id};
 use acceptance::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -43,21 +43,6 @@ fn purchase(amount: &str) -> Value {
     json!({"amount": amount, "channel": "pos",
            "merchant": {"name": "Corner Shop", "category": "grocery_stores", "mcc": "5411",
                         "city": "Lagos", "country": "ng"}})
-}
-
-fn authorize(t: &Tenant, card: &str, body: &Value) -> Value {
-    t.post(&format!("/cards/{card}/authorizations"), body)
-        .data(201)
-        .clone()
-}
-
-fn balances(t: &Tenant, card: &str) -> (Decimal, Decimal, Decimal) {
-    let c = t.get(&format!("/cards/{card}")).data(200).clone();
-    (
-        dec(&c["balance"]),
-        dec(&c["availableBalance"]),
-        dec(&c["ledgerBalance"]),
-    )
 }
 
 fn declined_for(t: &Tenant, card: &str, body: &Value) -> String {

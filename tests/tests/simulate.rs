@@ -1,10 +1,9 @@
 //! The sandbox's simulations over HTTP: the per-client test clock (holds expire, limit periods roll,
 //! tokens and idempotency records age, list order), forced declines, partial approvals and increments.
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{authorize, balances, create_account, id};
 use acceptance::*;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
-use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 const DAY: i64 = 24 * 3600;
@@ -52,22 +51,6 @@ fn purchase(amount: &str) -> Value {
 
 fn with(body: Value, extra: Value) -> Value {
     fixtures::merge(body, extra)
-}
-
-fn authorize(t: &Tenant, card: &str, body: &Value) -> Value {
-    t.post(&format!("/cards/{card}/authorizations"), body)
-        .data(201)
-        .clone()
-}
-
-/// (balance = available, availableBalance, ledgerBalance) of a card.
-fn balances(t: &Tenant, card: &str) -> (Decimal, Decimal, Decimal) {
-    let c = t.get(&format!("/cards/{card}")).data(200).clone();
-    (
-        dec(&c["balance"]),
-        dec(&c["availableBalance"]),
-        dec(&c["ledgerBalance"]),
-    )
 }
 
 /// A timestamp of the API in UTC.
