@@ -124,6 +124,8 @@ test("create, browse a filtered list with a cursor, open a card's page, its acco
   const before = requests.length;
   await page.fill("#browse-form [name=sort]", "nope");
   await page.click("#browse-form button[type=submit]");
+  // allInnerTexts does not wait: wait for the refusal to render before reading it.
+  await page.locator('[data-testid="query-errors"] li').first().waitFor();
   const local = await page.locator('[data-testid="query-errors"] li').allInnerTexts();
   const remote = await env.api("GET", "/cards?sort=nope&filter=%7B%22brand%22%3A%22MasterCard%22%7D&limit=2");
   assert.equal(remote.status, 400);
