@@ -16,10 +16,12 @@ pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
+pub mod push;
 pub mod test_clock;
 pub mod transfers;
 pub mod upgrade;
 pub mod vault;
+pub mod webhooks;
 
 #[cfg(test)]
 mod props;
