@@ -56,8 +56,9 @@ pub fn get(s: &mut Scope) -> Result<Clock> {
 }
 
 /// Moves the caller's clock `seconds` (> 0, checked by the parser) forward; more than
-/// [`MAX_OFFSET_SECS`] in total is 400. Nothing else is written: what time changes (expired holds,
-/// new limit periods, old tokens) is read at the new time.
+/// [`MAX_OFFSET_SECS`] in total is 400. What time changes (expired holds, new limit periods, old
+/// tokens) is read at the new time; only the webhook delivery queue, which is on the host's clock,
+/// moves the client's pending deliveries sooner.
 pub fn advance(s: &mut Scope, seconds: i64) -> Result<Clock> {
     let before = offset(s.tx, s.client)?;
     let offset_secs = before
@@ -76,6 +77,7 @@ pub fn advance(s: &mut Scope, seconds: i64) -> Result<Clock> {
         &keys::test_clock(s.client),
         &TestClock { offset_secs },
     )?;
+    super::webhooks::deliveries::clock_advanced(s, seconds)?;
     Ok(Clock {
         now: s.now.plus_seconds(seconds),
         offset_secs,

@@ -414,6 +414,34 @@ mod tests {
     }
 
     #[test]
+    fn the_webhook_flags_parse_and_default_to_the_standard_schedule() {
+        let serve = |args: &[&str]| {
+            let all = [&["cards", "serve"], args].concat();
+            match Cli::try_parse_from(all).unwrap().command {
+                Command::Serve(s) => s,
+                _ => panic!("not serve"),
+            }
+        };
+        let s = serve(&[]);
+        assert_eq!(
+            s.webhook_retry_schedule.0,
+            card_core::domain::webhooks::deliveries::default_schedule()
+        );
+        assert!(!s.webhook_allow_private);
+        let s = serve(&[
+            "--webhook-retry-schedule",
+            "1s,500ms, 2m",
+            "--webhook-allow-private",
+        ]);
+        assert_eq!(
+            s.webhook_retry_schedule.0,
+            [1000, 500, 120_000].map(Duration::from_millis)
+        );
+        assert!(s.webhook_allow_private);
+        assert!(parse_schedule("1s,,2s").is_err() && parse_schedule("0s").is_err());
+    }
+
+    #[test]
     fn limits_parse_with_units_and_defaults() {
         let Command::Serve(s) = Cli::try_parse_from(["cards", "serve"]).unwrap().command else {
             panic!("not serve")

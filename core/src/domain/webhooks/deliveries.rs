@@ -71,6 +71,7 @@ impl Record for Delivery {
 
 indexed!(Delivery, Kind::WebhookDelivery, |r| {
     "endpointId" => &r.endpoint_id,
+    "status" => r.status.as_str(),
 });
 
 /// The retry schedule the Standard Webhooks specification suggests (and Svix uses): the wait after
@@ -172,6 +173,38 @@ pub fn replay(s: &mut Scope, endpoint: &Endpoint, from: Timestamp, to: Timestamp
         }
     }
     Ok(queued)
+}
+
+/// The client's test clock moved `seconds` forward: its pending deliveries come due that much sooner
+/// on the host's clock (their `nextAttemptAt`, on the client's clock, stays), so retry times follow
+/// the client's clock like every other rule.
+pub fn clock_advanced(s: &mut Scope, seconds: i64) -> Result<()> {
+    let mut after: Option<Position> = None;
+    loop {
+        let found = table::positions(
+            s.tx,
+            s.client,
+            Kind::WebhookDelivery,
+            ("status", DeliveryStatus::Pending.as_str()),
+            Direction::Forward,
+            after.as_ref(),
+            256,
+        )?;
+        let Some(last) = found.last().cloned() else {
+            return Ok(());
+        };
+        for p in found {
+            let Some(mut d) = table::get::<Delivery>(s.tx, s.client, &p.id)? else {
+                continue;
+            };
+            if let Some(due) = d.due_ms {
+                let sooner = due.saturating_sub(seconds.saturating_mul(1000));
+                schedule(s.tx, s.client, &mut d, sooner)?;
+                table::save(s.tx, s.client, &d)?;
+            }
+        }
+        after = Some(last);
+    }
 }
 
 /// Deletes every delivery of an endpoint (and their queue entries).

@@ -356,3 +356,39 @@ fn deliveries_never_carry_card_secrets() {
         }
     }
 }
+
+#[test]
+fn retry_times_follow_the_test_clock() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let due = app.take();
+    app.answer(&due, Some(500));
+    let due = {
+        app.env.advance_millis(5_000);
+        app.take()
+    };
+    app.answer(&due, Some(500));
+    // The next wait is 5 minutes of the client's clock: advancing it makes the retry due now.
+    let next = app.deliveries(&endpoint, "")[0]["nextAttemptAt"].clone();
+    assert!(app.take().is_empty());
+    let (s, _) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 300})));
+    assert_eq!(s, 200);
+    assert_eq!(app.deliveries(&endpoint, "")[0]["nextAttemptAt"], next);
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    // The next wait is 30 minutes: another client's advance moves nothing of Alice's.
+    app.answer(&due, Some(500));
+    let (s, _) = app.json_as(
+        KEY_B,
+        Post,
+        "/test-clock/advance",
+        Some(json!({"seconds": 86400})),
+    );
+    assert_eq!(s, 200);
+    assert!(app.take().is_empty());
+    let (s, _) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 1800})));
+    assert_eq!(s, 200);
+    assert_eq!(app.take().len(), 1);
+}
