@@ -32,6 +32,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest the task sleeps before it looks at the queue again.
 pub const IDLE: Duration = Duration::from_secs(1);
 
+/// Free attempt slots a take waits for.
+const TAKE_AT_LEAST: u32 = 8;
+
 /// Outcomes written back in one write, at most.
 const RECORD_BATCH: usize = 512;
 
@@ -98,12 +101,13 @@ impl Deliverer {
         permits: &Arc<Semaphore>,
         outcomes: &mpsc::UnboundedSender<Outcome>,
     ) -> bool {
-        // Wait for one free slot, then take as many as are free: a leased delivery is sent at once.
-        let Ok(first) = permits.clone().acquire_owned().await else {
+        // Wait for a few free slots, then take as many as are free: a leased delivery is sent at
+        // once, and under load each take (a write) leases several.
+        let Ok(some) = permits.acquire_many(TAKE_AT_LEAST).await else {
             return false;
         };
-        let free = permits.available_permits() + 1;
-        drop(first);
+        let free = permits.available_permits() + TAKE_AT_LEAST as usize;
+        drop(some);
         let due = match self.take(free).await {
             Ok(due) => due,
             Err(e) => {

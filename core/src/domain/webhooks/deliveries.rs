@@ -4,6 +4,7 @@
 //! [`LEASE_SECS`] ahead in the same write, so with several instances on one database one instance
 //! attempts it at a time, and a delivery whose attempt never reported (a crash) comes due again.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -275,6 +276,7 @@ pub fn take_due(
     let (start, end) = keys::deliveries_due(host_now.millis());
     let rows = tx.scan(&start, &end, Direction::Forward, limit)?;
     let mut out = Vec::with_capacity(rows.len());
+    let mut endpoints = HashMap::new();
     for (key, _) in rows {
         let Some((client, id)) = keys::delivery_due_parts(&key) else {
             tx.delete(&key)?;
@@ -289,7 +291,7 @@ pub fn take_due(
             tx.delete(&key)?;
             continue;
         }
-        match prepare(tx, env, settings, &client, &d, body)? {
+        match prepare(tx, env, settings, &mut endpoints, &client, &d, body)? {
             Ok(mut due) => {
                 schedule(
                     tx,
@@ -316,24 +318,23 @@ pub fn take_due(
     Ok(out)
 }
 
-/// The signed request of one delivery, or why it cannot be sent.
-fn prepare(
+/// An endpoint as a take needs it: where to send and the secrets that sign, or why nothing can be
+/// sent to it. Read and opened once per take, however many of its deliveries are due.
+type Ready = std::result::Result<(Target, Vec<signature::Secret>), String>;
+
+fn ready(
     tx: &mut dyn Tx,
     env: &dyn Env,
     settings: &Settings,
     client: &str,
-    d: &Delivery,
-    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
-) -> Result<std::result::Result<Due, String>> {
-    let Some(endpoint) = table::get::<Endpoint>(tx, client, &d.endpoint_id)? else {
+    endpoint_id: &str,
+) -> Result<Ready> {
+    let Some(endpoint) = table::get::<Endpoint>(tx, client, endpoint_id)? else {
         return Ok(Err("the endpoint was deleted".into()));
     };
     if endpoint.status != EndpointStatus::Enabled {
         return Ok(Err("the endpoint is disabled".into()));
     }
-    let Some(event) = table::get::<Event>(tx, client, &d.event_id)? else {
-        return Ok(Err("the event is no longer kept".into()));
-    };
     let target = match super::check_url(settings.policy, &endpoint.url, "url") {
         Ok(t) => t,
         Err(_) => return Ok(Err("the URL is not allowed by the URL policy".into())),
@@ -343,6 +344,36 @@ fn prepare(
     })?;
     let client_now = test_clock::now(tx, client, env)?;
     let secrets = endpoints::signing_secrets(vault, &endpoint, client_now)?;
+    Ok(Ok((target, secrets)))
+}
+
+/// The signed request of one delivery, or why it cannot be sent.
+fn prepare(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    settings: &Settings,
+    endpoints: &mut HashMap<(String, String), Ready>,
+    client: &str,
+    d: &Delivery,
+    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+) -> Result<std::result::Result<Due, String>> {
+    let cached = (client.to_string(), d.endpoint_id.clone());
+    if !endpoints.contains_key(&cached) {
+        let r = ready(tx, env, settings, client, &d.endpoint_id)?;
+        endpoints.insert(cached.clone(), r);
+    }
+    let (target, secrets) = match endpoints.get(&cached) {
+        Some(Ok(ready)) => ready,
+        Some(Err(why)) => return Ok(Err(why.clone())),
+        None => {
+            return Err(ApiError::internal(
+                "an endpoint vanished from the take's cache",
+            ));
+        }
+    };
+    let Some(event) = table::get::<Event>(tx, client, &d.event_id)? else {
+        return Ok(Err("the event is no longer kept".into()));
+    };
     let body = body(&event)?;
     let refs: Vec<&signature::Secret> = secrets.iter().collect();
     // Receivers compare the timestamp with their own clock, so it is the host's, not the client's.
@@ -353,7 +384,7 @@ fn prepare(
     Ok(Ok(Due {
         client: String::new(),
         delivery_id: d.id.clone(),
-        target,
+        target: target.clone(),
         headers,
         body,
     }))
