@@ -752,3 +752,87 @@ fn an_instance_that_stops_mid_transaction_does_not_wedge_the_database() {
     );
     assert_eq!(balance(&tb, &format!("/cards/{card}")), Decimal::ONE);
 }
+
+/// Two native instances on one database share the webhook delivery queue: each event is delivered
+/// once (a delivery is leased by one instance at a time), and when one instance dies with deliveries
+/// pending for a receiver that is down, the other delivers them once their leases end.
+#[test]
+fn webhook_deliveries_on_two_instances_arrive_once_and_survive_one_dying() {
+    use acceptance::receiver::Receiver;
+    if !native() {
+        return;
+    }
+    let db = Db::new();
+    let key = db.create_key("acme");
+    // Retries every second for 90 s: the receiver is down a while in the second half.
+    let retries = ["1s"; 90].join(",");
+    let schedule = [("CARDS_WEBHOOK_RETRY_SCHEDULE", retries.as_str())];
+    let a = db.serve_with("a", HostKind::Native, &schedule);
+    let b = db.serve_with("b", HostKind::Native, &schedule);
+    let (ta, tb) = (
+        Tenant::at(&a.base_url, &key, "acme"),
+        Tenant::at(&b.base_url, &key, "acme"),
+    );
+    let receiver = Receiver::start();
+    ta.post(
+        "/webhook-endpoints",
+        &json!({"url": receiver.url("/h"), "enabledEvents": ["account.created"]}),
+    )
+    .data(201);
+    let threads: Vec<_> = [ta.clone(), tb.clone()]
+        .into_iter()
+        .map(|t| {
+            thread::spawn(move || {
+                (0..100)
+                    .map(|_| id(&create_account(&t, json!({}))))
+                    .collect::<Vec<_>>()
+                    .len()
+            })
+        })
+        .collect();
+    assert_eq!(
+        threads
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .sum::<usize>(),
+        200
+    );
+    let got = receiver.wait_for(Duration::from_secs(60), |r| r.len() >= 200);
+    std::thread::sleep(Duration::from_secs(2));
+    let got = if receiver.received().len() > got.len() {
+        receiver.received()
+    } else {
+        got
+    };
+    let mut ids: Vec<&str> = got.iter().map(|r| r.header("webhook-id")).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!((ids.len(), got.len()), (200, 200), "each event once");
+
+    // Instance a dies with 50 deliveries pending for a receiver that is down: b delivers them.
+    let addr = receiver.stop();
+    let created: Vec<String> = (0..50)
+        .map(|_| id(&create_account(&ta, json!({}))))
+        .collect();
+    // SAFETY: a plain kill of a child process this test started.
+    unsafe {
+        libc::kill(a.pid() as libc::pid_t, libc::SIGKILL);
+    }
+    let receiver = Receiver::start_on(addr);
+    let got = receiver.wait_for(Duration::from_secs(90), |r| {
+        let mut objects: Vec<String> = r
+            .iter()
+            .map(|r| {
+                r.json()["data"]["object"]["_id"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        objects.sort();
+        objects.dedup();
+        created.iter().all(|c| objects.binary_search(c).is_ok())
+    });
+    assert!(got.len() >= 50);
+    drop(b);
+}
