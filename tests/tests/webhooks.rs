@@ -2,6 +2,9 @@
 //! specifies (checked by the receiver's own HMAC), retried on a shortened schedule after 500s and
 //! timeouts, through a secret rotation, a replay, a retry, across a crash with 1,000 pending.
 //! Each test runs a server of its own, started with a short retry schedule.
+//!
+//! The Spin component stores deliveries (the outbox is in the store) but does not send them yet
+//! (README, "Webhooks"): on Spin only the tests that send nothing run.
 
 use std::time::Duration;
 
@@ -12,6 +15,15 @@ use serde_json::{Value, json};
 
 /// Long enough for a delivery task that looks at least every second, on a loaded machine.
 const WAIT: Duration = Duration::from_secs(30);
+
+/// True (and says so) where deliveries are not sent: the Spin component.
+fn sends_nothing() -> bool {
+    let spin = host::HostKind::from_env() == host::HostKind::Spin;
+    if spin {
+        eprintln!("skipped on Spin: the component does not send webhook deliveries yet");
+    }
+    spin
+}
 
 fn server(schedule: &str) -> Instance {
     Instance::start_with_env(&[("CARDS_WEBHOOK_RETRY_SCHEDULE", schedule)])
@@ -58,6 +70,9 @@ fn wait_deliveries(t: &Tenant, endpoint: &str, pred: impl Fn(&[Value]) -> bool) 
 
 #[test]
 fn events_arrive_signed_as_get_events_returns_them() {
+    if sends_nothing() {
+        return;
+    }
     let server = server("1s");
     let (t, other) = (server.tenant(0), server.tenant(1));
     let receiver = Receiver::start();
@@ -117,6 +132,9 @@ fn events_arrive_signed_as_get_events_returns_them() {
 
 #[test]
 fn failures_are_retried_on_the_schedule_then_failed_and_retry_sends_again() {
+    if sends_nothing() {
+        return;
+    }
     let server = server("1s,1s");
     let t = server.tenant(0);
     let receiver = Receiver::start();
@@ -161,6 +179,9 @@ fn failures_are_retried_on_the_schedule_then_failed_and_retry_sends_again() {
 
 #[test]
 fn a_timeout_is_a_failed_attempt_and_retried() {
+    if sends_nothing() {
+        return;
+    }
     let server = server("1s");
     let t = server.tenant(0);
     let receiver = Receiver::start();
@@ -181,6 +202,9 @@ fn a_timeout_is_a_failed_attempt_and_retried() {
 
 #[test]
 fn a_rotated_secret_signs_beside_the_new_one_for_a_day() {
+    if sends_nothing() {
+        return;
+    }
     let server = server("1s");
     let t = server.tenant(0);
     let receiver = Receiver::start();
@@ -210,6 +234,9 @@ fn a_rotated_secret_signs_beside_the_new_one_for_a_day() {
 
 #[test]
 fn replay_requeues_a_window_and_a_disabled_endpoint_gets_nothing() {
+    if sends_nothing() {
+        return;
+    }
     let server = server("1s");
     let t = server.tenant(0);
     let receiver = Receiver::start();
@@ -287,7 +314,11 @@ fn refused_urls_are_400_naming_url() {
         &json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["card.nope"]}),
     )
     .expect_field_error("enabledEvents.0");
-    // With the operator's leave, private ranges may be used; metadata still never.
+    // With the operator's leave, private ranges may be used; metadata still never (native flag; the
+    // Spin test host does not pass that variable).
+    if host::HostKind::from_env() != host::HostKind::Native {
+        return;
+    }
     let open = Instance::start_with_env(&[("CARDS_WEBHOOK_ALLOW_PRIVATE", "true")]);
     let t = open.tenant(0);
     t.post(
@@ -304,6 +335,9 @@ fn refused_urls_are_400_naming_url() {
 
 #[test]
 fn deliveries_never_carry_card_secrets() {
+    if sends_nothing() {
+        return;
+    }
     let server = server("1s");
     let t = server.tenant(0);
     let receiver = Receiver::start();
@@ -350,6 +384,9 @@ fn deliveries_never_carry_card_secrets() {
 /// event arrives (at least once).
 #[test]
 fn every_pending_delivery_survives_a_crash() {
+    if sends_nothing() {
+        return;
+    }
     let mut server = server(&["2s"; 40].join(","));
     let t = server.tenant(0);
     let down = Receiver::start();
