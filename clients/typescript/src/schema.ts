@@ -1049,12 +1049,13 @@ export interface components {
         WebhookEndpointCreate: {
             /** @description https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses are refused, private ranges unless the operator allows them. */
             url: string;
-            enabledEvents: ("*" | "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[];
+            /** @description Event types, or ["*"] for every type. */
+            enabledEvents: ("account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[] | "*"[];
             description?: string | null;
         };
         WebhookEndpointUpdate: {
             url?: string | null;
-            enabledEvents?: ("*" | "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[] | null;
+            enabledEvents?: (("account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[] | "*"[]) | null;
             description?: string | null;
             status?: ("enabled" | "disabled") | null;
         };

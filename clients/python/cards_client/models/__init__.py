@@ -331,14 +331,16 @@ from .webhook_delivery_list_item_status import WebhookDeliveryListItemStatus
 from .webhook_delivery_status import WebhookDeliveryStatus
 from .webhook_endpoint import WebhookEndpoint
 from .webhook_endpoint_create import WebhookEndpointCreate
-from .webhook_endpoint_create_enabled_events_item import WebhookEndpointCreateEnabledEventsItem
+from .webhook_endpoint_create_enabled_events_type_0_item import WebhookEndpointCreateEnabledEventsType0Item
+from .webhook_endpoint_create_enabled_events_type_1_item import WebhookEndpointCreateEnabledEventsType1Item
 from .webhook_endpoint_list import WebhookEndpointList
 from .webhook_endpoint_list_filter import WebhookEndpointListFilter
 from .webhook_endpoint_list_item import WebhookEndpointListItem
 from .webhook_endpoint_list_item_status import WebhookEndpointListItemStatus
 from .webhook_endpoint_status import WebhookEndpointStatus
 from .webhook_endpoint_update import WebhookEndpointUpdate
-from .webhook_endpoint_update_enabled_events_type_0_item import WebhookEndpointUpdateEnabledEventsType0Item
+from .webhook_endpoint_update_enabled_events_type_0_type_0_item import WebhookEndpointUpdateEnabledEventsType0Type0Item
+from .webhook_endpoint_update_enabled_events_type_0_type_1_item import WebhookEndpointUpdateEnabledEventsType0Type1Item
 from .webhook_endpoint_update_status_type_0 import WebhookEndpointUpdateStatusType0
 from .webhook_replay import WebhookReplay
 from .webhook_replay_result import WebhookReplayResult
@@ -635,14 +637,16 @@ __all__ = (
     "WebhookDeliveryStatus",
     "WebhookEndpoint",
     "WebhookEndpointCreate",
-    "WebhookEndpointCreateEnabledEventsItem",
+    "WebhookEndpointCreateEnabledEventsType0Item",
+    "WebhookEndpointCreateEnabledEventsType1Item",
     "WebhookEndpointList",
     "WebhookEndpointListFilter",
     "WebhookEndpointListItem",
     "WebhookEndpointListItemStatus",
     "WebhookEndpointStatus",
     "WebhookEndpointUpdate",
-    "WebhookEndpointUpdateEnabledEventsType0Item",
+    "WebhookEndpointUpdateEnabledEventsType0Type0Item",
+    "WebhookEndpointUpdateEnabledEventsType0Type1Item",
     "WebhookEndpointUpdateStatusType0",
     "WebhookReplay",
     "WebhookReplayResult",

@@ -5,7 +5,8 @@ from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.webhook_endpoint_create_enabled_events_item import WebhookEndpointCreateEnabledEventsItem
+from ..models.webhook_endpoint_create_enabled_events_type_0_item import WebhookEndpointCreateEnabledEventsType0Item
+from ..models.webhook_endpoint_create_enabled_events_type_1_item import WebhookEndpointCreateEnabledEventsType1Item
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="WebhookEndpointCreate")
@@ -17,21 +18,32 @@ class WebhookEndpointCreate:
     Attributes:
         url (str): https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses are refused,
             private ranges unless the operator allows them.
-        enabled_events (list[WebhookEndpointCreateEnabledEventsItem]):
+        enabled_events (list[WebhookEndpointCreateEnabledEventsType0Item] |
+            list[WebhookEndpointCreateEnabledEventsType1Item]): Event types, or ["*"] for every type.
         description (None | str | Unset):
     """
 
     url: str
-    enabled_events: list[WebhookEndpointCreateEnabledEventsItem]
+    enabled_events: (
+        list[WebhookEndpointCreateEnabledEventsType0Item] | list[WebhookEndpointCreateEnabledEventsType1Item]
+    )
     description: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
 
-        enabled_events = []
-        for enabled_events_item_data in self.enabled_events:
-            enabled_events_item = enabled_events_item_data.value
-            enabled_events.append(enabled_events_item)
+        enabled_events: list[str]
+        if isinstance(self.enabled_events, list):
+            enabled_events = []
+            for enabled_events_type_0_item_data in self.enabled_events:
+                enabled_events_type_0_item = enabled_events_type_0_item_data.value
+                enabled_events.append(enabled_events_type_0_item)
+
+        else:
+            enabled_events = []
+            for enabled_events_type_1_item_data in self.enabled_events:
+                enabled_events_type_1_item = enabled_events_type_1_item_data.value
+                enabled_events.append(enabled_events_type_1_item)
 
         description: None | str | Unset
         if isinstance(self.description, Unset):
@@ -57,12 +69,38 @@ class WebhookEndpointCreate:
         d = dict(src_dict)
         url = d.pop("url")
 
-        enabled_events = []
-        _enabled_events = d.pop("enabledEvents")
-        for enabled_events_item_data in _enabled_events:
-            enabled_events_item = WebhookEndpointCreateEnabledEventsItem(enabled_events_item_data)
+        def _parse_enabled_events(
+            data: object,
+        ) -> list[WebhookEndpointCreateEnabledEventsType0Item] | list[WebhookEndpointCreateEnabledEventsType1Item]:
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                enabled_events_type_0 = []
+                _enabled_events_type_0 = data
+                for enabled_events_type_0_item_data in _enabled_events_type_0:
+                    enabled_events_type_0_item = WebhookEndpointCreateEnabledEventsType0Item(
+                        enabled_events_type_0_item_data
+                    )
 
-            enabled_events.append(enabled_events_item)
+                    enabled_events_type_0.append(enabled_events_type_0_item)
+
+                return enabled_events_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, list):
+                raise TypeError()
+            enabled_events_type_1 = []
+            _enabled_events_type_1 = data
+            for enabled_events_type_1_item_data in _enabled_events_type_1:
+                enabled_events_type_1_item = WebhookEndpointCreateEnabledEventsType1Item(
+                    enabled_events_type_1_item_data
+                )
+
+                enabled_events_type_1.append(enabled_events_type_1_item)
+
+            return enabled_events_type_1
+
+        enabled_events = _parse_enabled_events(d.pop("enabledEvents"))
 
         def _parse_description(data: object) -> None | str | Unset:
             if data is None:

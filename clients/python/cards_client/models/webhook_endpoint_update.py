@@ -5,7 +5,12 @@ from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.webhook_endpoint_update_enabled_events_type_0_item import WebhookEndpointUpdateEnabledEventsType0Item
+from ..models.webhook_endpoint_update_enabled_events_type_0_type_0_item import (
+    WebhookEndpointUpdateEnabledEventsType0Type0Item,
+)
+from ..models.webhook_endpoint_update_enabled_events_type_0_type_1_item import (
+    WebhookEndpointUpdateEnabledEventsType0Type1Item,
+)
 from ..models.webhook_endpoint_update_status_type_0 import WebhookEndpointUpdateStatusType0
 from ..types import UNSET, Unset
 
@@ -17,13 +22,19 @@ class WebhookEndpointUpdate:
     """
     Attributes:
         url (None | str | Unset):
-        enabled_events (list[WebhookEndpointUpdateEnabledEventsType0Item] | None | Unset):
+        enabled_events (list[WebhookEndpointUpdateEnabledEventsType0Type0Item] |
+            list[WebhookEndpointUpdateEnabledEventsType0Type1Item] | None | Unset):
         description (None | str | Unset):
         status (None | Unset | WebhookEndpointUpdateStatusType0):
     """
 
     url: None | str | Unset = UNSET
-    enabled_events: list[WebhookEndpointUpdateEnabledEventsType0Item] | None | Unset = UNSET
+    enabled_events: (
+        list[WebhookEndpointUpdateEnabledEventsType0Type0Item]
+        | list[WebhookEndpointUpdateEnabledEventsType0Type1Item]
+        | None
+        | Unset
+    ) = UNSET
     description: None | str | Unset = UNSET
     status: None | Unset | WebhookEndpointUpdateStatusType0 = UNSET
 
@@ -39,9 +50,15 @@ class WebhookEndpointUpdate:
             enabled_events = UNSET
         elif isinstance(self.enabled_events, list):
             enabled_events = []
-            for enabled_events_type_0_item_data in self.enabled_events:
-                enabled_events_type_0_item = enabled_events_type_0_item_data.value
-                enabled_events.append(enabled_events_type_0_item)
+            for enabled_events_type_0_type_0_item_data in self.enabled_events:
+                enabled_events_type_0_type_0_item = enabled_events_type_0_type_0_item_data.value
+                enabled_events.append(enabled_events_type_0_type_0_item)
+
+        elif isinstance(self.enabled_events, list):
+            enabled_events = []
+            for enabled_events_type_0_type_1_item_data in self.enabled_events:
+                enabled_events_type_0_type_1_item = enabled_events_type_0_type_1_item_data.value
+                enabled_events.append(enabled_events_type_0_type_1_item)
 
         else:
             enabled_events = self.enabled_events
@@ -87,7 +104,14 @@ class WebhookEndpointUpdate:
 
         url = _parse_url(d.pop("url", UNSET))
 
-        def _parse_enabled_events(data: object) -> list[WebhookEndpointUpdateEnabledEventsType0Item] | None | Unset:
+        def _parse_enabled_events(
+            data: object,
+        ) -> (
+            list[WebhookEndpointUpdateEnabledEventsType0Type0Item]
+            | list[WebhookEndpointUpdateEnabledEventsType0Type1Item]
+            | None
+            | Unset
+        ):
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -95,19 +119,40 @@ class WebhookEndpointUpdate:
             try:
                 if not isinstance(data, list):
                     raise TypeError()
-                enabled_events_type_0 = []
-                _enabled_events_type_0 = data
-                for enabled_events_type_0_item_data in _enabled_events_type_0:
-                    enabled_events_type_0_item = WebhookEndpointUpdateEnabledEventsType0Item(
-                        enabled_events_type_0_item_data
+                enabled_events_type_0_type_0 = []
+                _enabled_events_type_0_type_0 = data
+                for enabled_events_type_0_type_0_item_data in _enabled_events_type_0_type_0:
+                    enabled_events_type_0_type_0_item = WebhookEndpointUpdateEnabledEventsType0Type0Item(
+                        enabled_events_type_0_type_0_item_data
                     )
 
-                    enabled_events_type_0.append(enabled_events_type_0_item)
+                    enabled_events_type_0_type_0.append(enabled_events_type_0_type_0_item)
 
-                return enabled_events_type_0
+                return enabled_events_type_0_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[WebhookEndpointUpdateEnabledEventsType0Item] | None | Unset, data)
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                enabled_events_type_0_type_1 = []
+                _enabled_events_type_0_type_1 = data
+                for enabled_events_type_0_type_1_item_data in _enabled_events_type_0_type_1:
+                    enabled_events_type_0_type_1_item = WebhookEndpointUpdateEnabledEventsType0Type1Item(
+                        enabled_events_type_0_type_1_item_data
+                    )
+
+                    enabled_events_type_0_type_1.append(enabled_events_type_0_type_1_item)
+
+                return enabled_events_type_0_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(
+                list[WebhookEndpointUpdateEnabledEventsType0Type0Item]
+                | list[WebhookEndpointUpdateEnabledEventsType0Type1Item]
+                | None
+                | Unset,
+                data,
+            )
 
         enabled_events = _parse_enabled_events(d.pop("enabledEvents", UNSET))
 

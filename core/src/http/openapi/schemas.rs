@@ -408,14 +408,18 @@ fn webhook_delivery() -> Value {
 }
 
 fn webhook_endpoint_input(required: &[&str]) -> Value {
-    let mut events: Vec<&str> = vec![ALL_EVENTS];
-    events.extend_from_slice(EventType::ALL);
     object(
         json!({
             "url": text(2048).tap_description(
                 "https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses \
                  are refused, private ranges unless the operator allows them."),
-            "enabledEvents": {"type": "array", "minItems": 1, "items": string_enum(&events)},
+            "enabledEvents": {
+                "anyOf": [
+                    {"type": "array", "minItems": 1, "items": string_enum(EventType::ALL)},
+                    {"type": "array", "minItems": 1, "maxItems": 1, "items": string_enum(&[ALL_EVENTS])},
+                ],
+                "description": "Event types, or [\"*\"] for every type.",
+            },
             "description": text(255),
             "status": string_enum(EndpointStatus::ALL),
         }),

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class WebhookEndpointCreateEnabledEventsItem(StrEnum):
+class WebhookEndpointCreateEnabledEventsType0Item(StrEnum):
     ACCOUNT_CREATED = "account.created"
     ACCOUNT_UPDATED = "account.updated"
     AUTHORIZATION_CREATED = "authorization.created"
@@ -16,7 +16,6 @@ class WebhookEndpointCreateEnabledEventsItem(StrEnum):
     DISPUTE_UPDATED = "dispute.updated"
     TRANSACTION_CREATED = "transaction.created"
     TRANSFER_CREATED = "transfer.created"
-    VALUE_0 = "*"
 
     def __str__(self) -> str:
         return str(self.value)
