@@ -438,3 +438,80 @@ fn every_pending_delivery_survives_a_crash() {
     want.sort();
     assert_eq!(seen, want);
 }
+
+/// Every host: the endpoint routes, and the outbox (a committed change queues one delivery per
+/// matching endpoint, a refused one none), whether or not the host sends.
+#[test]
+fn endpoints_are_managed_and_a_change_queues_a_delivery() {
+    let server = server("1h");
+    let (t, other) = (server.tenant(0), server.tenant(1));
+    // Nothing listens on port 9: a native attempt fails and waits an hour; the delivery stays.
+    let e = endpoint(&t, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let path = format!("/webhook-endpoints/{}", id(&e));
+    assert_eq!(e["enabledEvents"], json!(["account.created"]));
+    assert_eq!(e["status"], "enabled");
+    let read = t.get(&path).data(200).clone();
+    assert_eq!(read["secret"], Value::Null);
+    assert_eq!(read["url"], "http://127.0.0.1:9/h");
+    let listed = t.get("/webhook-endpoints").data(200).clone();
+    assert_eq!(ids(&t.get("/webhook-endpoints")), vec![id(&e)]);
+    assert_eq!(listed[0]["secret"], Value::Null);
+    other.get(&path).expect_error(404, "not_found");
+    assert!(ids(&other.get("/webhook-endpoints")).is_empty());
+
+    let account = create_account(&t, json!({}));
+    // Refused: no event, no delivery.
+    t.post("/accounts", &json!({"name": ""})).expect(400);
+    create_account(&other, json!({}));
+    let d = deliveries(&t, &id(&e));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["endpointId"], id(&e));
+    assert_eq!(d[0]["eventType"], "account.created");
+    let event = t.get(&format!("/events/{}", d[0]["eventId"].as_str().unwrap()));
+    assert_eq!(event.data(200)["data"]["object"]["_id"], id(&account));
+    assert_ne!(d[0]["status"], "succeeded");
+    assert_eq!(
+        t.list(
+            &format!("{path}/deliveries"),
+            &[("eventType", "card.created")]
+        )
+        .data(200),
+        &json!([])
+    );
+
+    let updated = t
+        .put(
+            &path,
+            &json!({"description": "ledger sync", "enabledEvents": ["*"], "status": "disabled"}),
+        )
+        .data(200)
+        .clone();
+    assert_eq!(
+        (
+            &updated["description"],
+            &updated["enabledEvents"],
+            &updated["status"]
+        ),
+        (&json!("ledger sync"), &json!(["*"]), &json!("disabled"))
+    );
+    create_account(&t, json!({}));
+    assert_eq!(deliveries(&t, &id(&e)).len(), 1, "disabled: nothing queued");
+    let rotated = t
+        .post(&format!("{path}/rotate-secret"), &json!({}))
+        .data(200)
+        .clone();
+    assert!(rotated["secret"].as_str().unwrap().starts_with("whsec_"));
+    assert_ne!(rotated["secret"], e["secret"]);
+    t.put(&path, &json!({"url": "http://169.254.169.254/"}))
+        .expect_field_error("url");
+    t.delete(&path).expect(200);
+    t.get(&path).expect_error(404, "not_found");
+    for i in 0..16 {
+        endpoint(&t, &format!("https://example.com/{i}"), json!(["*"]));
+    }
+    t.post(
+        "/webhook-endpoints",
+        &json!({"url": "https://example.com/17", "enabledEvents": ["*"]}),
+    )
+    .expect_error(409, "invalid_state");
+}
