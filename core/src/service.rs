@@ -67,7 +67,7 @@ impl Service {
                 .vault_key
                 .as_ref()
                 .map(crate::domain::vault::Vault::new),
-            policy: self.config.url_policy(),
+            policy: self.config.url_policy,
             schedule: &self.config.webhook_retry_schedule,
         }
     }

@@ -133,7 +133,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             file_quota_bytes: args.file_quota,
             test_clock: args.test_clock,
             webhook_retry_schedule: args.webhook_retry_schedule.0.clone(),
-            webhook_allow_private: args.webhook_allow_private,
+            url_policy: card_core::domain::push::UrlPolicy {
+                allow_private: args.webhook_allow_private,
+            },
         },
         &*env,
     ));
@@ -190,7 +192,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             store: store.clone(),
             env: env.clone(),
             writer: writer.handle(),
-            outbound: outbound::Outbound::new(service.config().url_policy()),
+            outbound: outbound::Outbound::new(service.config().url_policy),
             wake: deliveries.clone(),
         })
         .run(),
