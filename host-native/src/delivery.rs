@@ -210,6 +210,7 @@ async fn attempt(outbound: &Outbound, d: Due) -> Outcome {
         .post(&d.target, &headers, Bytes::from(d.body), TIMEOUT)
         .await;
     debug!(delivery = %d.delivery_id, status = ?a.status, error = ?a.error, "webhook attempt");
+    crate::metrics::webhook_attempt(a.succeeded(), a.duration);
     Outcome {
         client: d.client,
         delivery_id: d.delivery_id,

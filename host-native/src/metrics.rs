@@ -32,6 +32,8 @@ pub const LOG_FSYNC_SECONDS: &str = "cards_wal_fsync_duration_seconds";
 pub const CHECKPOINT_SECONDS: &str = "cards_checkpoint_duration_seconds";
 pub const PG_RERUNS: &str = "cards_postgres_reruns_total";
 pub const PG_BUSY: &str = "cards_postgres_busy_total";
+pub const WEBHOOK_ATTEMPTS: &str = "cards_webhook_attempts_total";
+pub const WEBHOOK_ATTEMPT_SECONDS: &str = "cards_webhook_attempt_duration_seconds";
 
 /// Latency buckets, seconds: from a cached read (tens of µs) to a stalled checkpoint (seconds).
 const SECONDS_BUCKETS: &[f64] = &[
@@ -95,6 +97,15 @@ pub fn install() -> anyhow::Result<PrometheusHandle> {
         PG_BUSY,
         "requests answered 503 busy after conflicting on every attempt"
     );
+    metrics::describe_counter!(
+        WEBHOOK_ATTEMPTS,
+        "webhook delivery attempts, by outcome (succeeded: a 2xx; failed: anything else)"
+    );
+    metrics::describe_histogram!(
+        WEBHOOK_ATTEMPT_SECONDS,
+        metrics::Unit::Seconds,
+        "webhook delivery attempts, resolve to answer (at most the 10 s timeout)"
+    );
     Ok(handle)
 }
 
@@ -152,6 +163,13 @@ pub fn pg_rerun() {
 
 pub fn pg_busy() {
     counter!(PG_BUSY).increment(1);
+}
+
+/// One webhook delivery attempt.
+pub fn webhook_attempt(succeeded: bool, took: Duration) {
+    let outcome = if succeeded { "succeeded" } else { "failed" };
+    counter!(WEBHOOK_ATTEMPTS, "outcome" => outcome).increment(1);
+    histogram!(WEBHOOK_ATTEMPT_SECONDS).record(took.as_secs_f64());
 }
 
 /// Gauges read at scrape time rather than kept up to date on every request.

@@ -515,3 +515,40 @@ fn endpoints_are_managed_and_a_change_queues_a_delivery() {
     )
     .expect_error(409, "invalid_state");
 }
+
+/// Native: attempts are counted in the Prometheus metrics, by outcome.
+#[test]
+fn attempts_are_counted_in_the_metrics() {
+    if host::HostKind::from_env() != host::HostKind::Native {
+        return;
+    }
+    let metrics = host::free_addr();
+    let server = Instance::start_with_env(&[
+        ("CARDS_WEBHOOK_RETRY_SCHEDULE", "1s"),
+        ("CARDS_METRICS_LISTEN", &metrics.to_string()),
+    ]);
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    receiver.answer(Answer::Status(500));
+    let e = endpoint(&t, &receiver.url("/h"), json!(["account.created"]));
+    create_account(&t, json!({}));
+    receiver.wait_for(WAIT, |r| !r.is_empty());
+    receiver.answer(Answer::Status(200));
+    wait_deliveries(&t, &id(&e), |d| d[0]["status"] == "succeeded");
+    let scrape = |name: &str| -> String {
+        let body = reqwest::blocking::get(format!("http://{metrics}/metrics"))
+            .and_then(|r| r.text())
+            .expect("the metrics listener answers");
+        body.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        scrape("cards_webhook_attempts_total{outcome=\"failed\"}").ends_with(" 1"),
+        "{}",
+        scrape("cards_webhook_attempts_total")
+    );
+    assert!(scrape("cards_webhook_attempts_total{outcome=\"succeeded\"}").ends_with(" 1"));
+    assert!(scrape("cards_webhook_attempt_duration_seconds_count").ends_with(" 2"));
+}
