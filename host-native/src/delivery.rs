@@ -32,6 +32,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest the task sleeps before it looks at the queue again.
 pub const IDLE: Duration = Duration::from_secs(1);
 
+/// The least time between two looks at the queue when writes keep waking the task.
+const PACE: Duration = Duration::from_millis(2);
+
 /// Free attempt slots a take waits for.
 const TAKE_AT_LEAST: u32 = 8;
 
@@ -69,7 +72,11 @@ impl Deliverer {
                 None => IDLE,
             };
             tokio::select! {
-                () = self.wake.notified() => {}
+                () = self.wake.notified() => {
+                    // Writes wake the task one after another under load: look at most every
+                    // PACE, so the queue is read once per many writes, not once per write.
+                    tokio::time::sleep(PACE).await;
+                }
                 () = tokio::time::sleep(wait) => {}
             }
         }
