@@ -1,6 +1,7 @@
 //! The service's configuration, set by the host (flags, environment, Spin variables).
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::domain::api_keys::ConfiguredKeys;
 
@@ -21,6 +22,12 @@ pub struct Config {
     /// Whether clients may see and move their test clock (`/test-clock`); off, both routes are 404.
     /// Offsets already stored still apply, so no client's time moves back.
     pub test_clock: bool,
+    /// The wait after each failed webhook attempt; after the last, a delivery is `failed`
+    /// (native `--webhook-retry-schedule`, Spin `webhook_retry_schedule`; shortened for tests).
+    pub webhook_retry_schedule: Vec<Duration>,
+    /// Whether webhook URLs may reach private networks (the operator's leave; link-local and cloud
+    /// metadata addresses stay refused).
+    pub webhook_allow_private: bool,
 }
 
 /// Never prints the vault key.
@@ -34,11 +41,19 @@ impl fmt::Debug for Config {
             .field("stored_ids", &self.stored_ids)
             .field("file_quota_bytes", &self.file_quota_bytes)
             .field("test_clock", &self.test_clock)
+            .field("webhook_retry_schedule", &self.webhook_retry_schedule)
+            .field("webhook_allow_private", &self.webhook_allow_private)
             .finish()
     }
 }
 
 impl Config {
+    pub fn url_policy(&self) -> crate::domain::push::url_policy::UrlPolicy {
+        crate::domain::push::url_policy::UrlPolicy {
+            allow_private: self.webhook_allow_private,
+        }
+    }
+
     /// 1 GiB of files per client.
     pub const DEFAULT_FILE_QUOTA_BYTES: u64 = 1 << 30;
 }
@@ -53,6 +68,8 @@ impl Default for Config {
             stored_ids: false,
             file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,
             test_clock: true,
+            webhook_retry_schedule: crate::domain::webhooks::deliveries::default_schedule(),
+            webhook_allow_private: false,
         }
     }
 }

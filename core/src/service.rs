@@ -8,6 +8,7 @@ use crate::http::{self, Prepared, Request, Response, auth, errors};
 use crate::storage::{Tx, format};
 
 pub use crate::config::Config;
+pub use crate::domain::webhooks::deliveries::{Due, Outcome};
 pub use crate::http::routes::Access;
 
 /// What a host learns from a request's headers before it reads the body.
@@ -57,6 +58,68 @@ impl Service {
                 .map_err(|e| e.to_string()),
             None => Ok(()),
         }
+    }
+
+    fn delivery_settings(&self) -> crate::domain::webhooks::deliveries::Settings<'_> {
+        crate::domain::webhooks::deliveries::Settings {
+            vault: self
+                .config
+                .vault_key
+                .as_ref()
+                .map(crate::domain::vault::Vault::new),
+            policy: self.config.url_policy(),
+            schedule: &self.config.webhook_retry_schedule,
+        }
+    }
+
+    /// Takes up to `limit` webhook deliveries due by `env.now()` for the host to send, signed and
+    /// leased (ARCHITECTURE.md, "Webhooks"). Run it in a write transaction; it writes all or nothing.
+    /// The host sends each outside any transaction and reports with [`Service::record_attempts`].
+    pub fn take_due_deliveries(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        limit: usize,
+    ) -> Result<Vec<Due>, String> {
+        let mut overlay = crate::storage::Overlay::new(tx);
+        let body = |e: &crate::domain::events::Event| {
+            serde_json::to_vec(&crate::http::views::EventView::from(e))
+                .map_err(|e| ApiError::internal(format!("cannot serialize an event: {e}")))
+        };
+        let due = crate::domain::webhooks::deliveries::take_due(
+            &mut overlay,
+            env,
+            &self.delivery_settings(),
+            limit,
+            &body,
+        )
+        .map_err(cause)?;
+        overlay.commit().map_err(|e| e.to_string())?;
+        Ok(due)
+    }
+
+    /// Writes the outcomes of attempts: success, the next retry from the schedule, or `failed`.
+    pub fn record_attempts(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        outcomes: &[Outcome],
+    ) -> Result<(), String> {
+        let mut overlay = crate::storage::Overlay::new(tx);
+        crate::domain::webhooks::deliveries::record(
+            &mut overlay,
+            env,
+            &self.delivery_settings(),
+            outcomes,
+        )
+        .map_err(cause)?;
+        overlay.commit().map_err(|e| e.to_string())
+    }
+
+    /// When the earliest queued webhook delivery is due (host clock, ms): hosts sleep until then.
+    /// One key read, fit for a read transaction.
+    pub fn next_delivery_due(tx: &mut dyn Tx) -> Result<Option<i64>, String> {
+        crate::domain::webhooks::deliveries::next_due(tx).map_err(cause)
     }
 
     /// Matches the request against the route table, once.
@@ -175,5 +238,13 @@ impl Service {
     /// The response hosts send when the core panicked (it should not), with `cause` for their log.
     pub fn internal_error(cause: &str) -> Response {
         errors::to_response(&ApiError::internal(cause))
+    }
+}
+
+/// An error's cause for the host's log (an internal error's own text, not the answer's).
+fn cause(e: ApiError) -> String {
+    match e {
+        ApiError::Internal(c) => c,
+        e => e.message(),
     }
 }

@@ -1,6 +1,7 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
 mod cli;
+mod delivery;
 mod json_log;
 mod metrics;
 // Used by the webhook delivery task and real-time authorization decisions, which build on it next.
@@ -131,6 +132,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             stored_ids: false,
             file_quota_bytes: args.file_quota,
             test_clock: args.test_clock,
+            webhook_retry_schedule: args.webhook_retry_schedule.0.clone(),
+            webhook_allow_private: args.webhook_allow_private,
         },
         &*env,
     ));
@@ -180,6 +183,18 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let where_ = store.describe(&data);
     let limits = args.limits;
     let handle = writer.handle();
+    let deliveries = Arc::new(tokio::sync::Notify::new());
+    runtime.spawn(
+        Arc::new(delivery::Deliverer {
+            service: service.clone(),
+            store: store.clone(),
+            env: env.clone(),
+            writer: writer.handle(),
+            outbound: outbound::Outbound::new(service.config().url_policy()),
+            wake: deliveries.clone(),
+        })
+        .run(),
+    );
     let state = Arc::new(server::AppState {
         service,
         store: store.clone(),
@@ -194,6 +209,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         limits,
         metrics: metrics.is_some(),
         cors: card_core::http::cors::Origins::new(&args.cors_origins),
+        deliveries,
     });
     if let Some((listener, handle)) = metrics {
         let gauges = {

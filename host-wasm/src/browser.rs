@@ -193,9 +193,29 @@ export interface ResolveDisputeBody {
   outcome: "won" | "lost";
 }
 
+/** POST /webhook-endpoints */
+export interface CreateWebhookEndpointBody {
+  /** https:// anywhere, http:// only to loopback (the operator's URL policy is the server's). */
+  url: string;
+  /** Event types, or ["*"] for all. */
+  enabledEvents: string[];
+  /** At most 255 characters. */
+  description?: string;
+}
+
+/** PUT /webhook-endpoints/{id} */
+export interface UpdateWebhookEndpointBody {
+  url?: string;
+  enabledEvents?: string[];
+  /** null clears it. */
+  description?: string | null;
+  status?: "enabled" | "disabled";
+}
+
 /** The path segment of a list endpoint. */
 export type ListResource = "accounts" | "account-details" | "transactions" | "cards" | "card-holders"
-  | "authorizations" | "card-transactions" | "events" | "transfers" | "disputes";
+  | "authorizations" | "card-transactions" | "events" | "transfers" | "disputes" | "webhook-endpoints"
+  | "deliveries";
 
 /** The normalized plan of a list query, as the server will run it. */
 export interface ListPlan {
@@ -335,6 +355,22 @@ pub fn validate_resolve_dispute(
     #[wasm_bindgen(unchecked_param_type = "Draft<ResolveDisputeBody>")] body: JsValue,
 ) -> JsValue {
     validate(&body, forms::resolve_dispute)
+}
+
+/// Checks a POST /webhook-endpoints body (the URL policy is the server's).
+#[wasm_bindgen(js_name = validateWebhookEndpoint, unchecked_return_type = "FieldError[]")]
+pub fn validate_webhook_endpoint(
+    #[wasm_bindgen(unchecked_param_type = "Draft<CreateWebhookEndpointBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::create_webhook_endpoint)
+}
+
+/// Checks a PUT /webhook-endpoints/{id} body (the URL policy is the server's).
+#[wasm_bindgen(js_name = validateWebhookEndpointUpdate, unchecked_return_type = "FieldError[]")]
+pub fn validate_webhook_endpoint_update(
+    #[wasm_bindgen(unchecked_param_type = "Draft<UpdateWebhookEndpointBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::update_webhook_endpoint)
 }
 
 /// Parses a list query string (no leading `?`) for a list endpoint into its normalized plan, or the

@@ -16,6 +16,7 @@ pub mod client;
 pub mod fixtures;
 pub mod host;
 pub mod pg_cluster;
+pub mod receiver;
 pub mod wire;
 
 pub use assert::{column, d, dec, ids, int, object_id, timestamp};

@@ -628,6 +628,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints (secrets are never listed) */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Add a webhook endpoint (at most 16); its signing secret is in this answer only */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint (`secret` is null) */
+        get: operations["getWebhookEndpoint"];
+        /** Change a webhook endpoint's URL, event types, description or status */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /** Delete a webhook endpoint; its pending deliveries are dropped */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (in this answer only); the previous one signs beside it for 24 hours */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an endpoint's deliveries with their attempts */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue again every event of a window the endpoint takes */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, whatever its status */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -905,6 +1010,61 @@ export interface components {
             amount: number;
             narration?: string | null;
             reference?: string | null;
+        };
+        WebhookEndpoint: {
+            _id: string;
+            url: string;
+            enabledEvents: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description `whsec_` + base64 of 32 bytes: in the answers of creation and rotation only, else null. */
+            secret: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookDelivery: {
+            _id: string;
+            endpointId: string;
+            /** @description The `webhook-id` header of every attempt. */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: components["schemas"]["WebhookAttempt"][];
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @description The HTTP status; null without an answer. */
+            status: number | null;
+            durationMs: number;
+            error: string | null;
+        };
+        WebhookEndpointCreate: {
+            /** @description https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses are refused, private ranges unless the operator allows them. */
+            url: string;
+            enabledEvents: ("*" | "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[];
+            description?: string | null;
+        };
+        WebhookEndpointUpdate: {
+            url?: string | null;
+            enabledEvents?: ("*" | "account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[] | null;
+            description?: string | null;
+            status?: ("enabled" | "disabled") | null;
+        };
+        WebhookReplay: {
+            /** Format: date-time */
+            from: string;
+            to?: string | null;
+        };
+        WebhookReplayResult: {
+            queued: number;
         };
         DisputeCreate: {
             /** @enum {string} */
@@ -1457,6 +1617,40 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
         };
+        WebhookEndpointListItem: {
+            _id?: string;
+            url?: string;
+            enabledEvents?: string[];
+            description?: string | null;
+            /** @enum {string} */
+            status?: "enabled" | "disabled";
+            /** @description `whsec_` + base64 of 32 bytes: in the answers of creation and rotation only, else null. */
+            secret?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        WebhookDeliveryListItem: {
+            _id?: string;
+            endpointId?: string;
+            /** @description The `webhook-id` header of every attempt. */
+            eventId?: string;
+            eventType?: string;
+            /** @enum {string} */
+            status?: "pending" | "succeeded" | "failed";
+            attempts?: {
+                /** Format: date-time */
+                at?: string;
+                /** @description The HTTP status; null without an answer. */
+                status?: number | null;
+                durationMs?: number;
+                error?: string | null;
+            }[];
+            nextAttemptAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+        };
         AccountList: {
             statusCode: number;
             message: string;
@@ -1533,6 +1727,22 @@ export interface components {
             statusCode: number;
             message: string;
             data: components["schemas"]["DisputeListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        WebhookEndpointList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["WebhookEndpointListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        WebhookDeliveryList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["WebhookDeliveryListItem"][];
             meta: components["schemas"]["ListMeta"];
             /** @description The filter as understood, Mongo style. */
             filter: Record<string, never>;
@@ -3728,6 +3938,375 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "url" | "-url" | "enabledEvents" | "-enabledEvents" | "description" | "-description" | "status" | "-status" | "secret" | "-secret" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks",
+                 *       "enabledEvents": [
+                 *         "card.created",
+                 *         "authorization.created"
+                 *       ],
+                 *       "description": "Ledger sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Add a webhook endpoint (at most 16); its signing secret is in this answer only */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a webhook endpoint (`secret` is null) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "disabled"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description Change a webhook endpoint's URL, event types, description or status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a webhook endpoint; its pending deliveries are dropped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new signing secret (in this answer only); the previous one signs beside it for 24 hours */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "endpointId" | "-endpointId" | "eventId" | "-eventId" | "eventType" | "-eventType" | "status" | "-status" | "attempts" | "-attempts" | "nextAttemptAt" | "-nextAttemptAt" | "createdAt" | "-createdAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2026-11-22T10:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Queue again every event of a window the endpoint takes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookReplayResult"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a delivery again now, whatever its status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
 }

@@ -55,6 +55,8 @@ pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event>
         created_at: s.now,
     };
     table::insert(s.tx, s.client, &event)?;
+    // The outbox: a delivery per matching endpoint, in the transaction of the change.
+    super::webhooks::deliveries::enqueue(s, &event)?;
     Ok(event)
 }
 

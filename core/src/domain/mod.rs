@@ -21,6 +21,7 @@ pub mod test_clock;
 pub mod transfers;
 pub mod upgrade;
 pub mod vault;
+pub mod webhooks;
 
 #[cfg(test)]
 mod props;

@@ -344,6 +344,44 @@ pub fn consume_token(s: &mut Scope, card_id: &str, token: Option<&str>) -> Resul
     }
 }
 
+/// A secret other than card data (a webhook endpoint's signing secret) sealed under the vault key,
+/// bound to `context` (what it belongs to) as associated data, so it cannot be moved to another record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SealedSecret {
+    nonce: [u8; 12],
+    ciphertext: Vec<u8>,
+}
+
+impl Vault {
+    pub fn seal_secret(&self, env: &dyn Env, context: &str, secret: &[u8]) -> Result<SealedSecret> {
+        let mut nonce = [0u8; 12];
+        env.fill_random(&mut nonce);
+        let ciphertext = self
+            .cipher
+            .encrypt(
+                Nonce::from_slice(&nonce),
+                Payload {
+                    msg: secret,
+                    aad: context.as_bytes(),
+                },
+            )
+            .map_err(|_| corrupt("encryption failed"))?;
+        Ok(SealedSecret { nonce, ciphertext })
+    }
+
+    pub fn open_secret(&self, context: &str, sealed: &SealedSecret) -> Result<Vec<u8>> {
+        self.cipher
+            .decrypt(
+                Nonce::from_slice(&sealed.nonce),
+                Payload {
+                    msg: &sealed.ciphertext,
+                    aad: context.as_bytes(),
+                },
+            )
+            .map_err(|_| corrupt("a sealed secret does not open with this key"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

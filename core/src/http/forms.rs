@@ -103,6 +103,22 @@ pub fn resolve_dispute(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// POST /webhook-endpoints (the operator's URL policy is the server's: it depends on configuration).
+pub fn create_webhook_endpoint(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::webhooks::create(m)),
+        Err(e) => e,
+    }
+}
+
+/// PUT /webhook-endpoints/{id} (the URL policy is the server's).
+pub fn update_webhook_endpoint(body: &Value) -> Vec<FieldError> {
+    match object(body) {
+        Ok(m) => errors(parse::webhooks::update(m)),
+        Err(e) => e,
+    }
+}
+
 /// POST /card-holders in its JSON form. `now` decides what "a date of birth in the future" is.
 pub fn create_card_holder(body: &Value, now: crate::Timestamp) -> Vec<FieldError> {
     match object(body) {
@@ -124,6 +140,8 @@ pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
         "events" => &views::EVENT,
         "transfers" => &views::TRANSFER,
         "disputes" => &views::DISPUTE,
+        "webhook-endpoints" => &views::WEBHOOK_ENDPOINT,
+        "deliveries" => &views::WEBHOOK_DELIVERY,
         _ => return None,
     })
 }

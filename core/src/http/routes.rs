@@ -275,6 +275,55 @@ pub static ROUTES: &[Route] = &[
     ),
     route(Get, "/events", Read, handlers::events::list),
     route(Get, "/events/{id}", Read, handlers::events::get),
+    route(Get, "/webhook-endpoints", Read, handlers::webhooks::list),
+    with_body(
+        Post,
+        "/webhook-endpoints",
+        handlers::webhooks::create,
+        handlers::webhooks::check_create,
+    ),
+    route(
+        Get,
+        "/webhook-endpoints/{id}",
+        Read,
+        handlers::webhooks::get,
+    ),
+    with_body(
+        Put,
+        "/webhook-endpoints/{id}",
+        handlers::webhooks::update,
+        handlers::webhooks::check_update,
+    ),
+    route(
+        Delete,
+        "/webhook-endpoints/{id}",
+        Write,
+        handlers::webhooks::delete,
+    ),
+    route(
+        Post,
+        "/webhook-endpoints/{id}/rotate-secret",
+        Write,
+        handlers::webhooks::rotate_secret,
+    ),
+    route(
+        Get,
+        "/webhook-endpoints/{id}/deliveries",
+        Read,
+        handlers::webhooks::deliveries,
+    ),
+    with_body(
+        Post,
+        "/webhook-endpoints/{id}/replay",
+        handlers::webhooks::replay,
+        handlers::webhooks::check_replay,
+    ),
+    route(
+        Post,
+        "/webhook-deliveries/{id}/retry",
+        Write,
+        handlers::webhooks::retry,
+    ),
 ];
 
 /// The rows of one path, by index into [`ROUTES`].

@@ -15,6 +15,8 @@ use crate::domain::disputes::Dispute;
 use crate::domain::events::Event;
 use crate::domain::ledger::Entry;
 use crate::domain::transfers::Transfer;
+use crate::domain::webhooks::deliveries::Delivery;
+use crate::domain::webhooks::endpoints::Endpoint;
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
 use crate::storage::codec::{JsonText, money};
@@ -750,5 +752,123 @@ pub static CARD_HOLDER: Schema = Schema {
         "person.lastName",
         "person.email",
     ],
+    populate: &[],
+};
+
+/// A webhook endpoint; `secret` only in the answer that made it (creation, rotation), else null.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookEndpointView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    url: &'a str,
+    enabled_events: &'a [String],
+    description: &'a Option<String>,
+    status: &'a str,
+    secret: Option<&'a str>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> WebhookEndpointView<'a> {
+    pub fn new(e: &'a Endpoint, secret: Option<&'a str>) -> Self {
+        WebhookEndpointView {
+            id: &e.id,
+            url: &e.url,
+            enabled_events: &e.enabled_events,
+            description: &e.description,
+            status: e.status.as_str(),
+            secret,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+        }
+    }
+}
+
+impl<'a> From<&'a Endpoint> for WebhookEndpointView<'a> {
+    fn from(e: &'a Endpoint) -> Self {
+        WebhookEndpointView::new(e, None)
+    }
+}
+
+pub static WEBHOOK_ENDPOINT: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("url", FieldType::Str),
+        ("enabledEvents", FieldType::Str),
+        ("description", FieldType::Str),
+        ("status", FieldType::Str),
+        ("secret", FieldType::Str),
+        ("createdAt", FieldType::Date),
+        ("updatedAt", FieldType::Date),
+    ],
+    default_search: &["url", "description"],
+    populate: &[],
+};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptView {
+    #[serde(serialize_with = "rfc3339")]
+    at: Timestamp,
+    status: Option<u16>,
+    duration_ms: u64,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookDeliveryView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    endpoint_id: &'a str,
+    event_id: &'a str,
+    event_type: &'a str,
+    status: &'a str,
+    attempts: Vec<AttemptView>,
+    #[serde(serialize_with = "opt_rfc3339")]
+    next_attempt_at: Option<Timestamp>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a Delivery> for WebhookDeliveryView<'a> {
+    fn from(d: &'a Delivery) -> Self {
+        WebhookDeliveryView {
+            id: &d.id,
+            endpoint_id: &d.endpoint_id,
+            event_id: &d.event_id,
+            event_type: &d.event_type,
+            status: d.status.as_str(),
+            attempts: d
+                .attempts
+                .iter()
+                .map(|a| AttemptView {
+                    at: a.at,
+                    status: a.status,
+                    duration_ms: a.duration_ms,
+                    error: a.error.clone(),
+                })
+                .collect(),
+            next_attempt_at: d.next_attempt_at,
+            created_at: d.created_at,
+        }
+    }
+}
+
+pub static WEBHOOK_DELIVERY: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("endpointId", FieldType::Str),
+        ("eventId", FieldType::Str),
+        ("eventType", FieldType::Str),
+        ("status", FieldType::Str),
+        ("attempts", FieldType::FreeForm),
+        ("nextAttemptAt", FieldType::Date),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["eventType"],
     populate: &[],
 };

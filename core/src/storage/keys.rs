@@ -21,6 +21,8 @@
 //! | `h 0 client 0 card 0 expiry 0 id` | a card's holds (pending authorizations) by expiry; value: the id |
 //! | `ht 0 client 0 card` | the sum of a card's stored holds |
 //! | `sp 0 client 0 card 0 interval 0 start 0 category 0 mcc` | a card's running spend in one period (ms, big endian) on one (merchant category, MCC) pair |
+//! | `ws 0 client` | the client's enabled webhook endpoints and the event types each takes (the outbox reads it on every event) |
+//! | `wq 0 due 0 client 0 id` | the delivery queue: a pending webhook delivery by when it is next due (host clock, ms, big endian), all clients in one range |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -37,10 +39,12 @@ pub enum Kind {
     LedgerEntry,
     Transfer,
     Dispute,
+    WebhookEndpoint,
+    WebhookDelivery,
 }
 
 impl Kind {
-    const ALL: [Kind; 11] = [
+    const ALL: [Kind; 13] = [
         Kind::Account,
         Kind::AccountDetail,
         Kind::CardHolder,
@@ -52,6 +56,8 @@ impl Kind {
         Kind::LedgerEntry,
         Kind::Transfer,
         Kind::Dispute,
+        Kind::WebhookEndpoint,
+        Kind::WebhookDelivery,
     ];
 
     /// The kind whose key tag is `tag`.
@@ -72,6 +78,8 @@ impl Kind {
             Kind::LedgerEntry => "ledger",
             Kind::Transfer => "transfer",
             Kind::Dispute => "dispute",
+            Kind::WebhookEndpoint => "whendpoint",
+            Kind::WebhookDelivery => "whdelivery",
         }
     }
 }
@@ -389,9 +397,59 @@ pub fn idempotency_expired(now_ms: i64) -> (Vec<u8>, Vec<u8>) {
     (start, end)
 }
 
+/// A client's enabled webhook endpoints and their event types, read by every event the client appends.
+pub fn webhook_subscriptions(client: &str) -> Vec<u8> {
+    Key::new("ws").part(client).done()
+}
+
+/// A pending webhook delivery in the delivery queue, due at `due_ms` on the host's clock. One range
+/// for all clients, so finding what is due is one range walk, never a scan.
+pub fn delivery_due(due_ms: i64, client: &str, id: &str) -> Vec<u8> {
+    Key::new("wq")
+        .part(due_ms.max(0).to_be_bytes())
+        .part(client)
+        .part(id)
+        .done()
+}
+
+/// The delivery queue, and the end of its part that is due by `now_ms` (`due <= now`).
+pub fn deliveries_due(now_ms: i64) -> (Vec<u8>, Vec<u8>) {
+    let start = Key::new("wq").prefix();
+    let end = Key::new("wq")
+        .part(now_ms.saturating_add(1).max(0).to_be_bytes())
+        .done();
+    (start, end)
+}
+
+/// The client and delivery id of a delivery queue key.
+pub fn delivery_due_parts(key: &[u8]) -> Option<(&str, &str)> {
+    // `wq 0 <8 bytes> 0 client 0 id`: the time part may hold 0x00 bytes, so skip it by length.
+    let rest = key.strip_prefix(b"wq\0")?.get(9..)?;
+    let mut parts = rest.splitn(2, |b| *b == 0);
+    let client = std::str::from_utf8(parts.next()?).ok()?;
+    let id = std::str::from_utf8(parts.next()?).ok()?;
+    Some((client, id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_delivery_queue_sorts_by_due_time_across_clients() {
+        let early = delivery_due(5, "zz", "b");
+        let late = delivery_due(300, "aa", "a");
+        assert!(early < late);
+        let (start, end) = deliveries_due(5);
+        assert!(early >= start && early < end);
+        assert!(late >= end);
+        assert_eq!(delivery_due_parts(&early), Some(("zz", "b")));
+        // A due time whose bytes hold 0x00 still parses.
+        assert_eq!(
+            delivery_due_parts(&delivery_due(256, "c", "d")),
+            Some(("c", "d"))
+        );
+    }
 
     #[test]
     fn one_clients_records_never_fall_in_anothers_range() {

@@ -110,6 +110,15 @@ pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     Ok(())
 }
 
+/// Deletes a stored record with its index entries.
+pub fn remove<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    tx.delete(&keys::record(client, R::KIND, r.id()))?;
+    for (field, value) in entries(r) {
+        remove_entry(tx, client, r, field, value)?;
+    }
+    Ok(())
+}
+
 /// The exact number of records of `kind` whose `field` is `value` ([`keys::ALL`]: all of them).
 pub fn count(
     tx: &mut dyn Tx,

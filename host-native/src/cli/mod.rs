@@ -154,6 +154,19 @@ pub struct ServeArgs {
           value_parser = clap::builder::BoolishValueParser::new())]
     pub test_clock: bool,
 
+    /// The wait after each failed webhook delivery attempt, comma-separated durations; after the
+    /// last a delivery is `failed`. Shorten it for tests and demos (`1s,2s`).
+    #[arg(long, env = "CARDS_WEBHOOK_RETRY_SCHEDULE", default_value = "5s,5m,30m,2h,5h,10h,10h",
+          value_parser = parse_schedule)]
+    pub webhook_retry_schedule: RetrySchedule,
+
+    /// Let webhook URLs reach private networks (10/8, 172.16/12, 192.168/16, fc00::/7). Link-local
+    /// and cloud metadata addresses stay refused.
+    #[arg(long, env = "CARDS_WEBHOOK_ALLOW_PRIVATE", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub webhook_allow_private: bool,
+
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
     /// a size (`1GiB`, `500MB`).
     #[arg(long, env = "CARDS_FILE_QUOTA", default_value = "1GiB", value_parser = parse_size)]
@@ -207,6 +220,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("token_ttl", &self.token_ttl)
             .field("authorization_ttl", &self.authorization_ttl)
             .field("test_clock", &self.test_clock)
+            .field("webhook_retry_schedule", &self.webhook_retry_schedule)
+            .field("webhook_allow_private", &self.webhook_allow_private)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)
@@ -275,6 +290,17 @@ fn parse_duration(s: &str) -> Result<Duration, ArgError> {
         return Err(ArgError::Zero);
     }
     Ok(d)
+}
+
+/// `--webhook-retry-schedule`: the waits between webhook attempts, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetrySchedule(pub Vec<Duration>);
+
+fn parse_schedule(s: &str) -> Result<RetrySchedule, ArgError> {
+    s.split(',')
+        .map(parse_duration)
+        .collect::<Result<Vec<_>, _>>()
+        .map(RetrySchedule)
 }
 
 /// A duration flag the service keeps in whole seconds (`--token-ttl`, `--authorization-ttl`).

@@ -62,6 +62,8 @@ pub struct AppState {
     pub cors: cors::Origins,
     /// Whether a metrics recorder is installed (`--metrics-listen`): without one, no labels are built.
     pub metrics: bool,
+    /// Wakes the webhook delivery task after a write (`crate::delivery`).
+    pub deliveries: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -277,8 +279,14 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut See
                 req,
                 prepared: Some(pre.prepared),
                 budget,
+                internal: None,
             };
-            state.writer.submit(job).await
+            let response = state.writer.submit(job).await;
+            // A committed write may have queued webhook deliveries: the delivery task looks.
+            if response.status < 300 {
+                state.deliveries.notify_one();
+            }
+            response
         }
     }
 }

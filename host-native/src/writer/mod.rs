@@ -63,7 +63,13 @@ pub struct Job {
     pub req: Request,
     pub prepared: Option<Prepared>,
     pub budget: Option<OwnedSemaphorePermit>,
+    /// A write of the host's own instead of a request (the webhook delivery task's), run in the
+    /// batch's transaction like any request; `req` is then unused.
+    pub internal: Option<Internal>,
 }
+
+/// A host's own write: it must write all or nothing (an error leaves `tx` as it was).
+pub type Internal = Arc<dyn Fn(&mut dyn Tx, &dyn Env) -> Response + Send + Sync>;
 
 impl Job {
     #[cfg(test)]
@@ -72,6 +78,7 @@ impl Job {
             req,
             prepared: None,
             budget: None,
+            internal: None,
         }
     }
 }
@@ -79,9 +86,10 @@ impl Job {
 /// Runs one queued request on `tx`, turning a panic into a 500 (the core buffers a request's writes
 /// and applies them only on success, so a request that panics has written nothing).
 pub fn run_job(handler: &dyn Handler, job: &Job, tx: &mut dyn Tx, env: &dyn Env) -> Response {
-    catch_unwind(AssertUnwindSafe(|| match &job.prepared {
-        Some(p) => handler.handle_prepared(p, &job.req, tx, env),
-        None => handler.handle(&job.req, tx, env),
+    catch_unwind(AssertUnwindSafe(|| match (&job.internal, &job.prepared) {
+        (Some(write), _) => write(tx, env),
+        (None, Some(p)) => handler.handle_prepared(p, &job.req, tx, env),
+        (None, None) => handler.handle(&job.req, tx, env),
     }))
     .unwrap_or_else(|_| Service::internal_error("request panicked"))
 }

@@ -179,7 +179,9 @@ from .create_card_response_201 import CreateCardResponse201
 from .create_card_token_response_201 import CreateCardTokenResponse201
 from .create_dispute_response_201 import CreateDisputeResponse201
 from .create_transfer_response_201 import CreateTransferResponse201
+from .create_webhook_endpoint_response_201 import CreateWebhookEndpointResponse201
 from .delete_account_detail_response_200 import DeleteAccountDetailResponse200
+from .delete_webhook_endpoint_response_200 import DeleteWebhookEndpointResponse200
 from .dispute import Dispute
 from .dispute_create import DisputeCreate
 from .dispute_create_reason import DisputeCreateReason
@@ -227,6 +229,7 @@ from .get_dispute_response_200 import GetDisputeResponse200
 from .get_event_response_200 import GetEventResponse200
 from .get_test_clock_response_200 import GetTestClockResponse200
 from .get_transfer_response_200 import GetTransferResponse200
+from .get_webhook_endpoint_response_200 import GetWebhookEndpointResponse200
 from .health import Health
 from .health_response_200 import HealthResponse200
 from .health_status import HealthStatus
@@ -270,6 +273,8 @@ from .list_disputes_sort import ListDisputesSort
 from .list_events_sort import ListEventsSort
 from .list_meta import ListMeta
 from .list_transfers_sort import ListTransfersSort
+from .list_webhook_deliveries_sort import ListWebhookDeliveriesSort
+from .list_webhook_endpoints_sort import ListWebhookEndpointsSort
 from .merchant import Merchant
 from .openapi_response_200 import OpenapiResponse200
 from .person import Person
@@ -288,8 +293,11 @@ from .proof_of_address_type_type_2_type_1 import ProofOfAddressTypeType2Type1
 from .proof_of_address_type_type_3_type_1 import ProofOfAddressTypeType3Type1
 from .proof_of_address_verification_status import ProofOfAddressVerificationStatus
 from .refund_authorization_response_200 import RefundAuthorizationResponse200
+from .replay_webhook_events_response_200 import ReplayWebhookEventsResponse200
 from .resolve_dispute_response_200 import ResolveDisputeResponse200
+from .retry_webhook_delivery_response_200 import RetryWebhookDeliveryResponse200
 from .reverse_authorization_response_200 import ReverseAuthorizationResponse200
+from .rotate_webhook_endpoint_secret_response_200 import RotateWebhookEndpointSecretResponse200
 from .spending_controls import SpendingControls
 from .spending_controls_channels import SpendingControlsChannels
 from .spending_controls_input import SpendingControlsInput
@@ -312,6 +320,28 @@ from .update_account_detail_response_200 import UpdateAccountDetailResponse200
 from .update_account_response_200 import UpdateAccountResponse200
 from .update_card_holder_response_200 import UpdateCardHolderResponse200
 from .update_card_response_200 import UpdateCardResponse200
+from .update_webhook_endpoint_response_200 import UpdateWebhookEndpointResponse200
+from .webhook_attempt import WebhookAttempt
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_list import WebhookDeliveryList
+from .webhook_delivery_list_filter import WebhookDeliveryListFilter
+from .webhook_delivery_list_item import WebhookDeliveryListItem
+from .webhook_delivery_list_item_attempts_item import WebhookDeliveryListItemAttemptsItem
+from .webhook_delivery_list_item_status import WebhookDeliveryListItemStatus
+from .webhook_delivery_status import WebhookDeliveryStatus
+from .webhook_endpoint import WebhookEndpoint
+from .webhook_endpoint_create import WebhookEndpointCreate
+from .webhook_endpoint_create_enabled_events_item import WebhookEndpointCreateEnabledEventsItem
+from .webhook_endpoint_list import WebhookEndpointList
+from .webhook_endpoint_list_filter import WebhookEndpointListFilter
+from .webhook_endpoint_list_item import WebhookEndpointListItem
+from .webhook_endpoint_list_item_status import WebhookEndpointListItemStatus
+from .webhook_endpoint_status import WebhookEndpointStatus
+from .webhook_endpoint_update import WebhookEndpointUpdate
+from .webhook_endpoint_update_enabled_events_type_0_item import WebhookEndpointUpdateEnabledEventsType0Item
+from .webhook_endpoint_update_status_type_0 import WebhookEndpointUpdateStatusType0
+from .webhook_replay import WebhookReplay
+from .webhook_replay_result import WebhookReplayResult
 
 __all__ = (
     "Account",
@@ -461,7 +491,9 @@ __all__ = (
     "CreateCardTokenResponse201",
     "CreateDisputeResponse201",
     "CreateTransferResponse201",
+    "CreateWebhookEndpointResponse201",
     "DeleteAccountDetailResponse200",
+    "DeleteWebhookEndpointResponse200",
     "Dispute",
     "DisputeCreate",
     "DisputeCreateReason",
@@ -509,6 +541,7 @@ __all__ = (
     "GetEventResponse200",
     "GetTestClockResponse200",
     "GetTransferResponse200",
+    "GetWebhookEndpointResponse200",
     "Health",
     "HealthResponse200",
     "HealthStatus",
@@ -546,6 +579,8 @@ __all__ = (
     "ListEventsSort",
     "ListMeta",
     "ListTransfersSort",
+    "ListWebhookDeliveriesSort",
+    "ListWebhookEndpointsSort",
     "Merchant",
     "OpenapiResponse200",
     "Person",
@@ -564,8 +599,11 @@ __all__ = (
     "ProofOfAddressTypeType3Type1",
     "ProofOfAddressVerificationStatus",
     "RefundAuthorizationResponse200",
+    "ReplayWebhookEventsResponse200",
     "ResolveDisputeResponse200",
+    "RetryWebhookDeliveryResponse200",
     "ReverseAuthorizationResponse200",
+    "RotateWebhookEndpointSecretResponse200",
     "SpendingControls",
     "SpendingControlsChannels",
     "SpendingControlsInput",
@@ -586,4 +624,26 @@ __all__ = (
     "UpdateAccountResponse200",
     "UpdateCardHolderResponse200",
     "UpdateCardResponse200",
+    "UpdateWebhookEndpointResponse200",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookDeliveryList",
+    "WebhookDeliveryListFilter",
+    "WebhookDeliveryListItem",
+    "WebhookDeliveryListItemAttemptsItem",
+    "WebhookDeliveryListItemStatus",
+    "WebhookDeliveryStatus",
+    "WebhookEndpoint",
+    "WebhookEndpointCreate",
+    "WebhookEndpointCreateEnabledEventsItem",
+    "WebhookEndpointList",
+    "WebhookEndpointListFilter",
+    "WebhookEndpointListItem",
+    "WebhookEndpointListItemStatus",
+    "WebhookEndpointStatus",
+    "WebhookEndpointUpdate",
+    "WebhookEndpointUpdateEnabledEventsType0Item",
+    "WebhookEndpointUpdateStatusType0",
+    "WebhookReplay",
+    "WebhookReplayResult",
 )

@@ -10,6 +10,7 @@ pub mod disputes;
 pub mod events;
 pub mod test_clock;
 pub mod transfers;
+pub mod webhooks;
 
 use serde_json::{Map, Value, json};
 

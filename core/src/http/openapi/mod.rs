@@ -264,6 +264,14 @@ fn links(op_id: &str) -> Option<Value> {
         ]),
         "createTransfer" => by_id(&["getTransfer"]),
         "createDispute" => by_id(&["getDispute", "resolveDispute"]),
+        "createWebhookEndpoint" => by_id(&[
+            "getWebhookEndpoint",
+            "updateWebhookEndpoint",
+            "deleteWebhookEndpoint",
+            "rotateWebhookEndpointSecret",
+            "listWebhookDeliveries",
+            "replayWebhookEvents",
+        ]),
         "createCardToken" => {
             let params =
                 json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
@@ -391,6 +399,8 @@ fn query_schema(item: &str) -> &'static Schema {
         "Event" => &views::EVENT,
         "Transfer" => &views::TRANSFER,
         "Dispute" => &views::DISPUTE,
+        "WebhookEndpoint" => &views::WEBHOOK_ENDPOINT,
+        "WebhookDelivery" => &views::WEBHOOK_DELIVERY,
         _ => &views::CARD,
     }
 }
@@ -545,6 +555,8 @@ pub fn document() -> Value {
         "Event",
         "Transfer",
         "Dispute",
+        "WebhookEndpoint",
+        "WebhookDelivery",
     ] {
         schemas.insert(format!("{item}List"), schemas::list_envelope(item));
     }
@@ -562,7 +574,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Events"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Events"}, {"name": "Webhooks"},
         ],
         "paths": paths,
         "components": {

@@ -14,6 +14,8 @@ use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Inte
 use crate::domain::disputes::{DisputeReason, DisputeStatus, Outcome};
 use crate::domain::events::EventType;
 use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
+use crate::domain::webhooks::deliveries::DeliveryStatus;
+use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 
@@ -376,6 +378,50 @@ fn dispute() -> Value {
         "createdAt": timestamp(),
         "updatedAt": timestamp(),
     }))
+}
+
+fn webhook_endpoint() -> Value {
+    record(json!({
+        "_id": string(),
+        "url": string(),
+        "enabledEvents": {"type": "array", "items": string()},
+        "description": nullable_string(),
+        "status": string_enum(EndpointStatus::ALL),
+        "secret": nullable_string().tap_description(
+            "`whsec_` + base64 of 32 bytes: in the answers of creation and rotation only, else null."),
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn webhook_delivery() -> Value {
+    record(json!({
+        "_id": string(),
+        "endpointId": string(),
+        "eventId": string().tap_description("The `webhook-id` header of every attempt."),
+        "eventType": string(),
+        "status": string_enum(DeliveryStatus::ALL),
+        "attempts": {"type": "array", "items": reference("WebhookAttempt")},
+        "nextAttemptAt": nullable(timestamp()),
+        "createdAt": timestamp(),
+    }))
+}
+
+fn webhook_endpoint_input(required: &[&str]) -> Value {
+    let mut events: Vec<&str> = vec![ALL_EVENTS];
+    events.extend_from_slice(EventType::ALL);
+    object(
+        json!({
+            "url": text(2048).tap_description(
+                "https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses \
+                 are refused, private ranges unless the operator allows them."),
+            "enabledEvents": {"type": "array", "minItems": 1, "items": string_enum(&events)},
+            "description": text(255),
+            "status": string_enum(EndpointStatus::ALL),
+        }),
+        required,
+        true,
+    )
 }
 
 fn transfer_create() -> Value {
@@ -933,6 +979,12 @@ pub fn example(schema: &str) -> Option<Value> {
             json!({"reason": "not_received", "amount": 5, "explanation": "Never delivered"})
         }
         "DisputeResolve" => json!({"outcome": "won"}),
+        "WebhookEndpointCreate" => json!({
+            "url": "https://example.com/webhooks", "enabledEvents": ["card.created", "authorization.created"],
+            "description": "Ledger sync",
+        }),
+        "WebhookEndpointUpdate" => json!({"status": "disabled"}),
+        "WebhookReplay" => json!({"from": "2026-11-22T10:00:00Z"}),
         _ => return None,
     })
 }
@@ -967,6 +1019,35 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("Transfer", transfer());
     add("Dispute", dispute());
     add("TransferCreate", transfer_create());
+    add("WebhookEndpoint", webhook_endpoint());
+    add("WebhookDelivery", webhook_delivery());
+    add(
+        "WebhookAttempt",
+        record(json!({
+            "at": timestamp(),
+            "status": {"type": ["integer", "null"], "description": "The HTTP status; null without an answer."},
+            "durationMs": {"type": "integer", "minimum": 0},
+            "error": nullable_string(),
+        })),
+    );
+    let mut create = webhook_endpoint_input(&["url", "enabledEvents"]);
+    if let Some(props) = create["properties"].as_object_mut() {
+        props.remove("status");
+    }
+    add("WebhookEndpointCreate", create);
+    add("WebhookEndpointUpdate", webhook_endpoint_input(&[]));
+    add(
+        "WebhookReplay",
+        object(
+            json!({"from": timestamp(), "to": timestamp().tap_description("Default: now.")}),
+            &["from"],
+            true,
+        ),
+    );
+    add(
+        "WebhookReplayResult",
+        record(json!({"queued": {"type": "integer", "minimum": 0}})),
+    );
     add("DisputeCreate", dispute_create());
     add(
         "DisputeResolve",
@@ -1052,6 +1133,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ("Event", event()),
         ("Transfer", transfer()),
         ("Dispute", dispute()),
+        ("WebhookEndpoint", webhook_endpoint()),
+        ("WebhookDelivery", webhook_delivery()),
     ] {
         let item = loose(schema, &m);
         m.insert(format!("{name}ListItem"), item);

@@ -85,6 +85,8 @@ fn record_schemas_match_the_list_query_fields() {
         ("CardTransaction", &views::CARD_TRANSACTION),
         ("Event", &views::EVENT),
         ("Transfer", &views::TRANSFER),
+        ("WebhookEndpoint", &views::WEBHOOK_ENDPOINT),
+        ("WebhookDelivery", &views::WEBHOOK_DELIVERY),
         ("Dispute", &views::DISPUTE),
     ] {
         let mut documented: Vec<&str> = doc["components"]["schemas"][name]["properties"]

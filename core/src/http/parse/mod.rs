@@ -12,3 +12,4 @@ pub mod disputes;
 pub mod multipart;
 pub mod test_clock;
 pub mod transfers;
+pub mod webhooks;

@@ -1,0 +1,404 @@
+//! Webhook deliveries: the outbox. A delivery is one event for one endpoint, with its attempts. A
+//! pending delivery has one entry in the delivery queue (`keys::delivery_due`, host clock), which
+//! hosts walk to find what is due; a delivery taken for an attempt has its entry moved
+//! [`LEASE_SECS`] ahead in the same write, so with several instances on one database one instance
+//! attempts it at a time, and a delivery whose attempt never reported (a crash) comes due again.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::endpoints::{self, Endpoint, EndpointStatus};
+use crate::domain::events::{self, Event};
+use crate::domain::push::signature;
+use crate::domain::push::url_policy::{Target, UrlPolicy};
+use crate::domain::vault::Vault;
+use crate::domain::{Result, Scope, test_clock};
+use crate::env::{Env, Timestamp};
+use crate::error::ApiError;
+use crate::macros::{indexed, str_enum};
+use crate::storage::codec::Record;
+use crate::storage::keys::{self, Kind};
+use crate::storage::table::{self, Position};
+use crate::storage::{Direction, Tx};
+
+/// How long a delivery taken for an attempt is kept from other takers.
+pub const LEASE_SECS: i64 = 30;
+
+/// Attempts kept on a delivery (the oldest are dropped past it).
+pub const MAX_ATTEMPTS_KEPT: usize = 50;
+
+/// Events one replay may queue.
+pub const MAX_REPLAY: usize = 10_000;
+
+str_enum!(DeliveryStatus {
+    Pending = "pending",
+    Succeeded = "succeeded",
+    Failed = "failed",
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// The client's clock when the attempt was made.
+    pub at: Timestamp,
+    /// The HTTP status answered; None when there was no answer.
+    pub status: Option<u16>,
+    pub duration_ms: u64,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Delivery {
+    pub id: String,
+    pub endpoint_id: String,
+    pub event_id: String,
+    pub event_type: String,
+    pub status: DeliveryStatus,
+    pub attempts: Vec<Attempt>,
+    /// Failed attempts since it was last queued: the place in the retry schedule.
+    pub failures: u32,
+    /// When the next attempt is due, on the client's clock (None unless pending).
+    pub next_attempt_at: Option<Timestamp>,
+    /// The host-clock time of its delivery queue entry (None unless pending).
+    pub due_ms: Option<i64>,
+    pub created_at: Timestamp,
+}
+
+impl Record for Delivery {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "webhook delivery";
+}
+
+indexed!(Delivery, Kind::WebhookDelivery, |r| {
+    "endpointId" => &r.endpoint_id,
+});
+
+/// The retry schedule the Standard Webhooks specification suggests (and Svix uses): the wait after
+/// each failed attempt; after the last, the delivery is `failed`.
+pub fn default_schedule() -> Vec<Duration> {
+    [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600]
+        .into_iter()
+        .map(Duration::from_secs)
+        .collect()
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Puts `d` in the delivery queue at `due_ms` (host clock), moving its entry if it had one.
+fn schedule(tx: &mut dyn Tx, client: &str, d: &mut Delivery, due_ms: i64) -> Result<()> {
+    unschedule(tx, client, d)?;
+    tx.put(&keys::delivery_due(due_ms, client, &d.id), &[])?;
+    d.due_ms = Some(due_ms);
+    Ok(())
+}
+
+fn unschedule(tx: &mut dyn Tx, client: &str, d: &mut Delivery) -> Result<()> {
+    if let Some(due) = d.due_ms.take() {
+        tx.delete(&keys::delivery_due(due, client, &d.id))?;
+    }
+    Ok(())
+}
+
+/// Queues `event` for every enabled endpoint of the client that takes its type (called by
+/// `events::append`, in the transaction of the change).
+pub fn enqueue(s: &mut Scope, event: &Event) -> Result<()> {
+    let subs = endpoints::subscriptions(s)?;
+    for endpoint_id in subs.matching(event.kind.as_str()) {
+        queue(s, endpoint_id, event)?;
+    }
+    Ok(())
+}
+
+/// A new pending delivery of `event` to `endpoint_id`, due now.
+fn queue(s: &mut Scope, endpoint_id: &str, event: &Event) -> Result<Delivery> {
+    let mut d = Delivery {
+        id: s.new_id(),
+        endpoint_id: endpoint_id.to_string(),
+        event_id: event.id.clone(),
+        event_type: event.kind.as_str().to_string(),
+        status: DeliveryStatus::Pending,
+        attempts: Vec::new(),
+        failures: 0,
+        next_attempt_at: Some(s.now),
+        due_ms: None,
+        created_at: s.now,
+    };
+    schedule(s.tx, s.client, &mut d, s.env.now().millis())?;
+    table::insert(s.tx, s.client, &d)?;
+    Ok(d)
+}
+
+pub fn get(s: &mut Scope, id: &str) -> Result<Delivery> {
+    crate::domain::find(s, Kind::WebhookDelivery, id, "Webhook delivery")
+}
+
+/// Sends a delivery again now, whatever its status; the retry schedule starts over.
+pub fn retry(s: &mut Scope, id: &str) -> Result<Delivery> {
+    let mut d = get(s, id)?;
+    d.status = DeliveryStatus::Pending;
+    d.failures = 0;
+    d.next_attempt_at = Some(s.now);
+    schedule(s.tx, s.client, &mut d, s.env.now().millis())?;
+    table::save(s.tx, s.client, &d)?;
+    Ok(d)
+}
+
+/// Queues every event created in `[from, to)` that the endpoint takes; returns how many. A window
+/// of more than [`MAX_REPLAY`] events is refused (400 on `to`) rather than half queued.
+pub fn replay(s: &mut Scope, endpoint: &Endpoint, from: Timestamp, to: Timestamp) -> Result<usize> {
+    let range = keys::index_range(s.client, Kind::Event, keys::ALL, "");
+    let start = keys::index_position(&range, from.millis(), "");
+    let end = keys::index_position(&range, to.millis(), "");
+    let rows =
+        s.tx.scan(&start, &end, Direction::Forward, MAX_REPLAY + 1)?;
+    if rows.len() > MAX_REPLAY {
+        return Err(ApiError::field(
+            "to",
+            format!("the window holds more than {MAX_REPLAY} events; replay a shorter one"),
+        ));
+    }
+    let mut queued = 0;
+    for (key, _) in rows {
+        let Some((_, id)) = keys::index_entry_parts(&range, &key) else {
+            continue;
+        };
+        let id = id.to_string();
+        let event: Event = events::get(s, &id)?;
+        if endpoint.takes(event.kind.as_str()) {
+            queue(s, &endpoint.id, &event)?;
+            queued += 1;
+        }
+    }
+    Ok(queued)
+}
+
+/// Deletes every delivery of an endpoint (and their queue entries).
+pub fn drop_all(s: &mut Scope, endpoint_id: &str) -> Result<()> {
+    loop {
+        let found = table::positions(
+            s.tx,
+            s.client,
+            Kind::WebhookDelivery,
+            ("endpointId", endpoint_id),
+            Direction::Forward,
+            None::<&Position>,
+            256,
+        )?;
+        if found.is_empty() {
+            return Ok(());
+        }
+        for p in found {
+            if let Some(mut d) = table::get::<Delivery>(s.tx, s.client, &p.id)? {
+                unschedule(s.tx, s.client, &mut d)?;
+                table::remove(s.tx, s.client, &d)?;
+            }
+        }
+    }
+}
+
+/// A delivery taken for an attempt: what the host sends, and where.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub client: String,
+    pub delivery_id: String,
+    pub target: Target,
+    /// The `webhook-*` headers (the host adds `content-type: application/json`).
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// How an attempt went, as the host saw it.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub client: String,
+    pub delivery_id: String,
+    /// The HTTP status; None when no answer came (refused, timed out, address not allowed).
+    pub status: Option<u16>,
+    pub duration_ms: u64,
+    pub error: Option<String>,
+}
+
+/// What taking and recording deliveries needs of the configuration.
+pub struct Settings<'a> {
+    pub vault: Option<Vault>,
+    pub policy: UrlPolicy,
+    pub schedule: &'a [Duration],
+}
+
+/// Takes up to `limit` deliveries due by the host's `env.now()`: each is leased (its queue entry moved
+/// [`LEASE_SECS`] ahead) and returned signed, body and headers ready. `body` renders an event as
+/// `GET /events/{id}` returns it. A delivery that cannot be sent (its endpoint disabled, its event
+/// gone, its URL no longer allowed) is recorded as a failed attempt here instead.
+pub fn take_due(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    settings: &Settings,
+    limit: usize,
+    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+) -> Result<Vec<Due>> {
+    let host_now = env.now();
+    let (start, end) = keys::deliveries_due(host_now.millis());
+    let rows = tx.scan(&start, &end, Direction::Forward, limit)?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (key, _) in rows {
+        let Some((client, id)) = keys::delivery_due_parts(&key) else {
+            tx.delete(&key)?;
+            continue;
+        };
+        let (client, id) = (client.to_string(), id.to_string());
+        let Some(mut d) = table::get::<Delivery>(tx, &client, &id)? else {
+            tx.delete(&key)?;
+            continue;
+        };
+        if d.status != DeliveryStatus::Pending {
+            tx.delete(&key)?;
+            continue;
+        }
+        match prepare(tx, env, settings, &client, &d, body)? {
+            Ok(mut due) => {
+                schedule(
+                    tx,
+                    &client,
+                    &mut d,
+                    host_now.plus_seconds(LEASE_SECS).millis(),
+                )?;
+                table::save(tx, &client, &d)?;
+                due.client = client;
+                out.push(due);
+            }
+            Err(reason) => {
+                let outcome = Outcome {
+                    client,
+                    delivery_id: id,
+                    status: None,
+                    duration_ms: 0,
+                    error: Some(reason),
+                };
+                record(tx, env, settings, &[outcome])?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The signed request of one delivery, or why it cannot be sent.
+fn prepare(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    settings: &Settings,
+    client: &str,
+    d: &Delivery,
+    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+) -> Result<std::result::Result<Due, String>> {
+    let Some(endpoint) = table::get::<Endpoint>(tx, client, &d.endpoint_id)? else {
+        return Ok(Err("the endpoint was deleted".into()));
+    };
+    if endpoint.status != EndpointStatus::Enabled {
+        return Ok(Err("the endpoint is disabled".into()));
+    }
+    let Some(event) = table::get::<Event>(tx, client, &d.event_id)? else {
+        return Ok(Err("the event is no longer kept".into()));
+    };
+    let target = match super::check_url(settings.policy, &endpoint.url, "url") {
+        Ok(t) => t,
+        Err(_) => return Ok(Err("the URL is not allowed by the URL policy".into())),
+    };
+    let vault = settings.vault.as_ref().ok_or_else(|| {
+        ApiError::internal("webhook deliveries need the vault key to open endpoint secrets")
+    })?;
+    let client_now = test_clock::now(tx, client, env)?;
+    let secrets = endpoints::signing_secrets(vault, &endpoint, client_now)?;
+    let body = body(&event)?;
+    let refs: Vec<&signature::Secret> = secrets.iter().collect();
+    // Receivers compare the timestamp with their own clock, so it is the host's, not the client's.
+    let headers = signature::headers(&refs, &d.event_id, env.now().seconds(), &body)
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
+        .collect();
+    Ok(Ok(Due {
+        client: String::new(),
+        delivery_id: d.id.clone(),
+        target,
+        headers,
+        body,
+    }))
+}
+
+/// Writes attempts' outcomes: a 2xx succeeds the delivery; anything else schedules the next retry
+/// from `settings.schedule`, or fails the delivery after the last. Outcomes of deliveries gone or no
+/// longer pending (deleted, or retried meanwhile and already answered) are ignored.
+pub fn record(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    settings: &Settings,
+    outcomes: &[Outcome],
+) -> Result<()> {
+    let host_now = env.now();
+    for o in outcomes {
+        let Some(mut d) = table::get::<Delivery>(tx, &o.client, &o.delivery_id)? else {
+            continue;
+        };
+        if d.status != DeliveryStatus::Pending {
+            continue;
+        }
+        let offset = test_clock::offset(tx, &o.client)?;
+        let client_now = host_now.plus_seconds(offset);
+        d.attempts.push(Attempt {
+            at: client_now,
+            status: o.status,
+            duration_ms: o.duration_ms,
+            error: o.error.clone(),
+        });
+        if d.attempts.len() > MAX_ATTEMPTS_KEPT {
+            d.attempts.remove(0);
+        }
+        let ok = o.error.is_none() && o.status.is_some_and(|s| (200..300).contains(&s));
+        if ok {
+            d.status = DeliveryStatus::Succeeded;
+            d.next_attempt_at = None;
+            unschedule(tx, &o.client, &mut d)?;
+        } else {
+            d.failures = d.failures.saturating_add(1);
+            match settings.schedule.get(d.failures as usize - 1) {
+                Some(wait) => {
+                    let wait = millis(*wait);
+                    d.next_attempt_at = Some(Timestamp(client_now.millis().saturating_add(wait)));
+                    schedule(
+                        tx,
+                        &o.client,
+                        &mut d,
+                        host_now.millis().saturating_add(wait),
+                    )?;
+                }
+                None => {
+                    d.status = DeliveryStatus::Failed;
+                    d.next_attempt_at = None;
+                    unschedule(tx, &o.client, &mut d)?;
+                }
+            }
+        }
+        table::save(tx, &o.client, &d)?;
+    }
+    Ok(())
+}
+
+/// Whether anything in the delivery queue is due by `now_ms` (one key read; hosts ask before they
+/// queue a write to take deliveries).
+pub fn any_due(tx: &mut dyn Tx, now_ms: i64) -> Result<bool> {
+    let (start, end) = keys::deliveries_due(now_ms);
+    Ok(!tx.scan(&start, &end, Direction::Forward, 1)?.is_empty())
+}
+
+/// When the earliest queued delivery is due (host clock, ms), if any: hosts sleep until then.
+pub fn next_due(tx: &mut dyn Tx) -> Result<Option<i64>> {
+    let (start, _) = keys::deliveries_due(0);
+    let end = crate::storage::prefix_end(&start);
+    Ok(tx
+        .scan(&start, &end, Direction::Forward, 1)?
+        .first()
+        .and_then(|(k, _)| k.get(3..11))
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(i64::from_be_bytes))
+}

@@ -1,0 +1,358 @@
+//! Webhook endpoints and the outbox through the whole service (MemStore, fixed clock).
+
+use serde_json::{Value, json};
+
+use crate::env::{Env, Timestamp};
+use crate::http::Method::{self, Delete, Get, Post, Put};
+use crate::service::Outcome;
+use crate::test_app::{KEY_A, KEY_B, TestApp};
+
+impl TestApp {
+    fn alice(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        self.json_as(KEY_A, method, path, body)
+    }
+
+    fn endpoint(&mut self, key: &str, url: &str, events: Value) -> Value {
+        let (s, v) = self.json_as(
+            key,
+            Post,
+            "/webhook-endpoints",
+            Some(json!({"url": url, "enabledEvents": events})),
+        );
+        assert_eq!(s, 201, "{v}");
+        v["data"].clone()
+    }
+
+    fn account_as(&mut self, key: &str) -> String {
+        let body = json!({"ownerType": "user", "name": "Main", "type": "checking",
+            "category": "fiat", "currency": "USD", "balance": 10});
+        let (s, v) = self.json_as(key, Post, "/accounts", Some(body));
+        assert_eq!(s, 201, "{v}");
+        v["data"]["_id"].as_str().unwrap().to_string()
+    }
+
+    fn take(&mut self) -> Vec<crate::service::Due> {
+        self.service
+            .take_due_deliveries(&mut self.store, &self.env, 100)
+            .unwrap()
+    }
+
+    fn answer(&mut self, due: &[crate::service::Due], status: Option<u16>) {
+        let outcomes: Vec<Outcome> = due
+            .iter()
+            .map(|d| Outcome {
+                client: d.client.clone(),
+                delivery_id: d.delivery_id.clone(),
+                status,
+                duration_ms: 3,
+                error: status.is_none().then(|| "connection refused".to_string()),
+            })
+            .collect();
+        self.service
+            .record_attempts(&mut self.store, &self.env, &outcomes)
+            .unwrap();
+    }
+
+    fn deliveries(&mut self, endpoint: &str, query: &str) -> Vec<Value> {
+        let (s, v) = self.alice(
+            Get,
+            &format!("/webhook-endpoints/{endpoint}/deliveries{query}"),
+            None,
+        );
+        assert_eq!(s, 200, "{v}");
+        v["data"].as_array().unwrap().clone()
+    }
+}
+
+fn header<'a>(due: &'a crate::service::Due, name: &str) -> &'a str {
+    due.headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {name} header"))
+}
+
+#[test]
+fn the_secret_is_shown_once_and_endpoints_are_bounded() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "https://example.com/h", json!(["*"]));
+    let secret = e["secret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    assert_eq!(e["status"], "enabled");
+    let id = e["_id"].as_str().unwrap();
+    let (s, v) = app.alice(Get, &format!("/webhook-endpoints/{id}"), None);
+    assert_eq!((s, &v["data"]["secret"]), (200, &Value::Null));
+    let (_, list) = app.alice(Get, "/webhook-endpoints", None);
+    assert_eq!(list["data"][0]["secret"], Value::Null);
+    // Another client sees none of it.
+    let (s, _) = app.json_as(KEY_B, Get, &format!("/webhook-endpoints/{id}"), None);
+    assert_eq!(s, 404);
+    for _ in 1..16 {
+        app.endpoint(KEY_A, "https://example.com/h", json!(["card.created"]));
+    }
+    let (s, v) = app.alice(
+        Post,
+        "/webhook-endpoints",
+        Some(json!({"url": "https://example.com/h", "enabledEvents": ["*"]})),
+    );
+    assert_eq!(s, 409, "{v}");
+    // Bob still may.
+    app.endpoint(KEY_B, "https://example.com/b", json!(["*"]));
+}
+
+#[test]
+fn refused_urls_are_400_naming_url() {
+    let mut app = TestApp::new();
+    for url in [
+        "http://169.254.169.254/latest/meta-data",
+        "http://[fd00:ec2::254]/",
+        "https://169.254.10.1/x",
+        "http://10.0.0.5/h",
+        "http://example.com/h",
+    ] {
+        let (s, v) = app.alice(
+            Post,
+            "/webhook-endpoints",
+            Some(json!({"url": url, "enabledEvents": ["*"]})),
+        );
+        assert_eq!(s, 400, "{url}: {v}");
+        assert_eq!(v["errors"][0]["field"], "url", "{url}: {v}");
+    }
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let id = e["_id"].as_str().unwrap();
+    let (s, v) = app.alice(
+        Put,
+        &format!("/webhook-endpoints/{id}"),
+        Some(json!({"url": "http://169.254.169.254/"})),
+    );
+    assert_eq!((s, &v["errors"][0]["field"]), (400, &json!("url")), "{v}");
+}
+
+#[test]
+fn a_change_is_delivered_signed_and_succeeds_on_2xx() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    let account = app.account_as(KEY_A);
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    let d = &due[0];
+    assert_eq!(d.client, "alice");
+    let body: Value = serde_json::from_slice(&d.body).unwrap();
+    assert_eq!(body["type"], "account.created");
+    assert_eq!(body["data"]["object"]["_id"], account.as_str());
+    // The body is the event exactly as GET /events/{id} returns it.
+    let event_id = body["_id"].as_str().unwrap();
+    let (_, event) = app.alice(Get, &format!("/events/{event_id}"), None);
+    assert_eq!(event["data"], body);
+    assert_eq!(header(d, "webhook-id"), event_id);
+    assert_eq!(
+        header(d, "webhook-timestamp"),
+        app.env.now().seconds().to_string()
+    );
+    assert_eq!(header(d, "webhook-signature").split(' ').count(), 1);
+    assert!(header(d, "webhook-signature").starts_with("v1,"));
+    // Leased: not taken again while its attempt runs.
+    assert!(app.take().is_empty());
+    app.answer(&due, Some(204));
+    let list = app.deliveries(&endpoint, "");
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["status"], "succeeded");
+    assert_eq!(list[0]["eventId"], event_id);
+    assert_eq!(list[0]["attempts"][0]["status"], 204);
+    assert_eq!(list[0]["nextAttemptAt"], Value::Null);
+    // Past the lease nothing comes back: it is done.
+    app.env.advance_millis(60_000);
+    assert!(app.take().is_empty());
+}
+
+#[test]
+fn failures_follow_the_schedule_then_fail() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let schedule = crate::domain::webhooks::deliveries::default_schedule();
+    for (i, wait) in schedule.iter().enumerate() {
+        let due = app.take();
+        assert_eq!(due.len(), 1, "attempt {i}");
+        app.answer(&due, if i % 2 == 0 { Some(500) } else { None });
+        let d = &app.deliveries(&endpoint, "")[0];
+        assert_eq!(d["status"], "pending");
+        let next = Timestamp::parse_rfc3339(d["nextAttemptAt"].as_str().unwrap()).unwrap();
+        let wait = i64::try_from(wait.as_millis()).unwrap();
+        assert_eq!(next.millis(), app.env.now().millis() + wait);
+        // Not due a moment early.
+        app.env.advance_millis(wait - 1);
+        assert!(app.take().is_empty(), "attempt {i} came early");
+        app.env.advance_millis(1);
+    }
+    let due = app.take();
+    app.answer(&due, Some(503));
+    let d = &app.deliveries(&endpoint, "?status=failed")[0];
+    assert_eq!(d["attempts"].as_array().unwrap().len(), schedule.len() + 1);
+    assert_eq!(d["nextAttemptAt"], Value::Null);
+    app.env.advance_millis(100_000_000);
+    assert!(app.take().is_empty());
+    // Retry sends it again now, and the schedule starts over.
+    let id = d["_id"].as_str().unwrap();
+    let (s, v) = app.alice(Post, &format!("/webhook-deliveries/{id}/retry"), None);
+    assert_eq!((s, &v["data"]["status"]), (200, &json!("pending")), "{v}");
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    app.answer(&due, Some(200));
+    assert_eq!(app.deliveries(&endpoint, "")[0]["status"], "succeeded");
+    let (s, _) = app.json_as(
+        KEY_B,
+        Post,
+        &format!("/webhook-deliveries/{id}/retry"),
+        None,
+    );
+    assert_eq!(s, 404);
+}
+
+#[test]
+fn only_matching_enabled_endpoints_of_the_client_get_deliveries() {
+    let mut app = TestApp::new();
+    let cards_only = app.endpoint(KEY_A, "http://127.0.0.1:9/a", json!(["card.created"]));
+    let all = app.endpoint(KEY_A, "http://127.0.0.1:9/b", json!(["*"]));
+    let off = app.endpoint(KEY_A, "http://127.0.0.1:9/c", json!(["*"]));
+    let off_id = off["_id"].as_str().unwrap();
+    let (s, _) = app.alice(
+        Put,
+        &format!("/webhook-endpoints/{off_id}"),
+        Some(json!({"status": "disabled"})),
+    );
+    assert_eq!(s, 200);
+    app.endpoint(KEY_B, "http://127.0.0.1:9/bob", json!(["*"]));
+    app.account_as(KEY_A);
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].client, "alice");
+    assert!(
+        app.deliveries(cards_only["_id"].as_str().unwrap(), "")
+            .is_empty()
+    );
+    assert_eq!(app.deliveries(all["_id"].as_str().unwrap(), "").len(), 1);
+    assert!(app.deliveries(off_id, "").is_empty());
+    // A refused request appends no event, so queues nothing.
+    let (s, _) = app.alice(Post, "/accounts", Some(json!({"name": ""})));
+    assert_eq!(s, 400);
+    app.answer(&due, Some(200));
+    assert!(app.take().is_empty());
+}
+
+#[test]
+fn deleting_an_endpoint_drops_its_pending_deliveries() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let id = e["_id"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        app.account_as(KEY_A);
+    }
+    let (s, _) = app.alice(Delete, &format!("/webhook-endpoints/{id}"), None);
+    assert_eq!(s, 200);
+    assert!(app.take().is_empty());
+    assert_eq!(
+        app.alice(Get, &format!("/webhook-endpoints/{id}"), None).0,
+        404
+    );
+    assert_eq!(
+        app.alice(Get, &format!("/webhook-endpoints/{id}/deliveries"), None)
+            .0,
+        404
+    );
+}
+
+#[test]
+fn replay_queues_the_window_the_endpoint_takes() {
+    let mut app = TestApp::new();
+    let from = app.env.now();
+    app.account_as(KEY_A);
+    app.account_as(KEY_A);
+    app.account_as(KEY_B);
+    // Created after the events: replay is how it gets them.
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let id = e["_id"].as_str().unwrap();
+    assert!(app.take().is_empty());
+    app.env.advance_millis(1000);
+    let (s, v) = app.alice(
+        Post,
+        &format!("/webhook-endpoints/{id}/replay"),
+        Some(json!({"from": from.to_rfc3339()})),
+    );
+    assert_eq!((s, &v["data"]["queued"]), (200, &json!(2)), "{v}");
+    assert_eq!(app.take().len(), 2);
+    let (s, v) = app.alice(
+        Post,
+        &format!("/webhook-endpoints/{id}/replay"),
+        Some(json!({"from": app.env.now().plus_seconds(10).to_rfc3339()})),
+    );
+    assert_eq!(s, 400, "{v}");
+}
+
+#[test]
+fn a_rotated_secret_signs_beside_the_new_one_for_a_day() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let id = e["_id"].as_str().unwrap();
+    let (s, v) = app.alice(
+        Post,
+        &format!("/webhook-endpoints/{id}/rotate-secret"),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let new = v["data"]["secret"].as_str().unwrap();
+    assert!(new.starts_with("whsec_") && new != e["secret"].as_str().unwrap());
+    app.account_as(KEY_A);
+    let due = app.take();
+    assert_eq!(header(&due[0], "webhook-signature").split(' ').count(), 2);
+    app.answer(&due, Some(200));
+    let (s, _) = app.alice(
+        Post,
+        "/test-clock/advance",
+        Some(json!({"seconds": 24 * 3600})),
+    );
+    assert_eq!(s, 200);
+    app.account_as(KEY_A);
+    let due = app.take();
+    assert_eq!(header(&due[0], "webhook-signature").split(' ').count(), 1);
+}
+
+#[test]
+fn deliveries_never_carry_card_secrets() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let secret = e["secret"].as_str().unwrap().to_string();
+    let account = app.account_as(KEY_A);
+    let holder = {
+        let body = json!({"name": "Ada Lovelace", "person": {"firstName": "Ada", "lastName": "Lovelace",
+            "email": "ada@example.com", "phoneNumber": "+2348012345678"}});
+        let (s, v) = app.alice(Post, "/card-holders", Some(body));
+        assert_eq!(s, 201, "{v}");
+        v["data"]["_id"].as_str().unwrap().to_string()
+    };
+    let (s, card) = app.alice(
+        Post,
+        "/cards",
+        Some(
+            json!({"debitAccountId": account, "cardHolderId": holder, "type": "virtual",
+            "brand": "Visa", "status": "active", "currency": "USD", "amount": 1}),
+        ),
+    );
+    assert_eq!(s, 201, "{card}");
+    let card_id = card["data"]["_id"].as_str().unwrap();
+    let (_, token) = app.alice(Post, &format!("/cards/{card_id}/token"), None);
+    let token = token["data"]["token"].as_str().unwrap().to_string();
+    let (_, revealed) = app.alice(Get, &format!("/cards/{card_id}/reveal?token={token}"), None);
+    let pan = revealed["pan"].as_str().unwrap().to_string();
+    let cvv = revealed["cvv"].as_str().unwrap().to_string();
+    let due = app.take();
+    assert!(due.len() >= 3);
+    for d in &due {
+        let text = String::from_utf8(d.body.clone()).unwrap();
+        for secret in [&pan, &cvv, &token, &secret] {
+            assert!(!text.contains(secret.as_str()), "{text}");
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! /webhook-endpoints and /webhook-deliveries: where a client's events are pushed, and how each
+//! push went (ARCHITECTURE.md, "Webhooks").
+
+use serde_json::{Map, json};
+
+use super::{Call, to_value};
+use crate::domain::vault::Vault;
+use crate::domain::webhooks::{self, deliveries, endpoints};
+use crate::error::{ApiError, ApiResult};
+use crate::http::listing::Records;
+use crate::http::views::{self, WebhookDeliveryView, WebhookEndpointView};
+use crate::http::{Response, parse, reply};
+
+/// Endpoint secrets are sealed with the vault key: without one, endpoints cannot be made.
+fn vault(c: &mut Call) -> ApiResult<Vault> {
+    let vault =
+        c.config
+            .vault_key
+            .as_ref()
+            .map(Vault::new)
+            .ok_or_else(|| ApiError::NotConfigured {
+                code: crate::domain::vault::NOT_CONFIGURED,
+                message: "no vault key is configured (native: --vault-key or CARDS_VAULT_KEY; \
+                      Spin: the variable vault_key), so webhook secrets cannot be sealed"
+                    .into(),
+            })?;
+    vault.check_key(c.scope.tx)?;
+    Ok(vault)
+}
+
+fn new_endpoint(c: &mut Call) -> ApiResult<endpoints::NewEndpoint> {
+    let mut new = parse::webhooks::create(c.json_body()?)?;
+    // Stored as the parser normalised it: the URL checked is the URL called.
+    new.url = webhooks::check_url(c.config.url_policy(), &new.url, "url")?.url;
+    Ok(new)
+}
+
+fn endpoint_update(c: &mut Call) -> ApiResult<endpoints::EndpointUpdate> {
+    let mut update = parse::webhooks::update(c.json_body()?)?;
+    if let Some(url) = &update.url {
+        update.url = Some(webhooks::check_url(c.config.url_policy(), url, "url")?.url);
+    }
+    Ok(update)
+}
+
+pub fn check_create(c: &mut Call) -> ApiResult<()> {
+    new_endpoint(c).map(drop)
+}
+
+pub fn create(c: &mut Call) -> ApiResult<Response> {
+    let new = new_endpoint(c)?;
+    let vault = vault(c)?;
+    let (endpoint, secret) = endpoints::create(&mut c.scope, &vault, new)?;
+    let secret = secret.to_whsec();
+    Ok(reply::created(
+        "Webhook endpoint created successfully",
+        &WebhookEndpointView::new(&endpoint, Some(&secret)),
+    ))
+}
+
+pub fn get(c: &mut Call) -> ApiResult<Response> {
+    let endpoint = endpoints::get(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Webhook endpoint fetched successfully",
+        &WebhookEndpointView::from(&endpoint),
+    ))
+}
+
+pub fn list(c: &mut Call) -> ApiResult<Response> {
+    let q = c.list_query(&views::WEBHOOK_ENDPOINT)?;
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |_, e| to_value(WebhookEndpointView::from(&e))),
+        None,
+    )?;
+    Ok(reply::list(
+        "Webhook endpoints fetched successfully",
+        &q,
+        page,
+    ))
+}
+
+pub fn check_update(c: &mut Call) -> ApiResult<()> {
+    endpoint_update(c).map(drop)
+}
+
+pub fn update(c: &mut Call) -> ApiResult<Response> {
+    let update = endpoint_update(c)?;
+    let endpoint = endpoints::update(&mut c.scope, &c.route.id, update)?;
+    Ok(reply::ok(
+        "Webhook endpoint updated successfully",
+        &WebhookEndpointView::from(&endpoint),
+    ))
+}
+
+pub fn delete(c: &mut Call) -> ApiResult<Response> {
+    let endpoint = endpoints::delete(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Webhook endpoint deleted successfully",
+        &WebhookEndpointView::from(&endpoint),
+    ))
+}
+
+pub fn rotate_secret(c: &mut Call) -> ApiResult<Response> {
+    let vault = vault(c)?;
+    let (endpoint, secret) = endpoints::rotate(&mut c.scope, &vault, &c.route.id)?;
+    let secret = secret.to_whsec();
+    Ok(reply::ok(
+        "Webhook endpoint secret rotated; the previous secret signs beside it for 24 hours",
+        &WebhookEndpointView::new(&endpoint, Some(&secret)),
+    ))
+}
+
+pub fn deliveries(c: &mut Call) -> ApiResult<Response> {
+    let endpoint = endpoints::get(&mut c.scope, &c.route.id)?.id;
+    let q = c.list_query(&views::WEBHOOK_DELIVERY)?;
+    let page = q.run(
+        &mut Records::new(&mut c.scope, |_, d| to_value(WebhookDeliveryView::from(&d))),
+        Some(("endpointId", endpoint.as_str())),
+    )?;
+    Ok(reply::list(
+        "Webhook deliveries fetched successfully",
+        &q,
+        page,
+    ))
+}
+
+pub fn retry(c: &mut Call) -> ApiResult<Response> {
+    let delivery = deliveries::retry(&mut c.scope, &c.route.id)?;
+    Ok(reply::ok(
+        "Webhook delivery queued to be sent now",
+        &WebhookDeliveryView::from(&delivery),
+    ))
+}
+
+fn replay_window(c: &mut Call) -> ApiResult<(crate::env::Timestamp, crate::env::Timestamp)> {
+    let body = if c.req.body.is_empty() {
+        Map::new()
+    } else {
+        c.json_body()?
+    };
+    parse::webhooks::replay(body, c.scope.now)
+}
+
+pub fn check_replay(c: &mut Call) -> ApiResult<()> {
+    replay_window(c).map(drop)
+}
+
+pub fn replay(c: &mut Call) -> ApiResult<Response> {
+    let (from, to) = replay_window(c)?;
+    let endpoint = endpoints::get(&mut c.scope, &c.route.id)?;
+    let queued = deliveries::replay(&mut c.scope, &endpoint, from, to)?;
+    Ok(reply::ok(
+        "Webhook events queued again",
+        &json!({ "queued": queued }),
+    ))
+}

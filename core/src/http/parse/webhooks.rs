@@ -1,0 +1,234 @@
+//! The bodies of the webhook endpoint routes. The URL's syntax and scheme are judged here; the
+//! operator's URL policy (which depends on configuration) is applied by the handler.
+
+use serde_json::{Map, Value};
+
+use crate::domain::events::EventType;
+use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus, EndpointUpdate, NewEndpoint};
+use crate::env::Timestamp;
+use crate::error::{ApiError, ApiResult};
+use crate::http::fields::{Errors, Fields};
+
+/// Longest URL taken.
+pub const MAX_URL: usize = 2048;
+
+fn url(f: &mut Fields, required: bool) -> Option<String> {
+    let url = if required {
+        f.text("url", MAX_URL)
+    } else {
+        f.opt_text("url", MAX_URL)
+    }?;
+    let lower = url.to_ascii_lowercase();
+    if !(lower.starts_with("https://") || lower.starts_with("http://")) {
+        f.error("url", "must be an http:// or https:// URL");
+        return None;
+    }
+    Some(url)
+}
+
+/// A non-empty list of known event types, or `["*"]`; duplicates are dropped.
+fn enabled_events(f: &mut Fields, required: bool) -> Option<Vec<String>> {
+    let Some(v) = f.take("enabledEvents") else {
+        if required {
+            f.error("enabledEvents", "is required");
+        }
+        return None;
+    };
+    let Value::Array(items) = v else {
+        f.error("enabledEvents", "must be a list of event types");
+        return None;
+    };
+    if items.is_empty() {
+        f.error(
+            "enabledEvents",
+            "must name at least one event type, or \"*\"",
+        );
+        return None;
+    }
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str() {
+            Some(t) if t == ALL_EVENTS || EventType::parse(t).is_some() => {
+                if !out.iter().any(|o| o == t) {
+                    out.push(t.to_string());
+                }
+            }
+            _ => {
+                f.error(
+                    &format!("enabledEvents.{i}"),
+                    format!("must be \"*\" or one of: {}", EventType::ALL.join(", ")),
+                );
+                return None;
+            }
+        }
+    }
+    if out.len() > 1 && out.iter().any(|t| t == ALL_EVENTS) {
+        f.error(
+            "enabledEvents",
+            "\"*\" takes every event type and stands alone",
+        );
+        return None;
+    }
+    Some(out)
+}
+
+pub fn create(body: Map<String, Value>) -> ApiResult<NewEndpoint> {
+    let mut errors = Errors::default();
+    let mut f = Fields::new(body, "", &mut errors);
+    let url = url(&mut f, true);
+    let enabled_events = enabled_events(&mut f, true);
+    let description = f.opt_text("description", 255);
+    f.finish();
+    match (url, enabled_events) {
+        (Some(url), Some(enabled_events)) => errors.finish(NewEndpoint {
+            url,
+            enabled_events,
+            description,
+        }),
+        _ => Err(ApiError::Validation(errors.0)),
+    }
+}
+
+pub fn update(body: Map<String, Value>) -> ApiResult<EndpointUpdate> {
+    let mut errors = Errors::default();
+    let mut f = Fields::new(body, "", &mut errors);
+    let clear_description = f.is_null("description");
+    let update = EndpointUpdate {
+        url: url(&mut f, false),
+        enabled_events: enabled_events(&mut f, false),
+        description: match f.opt_text("description", 255) {
+            Some(d) => Some(Some(d)),
+            None if clear_description => Some(None),
+            None => None,
+        },
+        status: f
+            .opt_enum("status", EndpointStatus::ALL)
+            .and_then(|s| EndpointStatus::parse(&s)),
+    };
+    f.finish();
+    errors.finish(update)
+}
+
+/// An RFC 3339 instant, if sent.
+fn instant(f: &mut Fields, key: &str) -> Option<Timestamp> {
+    let s = f.opt_str(key)?;
+    let t = Timestamp::parse_rfc3339(&s);
+    if t.is_none() {
+        f.error(
+            key,
+            "must be an RFC 3339 date-time, e.g. 2026-11-22T10:00:00Z",
+        );
+    }
+    t
+}
+
+/// `{from, to?}`: RFC 3339 instants, `from` before `to` (default: now, given by the caller).
+pub fn replay(body: Map<String, Value>, now: Timestamp) -> ApiResult<(Timestamp, Timestamp)> {
+    let mut errors = Errors::default();
+    let mut f = Fields::new(body, "", &mut errors);
+    let from = instant(&mut f, "from");
+    if from.is_none() && !f.has("from") {
+        f.error("from", "is required");
+    }
+    let to = instant(&mut f, "to");
+    let bad_to = f.has("to") && to.is_none();
+    let to = to.unwrap_or(now);
+    if let Some(from) = from
+        && !bad_to
+        && from >= to
+    {
+        f.error("from", "must be before `to`");
+    }
+    f.finish();
+    match from {
+        Some(from) => errors.finish((from, to)),
+        None => Err(ApiError::Validation(errors.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    fn fields(r: ApiResult<impl Sized>) -> Vec<String> {
+        match r {
+            Ok(_) => vec![],
+            Err(ApiError::Validation(e)) => e.into_iter().map(|e| e.field).collect(),
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn creation_takes_known_event_types_or_star() {
+        let ok = create(obj(json!({"url": "https://example.com/h",
+            "enabledEvents": ["card.created", "card.created", "card.funded"]})))
+        .unwrap();
+        assert_eq!(ok.enabled_events, vec!["card.created", "card.funded"]);
+        assert!(
+            create(obj(
+                json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["*"]})
+            ))
+            .is_ok()
+        );
+        assert_eq!(fields(create(obj(json!({})))), vec!["url", "enabledEvents"]);
+        assert_eq!(
+            fields(create(obj(json!({"url": "ftp://x", "enabledEvents": []})))),
+            vec!["url", "enabledEvents"]
+        );
+        assert_eq!(
+            fields(create(obj(
+                json!({"url": "https://x", "enabledEvents": ["card.nope"]})
+            ))),
+            vec!["enabledEvents.0"]
+        );
+        assert_eq!(
+            fields(create(obj(
+                json!({"url": "https://x", "enabledEvents": ["*", "card.created"]})
+            ))),
+            vec!["enabledEvents"]
+        );
+        assert_eq!(
+            fields(create(obj(
+                json!({"url": "https://x", "enabledEvents": "*", "x": 1})
+            ))),
+            vec!["enabledEvents", "x"]
+        );
+    }
+
+    #[test]
+    fn updates_take_what_is_sent_and_null_clears_the_description() {
+        let u = update(obj(json!({"status": "disabled", "description": null}))).unwrap();
+        assert_eq!(u.status, Some(EndpointStatus::Disabled));
+        assert_eq!(u.description, Some(None));
+        assert!(u.url.is_none() && u.enabled_events.is_none());
+        assert_eq!(
+            fields(update(obj(json!({"status": "off"})))),
+            vec!["status"]
+        );
+    }
+
+    #[test]
+    fn a_replay_window_is_ordered() {
+        let now = Timestamp::parse_rfc3339("2026-11-22T10:00:00Z").unwrap();
+        let (from, to) = replay(obj(json!({"from": "2026-11-22T09:00:00Z"})), now).unwrap();
+        assert_eq!((from.millis(), to), (now.millis() - 3_600_000, now));
+        assert_eq!(fields(replay(obj(json!({})), now)), vec!["from"]);
+        assert_eq!(
+            fields(replay(obj(json!({"from": "2026-11-22T11:00:00Z"})), now)),
+            vec!["from"]
+        );
+        assert_eq!(
+            fields(replay(obj(json!({"from": "yesterday"})), now)),
+            vec!["from"]
+        );
+    }
+}

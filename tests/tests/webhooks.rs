@@ -1,0 +1,403 @@
+//! Webhooks end to end: a receiver on loopback gets every matching event, signed as Standard Webhooks
+//! specifies (checked by the receiver's own HMAC), retried on a shortened schedule after 500s and
+//! timeouts, through a secret rotation, a replay, a retry, across a crash with 1,000 pending.
+//! Each test runs a server of its own, started with a short retry schedule.
+
+use std::time::Duration;
+
+use acceptance::fixtures::{create_account, id};
+use acceptance::receiver::{Answer, Received, Receiver, signed_by};
+use acceptance::*;
+use serde_json::{Value, json};
+
+/// Long enough for a delivery task that looks at least every second, on a loaded machine.
+const WAIT: Duration = Duration::from_secs(30);
+
+fn server(schedule: &str) -> Instance {
+    Instance::start_with_env(&[("CARDS_WEBHOOK_RETRY_SCHEDULE", schedule)])
+}
+
+fn endpoint(t: &Tenant, url: &str, events: Value) -> Value {
+    t.post(
+        "/webhook-endpoints",
+        &json!({"url": url, "enabledEvents": events}),
+    )
+    .data(201)
+    .clone()
+}
+
+fn deliveries(t: &Tenant, endpoint: &str) -> Vec<Value> {
+    t.list(
+        &format!("/webhook-endpoints/{endpoint}/deliveries"),
+        &[("limit", "200")],
+    )
+    .data(200)
+    .as_array()
+    .unwrap()
+    .clone()
+}
+
+fn ids_of(got: &[Received]) -> Vec<String> {
+    got.iter()
+        .map(|r| r.header("webhook-id").to_string())
+        .collect()
+}
+
+/// Waits until the endpoint's deliveries satisfy `pred`.
+fn wait_deliveries(t: &Tenant, endpoint: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let d = deliveries(t, endpoint);
+        if pred(&d) {
+            return d;
+        }
+        assert!(std::time::Instant::now() < deadline, "deliveries: {d:#?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn events_arrive_signed_as_get_events_returns_them() {
+    let server = server("1s");
+    let (t, other) = (server.tenant(0), server.tenant(1));
+    let receiver = Receiver::start();
+    let e = endpoint(&t, &receiver.url("/hooks"), json!(["*"]));
+    let secret = e["secret"].as_str().unwrap().to_string();
+    assert!(secret.starts_with("whsec_"));
+    assert_eq!(
+        t.get(&format!("/webhook-endpoints/{}", id(&e))).data(200)["secret"],
+        Value::Null
+    );
+    // The other client's endpoint and events never cross.
+    let theirs = Receiver::start();
+    endpoint(&other, &theirs.url("/theirs"), json!(["*"]));
+    create_account(&other, json!({"name": "Theirs"}));
+    let account = create_account(&t, json!({"name": "Ours"}));
+    let got = receiver.wait_for(WAIT, |r| !r.is_empty());
+    let r = &got[0];
+    assert_eq!(r.path, "/hooks");
+    assert_eq!(r.header("content-type"), "application/json");
+    assert!(signed_by(r, &secret), "{:?}", r.headers);
+    let body = r.json();
+    assert_eq!(body["type"], "account.created");
+    assert_eq!(body["data"]["object"]["_id"], id(&account));
+    let event = t.get(&format!("/events/{}", r.header("webhook-id")));
+    assert_eq!(
+        event.data(200),
+        &body,
+        "the body is the event as GET /events/{{id}} returns it"
+    );
+    let ts: i64 = r.header("webhook-timestamp").parse().unwrap();
+    assert!((ts - chrono::Utc::now().timestamp()).abs() < 60);
+    theirs.wait_for(WAIT, |r| !r.is_empty());
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "{:?}",
+        ids_of(&receiver.received())
+    );
+    assert!(theirs.received().iter().all(|r| r.path == "/theirs"));
+    let d = wait_deliveries(&t, &id(&e), |d| {
+        d.len() == 1 && d[0]["status"] == "succeeded"
+    });
+    assert_eq!(d[0]["eventId"], body["_id"]);
+    assert_eq!(d[0]["attempts"][0]["status"], 200);
+    // Another client cannot see or retry it.
+    other
+        .get(&format!("/webhook-endpoints/{}/deliveries", id(&e)))
+        .expect_error(404, "not_found");
+    other
+        .post(
+            &format!("/webhook-deliveries/{}/retry", id(&d[0])),
+            &json!({}),
+        )
+        .expect_error(404, "not_found");
+}
+
+#[test]
+fn failures_are_retried_on_the_schedule_then_failed_and_retry_sends_again() {
+    let server = server("1s,1s");
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    receiver.answer(Answer::Status(500));
+    let e = endpoint(&t, &receiver.url("/h"), json!(["account.created"]));
+    create_account(&t, json!({}));
+    let got = receiver.wait_for(WAIT, |r| r.len() >= 3);
+    // One message, three attempts (the first and two retries), the same webhook-id each time.
+    let ids = ids_of(&got);
+    assert!(ids.iter().all(|i| *i == ids[0]), "{ids:?}");
+    let d = wait_deliveries(&t, &id(&e), |d| d[0]["status"] == "failed");
+    let attempts = d[0]["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 3, "{attempts:?}");
+    assert!(attempts.iter().all(|a| a["status"] == 500));
+    assert_eq!(d[0]["nextAttemptAt"], Value::Null);
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(receiver.received().len(), 3, "no attempt after the last");
+    // Retry sends it again now.
+    receiver.answer(Answer::Status(204));
+    let retried = t
+        .post(
+            &format!("/webhook-deliveries/{}/retry", id(&d[0])),
+            &json!({}),
+        )
+        .data(200)
+        .clone();
+    assert_eq!(retried["status"], "pending");
+    receiver.wait_for(WAIT, |r| r.len() == 4);
+    wait_deliveries(&t, &id(&e), |d| d[0]["status"] == "succeeded");
+    assert_eq!(
+        t.list(
+            &format!("/webhook-endpoints/{}/deliveries", id(&e)),
+            &[("status", "failed")]
+        )
+        .data(200)
+        .as_array()
+        .unwrap()
+        .len(),
+        0
+    );
+}
+
+#[test]
+fn a_timeout_is_a_failed_attempt_and_retried() {
+    let server = server("1s");
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    // Past the 10 s attempt timeout.
+    receiver.answer(Answer::Sleep(Duration::from_secs(12)));
+    let e = endpoint(&t, &receiver.url("/slow"), json!(["account.created"]));
+    create_account(&t, json!({}));
+    receiver.wait_for(WAIT, |r| !r.is_empty());
+    receiver.answer(Answer::Status(200));
+    let d = wait_deliveries(&t, &id(&e), |d| d[0]["status"] == "succeeded");
+    let attempts = d[0]["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(attempts[0]["status"], Value::Null);
+    assert!(attempts[0]["error"].as_str().unwrap().contains("timed out"));
+    assert!(attempts[0]["durationMs"].as_u64().unwrap() >= 9_000);
+    assert_eq!(attempts[1]["status"], 200);
+}
+
+#[test]
+fn a_rotated_secret_signs_beside_the_new_one_for_a_day() {
+    let server = server("1s");
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    let e = endpoint(&t, &receiver.url("/h"), json!(["account.created"]));
+    let old = e["secret"].as_str().unwrap().to_string();
+    let new = t
+        .post(
+            &format!("/webhook-endpoints/{}/rotate-secret", id(&e)),
+            &json!({}),
+        )
+        .data(200)["secret"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_ne!(old, new);
+    create_account(&t, json!({}));
+    let got = receiver.wait_for(WAIT, |r| r.len() == 1);
+    assert_eq!(got[0].header("webhook-signature").split(' ').count(), 2);
+    assert!(signed_by(&got[0], &old) && signed_by(&got[0], &new));
+    t.post("/test-clock/advance", &json!({"seconds": 24 * 3600}))
+        .expect(200);
+    create_account(&t, json!({}));
+    let got = receiver.wait_for(WAIT, |r| r.len() == 2);
+    assert!(signed_by(&got[1], &new));
+    assert!(!signed_by(&got[1], &old), "the old secret stopped signing");
+}
+
+#[test]
+fn replay_requeues_a_window_and_a_disabled_endpoint_gets_nothing() {
+    let server = server("1s");
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    let e = endpoint(&t, &receiver.url("/h"), json!(["account.created"]));
+    t.put(
+        &format!("/webhook-endpoints/{}", id(&e)),
+        &json!({"status": "disabled"}),
+    )
+    .expect(200);
+    let from = t.get("/test-clock").data(200)["now"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let a = create_account(&t, json!({}));
+    let b = create_account(&t, json!({}));
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(receiver.received().is_empty(), "disabled: nothing sent");
+    assert!(deliveries(&t, &id(&e)).is_empty());
+    t.put(
+        &format!("/webhook-endpoints/{}", id(&e)),
+        &json!({"status": "enabled"}),
+    )
+    .expect(200);
+    let queued = t
+        .post(
+            &format!("/webhook-endpoints/{}/replay", id(&e)),
+            &json!({"from": from}),
+        )
+        .data(200)["queued"]
+        .clone();
+    assert_eq!(queued, 2);
+    let got = receiver.wait_for(WAIT, |r| r.len() == 2);
+    let mut objects: Vec<Value> = got
+        .iter()
+        .map(|r| r.json()["data"]["object"]["_id"].clone())
+        .collect();
+    objects.sort_by_key(|v| v.to_string());
+    let mut want = vec![json!(id(&a)), json!(id(&b))];
+    want.sort_by_key(|v| v.to_string());
+    assert_eq!(objects, want);
+    // Deleting the endpoint drops what is pending: a receiver that is down gets nothing later.
+    receiver.answer(Answer::Status(500));
+    create_account(&t, json!({}));
+    receiver.wait_for(WAIT, |r| r.len() == 3);
+    t.delete(&format!("/webhook-endpoints/{}", id(&e)))
+        .expect(200);
+    receiver.answer(Answer::Status(200));
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(receiver.received().len(), 3);
+}
+
+#[test]
+fn refused_urls_are_400_naming_url() {
+    let server = server("1s");
+    let t = server.tenant(0);
+    for url in [
+        "http://169.254.169.254/latest/meta-data/",
+        "https://169.254.1.1/h",
+        "http://[fe80::1]/h",
+        "https://[fd00:ec2::254]/",
+        "http://10.0.0.7/h",
+        "https://192.168.1.1/h",
+        "http://example.com/h",
+        "ftp://127.0.0.1/h",
+    ] {
+        t.post(
+            "/webhook-endpoints",
+            &json!({"url": url, "enabledEvents": ["*"]}),
+        )
+        .expect(400)
+        .expect_field_error("url");
+    }
+    t.post(
+        "/webhook-endpoints",
+        &json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["card.nope"]}),
+    )
+    .expect_field_error("enabledEvents.0");
+    // With the operator's leave, private ranges may be used; metadata still never.
+    let open = Instance::start_with_env(&[("CARDS_WEBHOOK_ALLOW_PRIVATE", "true")]);
+    let t = open.tenant(0);
+    t.post(
+        "/webhook-endpoints",
+        &json!({"url": "http://10.0.0.7/h", "enabledEvents": ["*"]}),
+    )
+    .expect(201);
+    t.post(
+        "/webhook-endpoints",
+        &json!({"url": "http://169.254.169.254/", "enabledEvents": ["*"]}),
+    )
+    .expect_field_error("url");
+}
+
+#[test]
+fn deliveries_never_carry_card_secrets() {
+    let server = server("1s");
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    let e = endpoint(&t, &receiver.url("/h"), json!(["*"]));
+    let secret = e["secret"].as_str().unwrap().to_string();
+    let account = create_account(&t, json!({"balance": 100}));
+    let holder = t
+        .post(
+            "/card-holders",
+            &json!({"name": "Ada Lovelace", "person": {"firstName": "Ada", "lastName": "Lovelace",
+                "email": "ada@example.com", "phoneNumber": "+2348012345678"}}),
+        )
+        .data(201)
+        .clone();
+    let card = t
+        .post(
+            "/cards",
+            &json!({"debitAccountId": id(&account), "cardHolderId": id(&holder), "type": "virtual",
+                "brand": "Visa", "status": "active", "currency": "USD", "amount": 10}),
+        )
+        .data(201)
+        .clone();
+    let token = t
+        .send("POST", &format!("/cards/{}/token", id(&card)), &[], None)
+        .data(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let revealed = t.get(&format!("/cards/{}/reveal?token={token}", id(&card)));
+    let pan = revealed.body["pan"].as_str().unwrap().to_string();
+    let cvv = revealed.body["cvv"].as_str().unwrap().to_string();
+    let got = receiver.wait_for(WAIT, |r| {
+        r.iter().any(|r| r.json()["type"] == "card.created")
+    });
+    for r in &got {
+        let text = String::from_utf8_lossy(&r.body);
+        for s in [&pan, &cvv, &token, &secret] {
+            assert!(!text.contains(s.as_str()), "{text}");
+        }
+    }
+}
+
+/// 1,000 events pending for a receiver that is down, the server killed: after the restart every
+/// event arrives (at least once).
+#[test]
+fn every_pending_delivery_survives_a_crash() {
+    let mut server = server(&["2s"; 40].join(","));
+    let t = server.tenant(0);
+    let down = Receiver::start();
+    let e = endpoint(&t, &down.url("/h"), json!(["account.created"]));
+    let addr = down.stop();
+    let created: Vec<String> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let t = t.clone();
+                s.spawn(move || {
+                    (0..125)
+                        .map(|_| id(&create_account(&t, json!({}))))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert_eq!(created.len(), 1000);
+    let before = deliveries(&t, &id(&e));
+    assert!(before.iter().any(|d| d["status"] == "pending"));
+    server.stop(Stop::Crash);
+    server.restart();
+    let receiver = Receiver::start_on(addr);
+    let got = receiver.wait_for(Duration::from_secs(120), |r| {
+        let mut seen: Vec<Value> = r
+            .iter()
+            .map(|r| r.json()["data"]["object"]["_id"].clone())
+            .collect();
+        seen.sort_by_key(|v| v.to_string());
+        seen.dedup();
+        seen.len() >= 1000
+    });
+    let mut seen: Vec<String> = got
+        .iter()
+        .map(|r| {
+            r.json()["data"]["object"]["_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    seen.sort();
+    seen.dedup();
+    let mut want = created;
+    want.sort();
+    assert_eq!(seen, want);
+}
