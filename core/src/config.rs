@@ -21,6 +21,8 @@ pub struct Config {
     /// Whether clients may see and move their test clock (`/test-clock`); off, both routes are 404.
     /// Offsets already stored still apply, so no client's time moves back.
     pub test_clock: bool,
+    /// Where clients' endpoints may point (the operator may allow private ranges).
+    pub url_policy: crate::domain::push::UrlPolicy,
 }
 
 /// Never prints the vault key.
@@ -34,6 +36,7 @@ impl fmt::Debug for Config {
             .field("stored_ids", &self.stored_ids)
             .field("file_quota_bytes", &self.file_quota_bytes)
             .field("test_clock", &self.test_clock)
+            .field("url_policy", &self.url_policy)
             .finish()
     }
 }
@@ -53,6 +56,7 @@ impl Default for Config {
             stored_ids: false,
             file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,
             test_clock: true,
+            url_policy: crate::domain::push::UrlPolicy::default(),
         }
     }
 }

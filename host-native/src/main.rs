@@ -3,6 +3,9 @@
 mod cli;
 mod json_log;
 mod metrics;
+// Used by the webhook delivery task and real-time authorization decisions, which build on it next.
+#[cfg_attr(not(test), allow(dead_code))]
+mod outbound;
 mod server;
 mod store;
 mod system_env;
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
+        Command::Listen(args) => cli::listen::run(args),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut cmd, "cards", &mut std::io::stdout());
@@ -117,6 +121,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if api_keys.is_empty() {
         ensure_a_stored_key(&store, &*env)?;
     }
+    let url_policy = card_core::domain::push::UrlPolicy {
+        allow_private: args.allow_private_urls,
+    };
     let service = Arc::new(Service::new(
         Config {
             api_keys,
@@ -128,6 +135,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             stored_ids: false,
             file_quota_bytes: args.file_quota,
             test_clock: args.test_clock,
+            url_policy,
         },
         &*env,
     ));
@@ -191,6 +199,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         limits,
         metrics: metrics.is_some(),
         cors: card_core::http::cors::Origins::new(&args.cors_origins),
+        outbound: outbound::Outbound::new(url_policy),
     });
     if let Some((listener, handle)) = metrics {
         let gauges = {

@@ -16,6 +16,7 @@ pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
+pub mod push;
 pub mod test_clock;
 pub mod transfers;
 pub mod upgrade;

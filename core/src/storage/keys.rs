@@ -21,6 +21,7 @@
 //! | `h 0 client 0 card 0 expiry 0 id` | a card's holds (pending authorizations) by expiry; value: the id |
 //! | `ht 0 client 0 card` | the sum of a card's stored holds |
 //! | `sp 0 client 0 card 0 interval 0 start 0 category 0 mcc` | a card's running spend in one period (ms, big endian) on one (merchant category, MCC) pair |
+//! | `ae 0 client` | the client's authorization decision endpoint (its secret sealed by the vault) |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -353,6 +354,11 @@ pub fn api_key(key_hash: &str) -> Vec<u8> {
 
 pub fn api_keys() -> Vec<u8> {
     Key::new("k").prefix()
+}
+
+/// A client's real-time decision endpoint (at most one).
+pub fn authorization_endpoint(client: &str) -> Vec<u8> {
+    Key::new("ae").part(client).done()
 }
 
 pub fn idempotency(client: &str, key: &str) -> Vec<u8> {

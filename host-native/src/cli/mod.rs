@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod listen;
 pub mod seed;
 
 #[derive(Debug, Parser)]
@@ -40,6 +41,9 @@ pub enum Command {
     /// Fill the store with accounts, card holders and cards for one client, through the same code
     /// that serves requests (to try the service at volume).
     Seed(SeedArgs),
+    /// Forward a service's events to a local receiver, each signed with a secret this prints (like
+    /// `stripe listen`): follows `GET /events` and POSTs each new event to `--forward-to`.
+    Listen(listen::ListenArgs),
     /// Print a shell completion script (`cards completions bash > /etc/bash_completion.d/cards`).
     Completions {
         /// The shell to complete in.
@@ -153,6 +157,13 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_TEST_CLOCK", default_value_t = true, action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
     pub test_clock: bool,
+
+    /// Let clients' endpoints (a decision endpoint) point into private network ranges (10/8,
+    /// 172.16/12, 192.168/16, 100.64/10, fc00::/7). Loopback is always allowed over http;
+    /// link-local and cloud metadata addresses never are.
+    #[arg(long, env = "CARDS_ALLOW_PRIVATE_URLS", default_value_t = false, action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub allow_private_urls: bool,
 
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
     /// a size (`1GiB`, `500MB`).

@@ -562,7 +562,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Events"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Real-time decisions"}, {"name": "Events"},
         ],
         "paths": paths,
         "components": {
