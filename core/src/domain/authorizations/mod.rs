@@ -689,4 +689,53 @@ mod tests {
         assert_eq!(again, read);
         assert!(codec::decode::<Authorization>(&[3, 0]).is_err());
     }
+
+    /// A version-2 record (before `decision`, its last field) reads with no decision; a version-3
+    /// one keeps its decision.
+    #[test]
+    fn a_version_2_authorization_reads_without_a_decision() {
+        let t = Timestamp(1_795_341_600_000);
+        let v1 = AuthorizationV1 {
+            id: "6b0441f0af7223969f33f312".into(),
+            card_id: "card".into(),
+            card_holder_id: "holder".into(),
+            amount: Decimal::new(700, 2),
+            currency: Currency::parse("USD").unwrap(),
+            channel: Channel::Pos,
+            merchant: Merchant {
+                name: "Shop".into(),
+                category: None,
+                mcc: Some("5411".into()),
+                city: None,
+                country: None,
+            },
+            approved: true,
+            status: AuthorizationStatus::Pending,
+            decline_reason: None,
+            pending_amount: Decimal::new(700, 2),
+            captured_amount: Decimal::ZERO,
+            reversed_amount: Decimal::ZERO,
+            refunded_amount: Decimal::ZERO,
+            expires_at: t.plus_seconds(60),
+            created_at: t,
+            updated_at: t,
+        };
+        let mut auth = Authorization::from(v1);
+        auth.requested_amount = Decimal::new(900, 2);
+        // Version 2 wrote exactly version 3's fields but the last: drop the `None`'s byte.
+        let mut v2 = codec::encode(&auth).unwrap();
+        assert_eq!(v2.pop(), Some(0));
+        v2[0] = 2;
+        let read: Authorization = codec::decode(&v2).unwrap();
+        assert_eq!(read, auth);
+        assert_eq!(read.decision, None);
+        auth.decision = Some(Decision {
+            source: decisions::DecisionSource::Fallback,
+            reason: Some(decisions::DecisionReason::Timeout),
+            latency_ms: 2001,
+            metadata: None,
+        });
+        let again: Authorization = codec::decode(&codec::encode(&auth).unwrap()).unwrap();
+        assert_eq!(again, auth);
+    }
 }
