@@ -305,7 +305,7 @@ mod tests {
     #[tokio::test]
     async fn posts_signed_json_to_a_loopback_receiver_and_reads_the_answer() {
         let (port, seen) =
-            receiver("HTTP/1.1 200 OK\r\ncontent-length: 16\r\n\r\n{\"approved\":true}").await;
+            receiver("HTTP/1.1 200 OK\r\ncontent-length: 17\r\n\r\n{\"approved\":true}").await;
         let out = Outbound::new(UrlPolicy::default());
         let url = format!("http://127.0.0.1:{port}/hook?a=1");
         let attempt = out
