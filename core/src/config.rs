@@ -25,9 +25,9 @@ pub struct Config {
     /// The wait after each failed webhook attempt; after the last, a delivery is `failed`
     /// (native `--webhook-retry-schedule`, Spin `webhook_retry_schedule`; shortened for tests).
     pub webhook_retry_schedule: Vec<Duration>,
-    /// Whether webhook URLs may reach private networks (the operator's leave; link-local and cloud
-    /// metadata addresses stay refused).
-    pub webhook_allow_private: bool,
+    /// Where clients' endpoints (webhooks, the decision endpoint) may point: the operator may allow
+    /// private ranges; link-local and cloud metadata addresses stay refused.
+    pub url_policy: crate::domain::push::UrlPolicy,
 }
 
 /// Never prints the vault key.
@@ -42,18 +42,12 @@ impl fmt::Debug for Config {
             .field("file_quota_bytes", &self.file_quota_bytes)
             .field("test_clock", &self.test_clock)
             .field("webhook_retry_schedule", &self.webhook_retry_schedule)
-            .field("webhook_allow_private", &self.webhook_allow_private)
+            .field("url_policy", &self.url_policy)
             .finish()
     }
 }
 
 impl Config {
-    pub fn url_policy(&self) -> crate::domain::push::url_policy::UrlPolicy {
-        crate::domain::push::url_policy::UrlPolicy {
-            allow_private: self.webhook_allow_private,
-        }
-    }
-
     /// 1 GiB of files per client.
     pub const DEFAULT_FILE_QUOTA_BYTES: u64 = 1 << 30;
 }
@@ -69,7 +63,7 @@ impl Default for Config {
             file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,
             test_clock: true,
             webhook_retry_schedule: crate::domain::webhooks::deliveries::default_schedule(),
-            webhook_allow_private: false,
+            url_policy: crate::domain::push::UrlPolicy::default(),
         }
     }
 }

@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
+        Command::Listen(args) => cli::listen::run(args),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut cmd, "cards", &mut std::io::stdout());
@@ -121,6 +122,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if api_keys.is_empty() {
         ensure_a_stored_key(&store, &*env)?;
     }
+    let url_policy = card_core::domain::push::UrlPolicy {
+        allow_private: args.allow_private_urls,
+    };
     let service = Arc::new(Service::new(
         Config {
             api_keys,
@@ -133,7 +137,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             file_quota_bytes: args.file_quota,
             test_clock: args.test_clock,
             webhook_retry_schedule: args.webhook_retry_schedule.0.clone(),
-            webhook_allow_private: args.webhook_allow_private,
+            url_policy,
         },
         &*env,
     ));
@@ -190,7 +194,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             store: store.clone(),
             env: env.clone(),
             writer: writer.handle(),
-            outbound: outbound::Outbound::new(service.config().url_policy()),
+            outbound: outbound::Outbound::new(url_policy),
             wake: deliveries.clone(),
         })
         .run(),
@@ -210,6 +214,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         metrics: metrics.is_some(),
         cors: card_core::http::cors::Origins::new(&args.cors_origins),
         deliveries,
+        outbound: outbound::Outbound::new(url_policy),
     });
     if let Some((listener, handle)) = metrics {
         let gauges = {

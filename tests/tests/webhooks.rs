@@ -288,7 +288,7 @@ fn refused_urls_are_400_naming_url() {
     )
     .expect_field_error("enabledEvents.0");
     // With the operator's leave, private ranges may be used; metadata still never.
-    let open = Instance::start_with_env(&[("CARDS_WEBHOOK_ALLOW_PRIVATE", "true")]);
+    let open = Instance::start_with_env(&[("CARDS_ALLOW_PRIVATE_URLS", "true")]);
     let t = open.tenant(0);
     t.post(
         "/webhook-endpoints",

@@ -594,6 +594,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/authorization-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's decision endpoint (404 when none is set); its secret is null */
+        get: operations["getAuthorizationEndpoint"];
+        /** Set (or replace) the endpoint asked about each purchase the issuer's checks approve; the secret is shown when it is first set */
+        put: operations["setAuthorizationEndpoint"];
+        post?: never;
+        /** Remove the decision endpoint: the issuer's checks alone decide again */
+        delete: operations["deleteAuthorizationEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authorization-endpoint/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (shown once); the old one signs beside it for 24 hours */
+        post: operations["rotateAuthorizationEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -939,6 +975,35 @@ export interface components {
             updatedAt: string;
             /** @description What was asked (and incremented); more than `amount` after a partial approval. */
             requestedAmount: number;
+            decision: components["schemas"]["Decision"] | null;
+        };
+        /** @description Who decided: the issuer's checks alone, the client's decision endpoint, or its fallback (after a timeout, an error or an invalid answer). Null for authorizations older than decisions. */
+        Decision: {
+            /** @enum {string} */
+            source: "issuer" | "endpoint" | "fallback";
+            /** @enum {string|null} */
+            reason: "timeout" | "error" | "invalid_response" | null;
+            latencyMs: number;
+            /** @description What the decision endpoint attached to its answer. */
+            metadata: Record<string, never> | null;
+        };
+        AuthorizationEndpoint: {
+            url: string;
+            timeoutMs: number;
+            /** @enum {string} */
+            fallback: "approve" | "decline";
+            /** @description `whsec_` + base64 of 32 random bytes: shown when the endpoint is first set and by rotate-secret, null otherwise. */
+            secret: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AuthorizationEndpointSet: {
+            /** @description https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them. */
+            url: string;
+            timeoutMs?: number | null;
+            fallback?: ("approve" | "decline") | null;
         };
         CardTransaction: {
             _id: string;
@@ -1558,6 +1623,15 @@ export interface components {
             updatedAt?: string;
             /** @description What was asked (and incremented); more than `amount` after a partial approval. */
             requestedAmount?: number;
+            decision?: {
+                /** @enum {string} */
+                source?: "issuer" | "endpoint" | "fallback";
+                /** @enum {string|null} */
+                reason?: "timeout" | "error" | "invalid_response" | null;
+                latencyMs?: number;
+                /** @description What the decision endpoint attached to its answer. */
+                metadata?: Record<string, never> | null;
+            } | null;
         };
         CardTransactionListItem: {
             _id?: string;
@@ -3104,7 +3178,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount";
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount" | "decision.source" | "-decision.source" | "decision.reason" | "-decision.reason" | "decision.latencyMs" | "-decision.latencyMs" | "decision.metadata" | "-decision.metadata";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -3285,7 +3359,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount";
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount" | "decision.source" | "-decision.source" | "decision.reason" | "-decision.reason" | "decision.latencyMs" | "-decision.latencyMs" | "decision.metadata" | "-decision.metadata";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -3861,6 +3935,139 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's decision endpoint (404 when none is set); its secret is null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    setAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/decide",
+                 *       "timeoutMs": 2000,
+                 *       "fallback": "decline"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthorizationEndpointSet"];
+            };
+        };
+        responses: {
+            /** @description Set (or replace) the endpoint asked about each purchase the issuer's checks approve; the secret is shown when it is first set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    deleteAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove the decision endpoint: the issuer's checks alone decide again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    rotateAuthorizationEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new signing secret (shown once); the old one signs beside it for 24 hours */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };

@@ -5,6 +5,7 @@
 use super::handlers::Call;
 use super::routes::{Access, Auth, Prepared};
 use super::{Method, Request, Response, auth, errors, idempotency};
+use crate::callout::CallOut;
 use crate::config::Config;
 use crate::domain::{IdGen, Scope};
 use crate::env::Env;
@@ -55,6 +56,59 @@ pub fn check_body(
         },
     };
     check(&mut call)
+}
+
+/// Runs a route's ask (`Route::ask`) on a read-only `tx` for a request that passed
+/// `Service::precheck` as `client`: the call-out the host should perform before the write, or None
+/// (the route asks nothing, the request is refused or replayed anyway, or there is nothing to ask).
+/// Whatever the ask writes stays in an overlay that is dropped.
+pub fn ask(
+    config: &Config,
+    ids: &IdGen,
+    prepared: &Prepared,
+    client: &str,
+    req: &Request,
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+) -> ApiResult<Option<CallOut>> {
+    let route = prepared.route()?;
+    let Some(ask) = route.ask else {
+        return Ok(None);
+    };
+    let now = crate::domain::test_clock::now(tx, client, env)?;
+    // A replay answers from its record, and a conflicting key is refused: neither asks.
+    if req.method == Method::Post && idempotency::decides(req, client, now, tx)? {
+        return Ok(None);
+    }
+    if let Some(check) = route.check {
+        let mut call = Call {
+            req,
+            route: prepared,
+            config,
+            scope: Scope {
+                tx,
+                client,
+                now,
+                ids,
+                env,
+            },
+        };
+        check(&mut call)?;
+    }
+    let mut overlay = Overlay::new(tx);
+    let mut call = Call {
+        req,
+        route: prepared,
+        config,
+        scope: Scope {
+            tx: &mut overlay,
+            client,
+            now,
+            ids,
+            env,
+        },
+    };
+    ask(&mut call)
 }
 
 fn run(

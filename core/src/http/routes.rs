@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::handlers::{self, Check, Handler};
+use super::handlers::{self, Ask, Check, Handler};
 use super::{Method, Request};
 use crate::error::ApiError;
 
@@ -32,6 +32,9 @@ pub struct Route {
     /// The part of a write handler that judges the body (reading at most the records it must find
     /// first), so a host can refuse a bad body before it queues the write. The handler runs it too.
     pub check: Option<Check>,
+    /// For a write that asks an outside endpoint first (`http::callout`): what to ask, judged on a
+    /// read-only snapshot before the write is queued. The handler finds the answer in `Request::asked`.
+    pub ask: Option<Ask>,
 }
 
 const fn route(method: Method, path: &'static str, access: Access, handler: Handler) -> Route {
@@ -42,6 +45,7 @@ const fn route(method: Method, path: &'static str, access: Access, handler: Hand
         auth: Auth::Key,
         handler,
         check: None,
+        ask: None,
     }
 }
 
@@ -54,6 +58,15 @@ const fn with_body(method: Method, path: &'static str, handler: Handler, check: 
         auth: Auth::Key,
         handler,
         check: Some(check),
+        ask: None,
+    }
+}
+
+/// A write route with a body that asks an outside endpoint before it writes (`http::callout`).
+const fn asking(route: Route, ask: Ask) -> Route {
+    Route {
+        ask: Some(ask),
+        ..route
     }
 }
 
@@ -68,6 +81,7 @@ pub static ROUTES: &[Route] = &[
         auth: Auth::Public,
         handler: handlers::health,
         check: None,
+        ask: None,
     },
     Route {
         method: Get,
@@ -76,6 +90,7 @@ pub static ROUTES: &[Route] = &[
         auth: Auth::Public,
         handler: super::openapi::serve,
         check: None,
+        ask: None,
     },
     route(Get, "/accounts", Read, handlers::accounts::list),
     // A static segment wins over `{id}` in the router, so these never reach /accounts/{id}.
@@ -185,11 +200,14 @@ pub static ROUTES: &[Route] = &[
     route(Post, "/cards/{id}/token", Write, handlers::cards::token),
     // A reveal consumes its token, so this GET writes.
     route(Get, "/cards/{id}/reveal", Write, handlers::cards::reveal),
-    with_body(
-        Post,
-        "/cards/{id}/authorizations",
-        handlers::authorizations::create,
-        handlers::authorizations::check_create,
+    asking(
+        with_body(
+            Post,
+            "/cards/{id}/authorizations",
+            handlers::authorizations::create,
+            handlers::authorizations::check_create,
+        ),
+        handlers::authorizations::ask_create,
     ),
     route(
         Get,
@@ -272,6 +290,30 @@ pub static ROUTES: &[Route] = &[
         "/disputes/{id}/resolve",
         handlers::disputes::resolve,
         handlers::disputes::check_resolve,
+    ),
+    route(
+        Get,
+        "/authorization-endpoint",
+        Read,
+        handlers::authorization_endpoint::get,
+    ),
+    with_body(
+        Put,
+        "/authorization-endpoint",
+        handlers::authorization_endpoint::put,
+        handlers::authorization_endpoint::check_put,
+    ),
+    route(
+        Delete,
+        "/authorization-endpoint",
+        Write,
+        handlers::authorization_endpoint::delete,
+    ),
+    route(
+        Post,
+        "/authorization-endpoint/rotate-secret",
+        Write,
+        handlers::authorization_endpoint::rotate_secret,
     ),
     route(Get, "/events", Read, handlers::events::list),
     route(Get, "/events/{id}", Read, handlers::events::get),
@@ -397,6 +439,12 @@ impl Prepared {
             Ok(i) => ROUTES[*i].access,
             Err(_) => Access::Read,
         }
+    }
+
+    /// Whether the route asks an outside endpoint before its write: the host runs
+    /// `Service::ask`, performs what it returns, and puts the outcome on the request.
+    pub fn asks(&self) -> bool {
+        matches!(&self.matched, Ok(i) if ROUTES[*i].ask.is_some())
     }
 }
 

@@ -6,6 +6,8 @@ use serde::{Serialize, Serializer};
 
 use crate::domain::account_details::AccountDetail;
 use crate::domain::accounts::Account;
+use crate::domain::authorizations::decisions::Decision;
+use crate::domain::authorizations::endpoint::Endpoint as DecisionEndpoint;
 use crate::domain::authorizations::spend::LimitSpend;
 use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
@@ -303,6 +305,56 @@ pub struct AuthorizationView<'a> {
     /// What was asked; more than `amount` after a partial approval.
     #[serde(with = "money")]
     requested_amount: Decimal,
+    /// Null for authorizations stored before decisions were kept (and in an `authorization.request`,
+    /// where nothing is decided yet).
+    decision: Option<DecisionView<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionView<'a> {
+    source: &'a str,
+    reason: Option<&'a str>,
+    latency_ms: u64,
+    metadata: Option<&'a JsonText>,
+}
+
+impl<'a> From<&'a Decision> for DecisionView<'a> {
+    fn from(d: &'a Decision) -> Self {
+        DecisionView {
+            source: d.source.as_str(),
+            reason: d.reason.map(|r| r.as_str()),
+            latency_ms: d.latency_ms,
+            metadata: d.metadata.as_ref(),
+        }
+    }
+}
+
+/// `/authorization-endpoint`: the secret only in the answer that made it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizationEndpointView<'a> {
+    url: &'a str,
+    timeout_ms: u32,
+    fallback: &'a str,
+    secret: Option<&'a str>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> AuthorizationEndpointView<'a> {
+    pub fn new(e: &'a DecisionEndpoint, secret: Option<&'a str>) -> Self {
+        AuthorizationEndpointView {
+            url: &e.url,
+            timeout_ms: e.timeout_ms,
+            fallback: e.fallback.as_str(),
+            secret,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+        }
+    }
 }
 
 impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
@@ -326,6 +378,7 @@ impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
             created_at: a.created_at,
             updated_at: a.updated_at,
             requested_amount: a.requested_amount.normalize(),
+            decision: a.decision.as_ref().map(DecisionView::from),
         }
     }
 }
@@ -535,6 +588,11 @@ pub static AUTHORIZATION: Schema = Schema {
         ("createdAt", FieldType::Date),
         ("updatedAt", FieldType::Date),
         ("requestedAmount", FieldType::Number),
+        ("decision", FieldType::Object),
+        ("decision.source", FieldType::Str),
+        ("decision.reason", FieldType::Str),
+        ("decision.latencyMs", FieldType::Number),
+        ("decision.metadata", FieldType::FreeForm),
     ],
     default_search: &["merchant.name"],
     populate: &[],

@@ -23,6 +23,7 @@
 //! | `sp 0 client 0 card 0 interval 0 start 0 category 0 mcc` | a card's running spend in one period (ms, big endian) on one (merchant category, MCC) pair |
 //! | `ws 0 client` | the client's enabled webhook endpoints and the event types each takes (the outbox reads it on every event) |
 //! | `wq 0 due 0 client 0 id` | the delivery queue: a pending webhook delivery by when it is next due (host clock, ms, big endian), all clients in one range |
+//! | `ae 0 client` | the client's authorization decision endpoint (its secret sealed by the vault) |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -361,6 +362,11 @@ pub fn api_key(key_hash: &str) -> Vec<u8> {
 
 pub fn api_keys() -> Vec<u8> {
     Key::new("k").prefix()
+}
+
+/// A client's real-time decision endpoint (at most one).
+pub fn authorization_endpoint(client: &str) -> Vec<u8> {
+    Key::new("ae").part(client).done()
 }
 
 pub fn idempotency(client: &str, key: &str) -> Vec<u8> {

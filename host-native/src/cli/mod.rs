@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod listen;
 pub mod seed;
 
 #[derive(Debug, Parser)]
@@ -40,6 +41,9 @@ pub enum Command {
     /// Fill the store with accounts, card holders and cards for one client, through the same code
     /// that serves requests (to try the service at volume).
     Seed(SeedArgs),
+    /// Forward a service's events to a local receiver, each signed with a secret this prints (like
+    /// `stripe listen`): follows `GET /events` and POSTs each new event to `--forward-to`.
+    Listen(listen::ListenArgs),
     /// Print a shell completion script (`cards completions bash > /etc/bash_completion.d/cards`).
     Completions {
         /// The shell to complete in.
@@ -160,12 +164,13 @@ pub struct ServeArgs {
           value_parser = parse_schedule)]
     pub webhook_retry_schedule: RetrySchedule,
 
-    /// Let webhook URLs reach private networks (10/8, 172.16/12, 192.168/16, fc00::/7). Link-local
-    /// and cloud metadata addresses stay refused.
-    #[arg(long, env = "CARDS_WEBHOOK_ALLOW_PRIVATE", default_value_t = false, action = clap::ArgAction::Set,
+    /// Let clients' endpoints (webhook endpoints, the decision endpoint) point into private network
+    /// ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). Loopback is always allowed over
+    /// http; link-local and cloud metadata addresses never are.
+    #[arg(long, env = "CARDS_ALLOW_PRIVATE_URLS", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true",
           value_parser = clap::builder::BoolishValueParser::new())]
-    pub webhook_allow_private: bool,
+    pub allow_private_urls: bool,
 
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
     /// a size (`1GiB`, `500MB`).
@@ -221,7 +226,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("authorization_ttl", &self.authorization_ttl)
             .field("test_clock", &self.test_clock)
             .field("webhook_retry_schedule", &self.webhook_retry_schedule)
-            .field("webhook_allow_private", &self.webhook_allow_private)
+            .field("allow_private_urls", &self.allow_private_urls)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)

@@ -51,10 +51,24 @@ from .authorization_create_simulate_type_0_decline_reason import AuthorizationCr
 from .authorization_decline_reason_type_1 import AuthorizationDeclineReasonType1
 from .authorization_decline_reason_type_2_type_1 import AuthorizationDeclineReasonType2Type1
 from .authorization_decline_reason_type_3_type_1 import AuthorizationDeclineReasonType3Type1
+from .authorization_endpoint import AuthorizationEndpoint
+from .authorization_endpoint_fallback import AuthorizationEndpointFallback
+from .authorization_endpoint_set import AuthorizationEndpointSet
+from .authorization_endpoint_set_fallback_type_0 import AuthorizationEndpointSetFallbackType0
 from .authorization_list import AuthorizationList
 from .authorization_list_filter import AuthorizationListFilter
 from .authorization_list_item import AuthorizationListItem
 from .authorization_list_item_channel import AuthorizationListItemChannel
+from .authorization_list_item_decision_type_0 import AuthorizationListItemDecisionType0
+from .authorization_list_item_decision_type_0_metadata_type_0 import AuthorizationListItemDecisionType0MetadataType0
+from .authorization_list_item_decision_type_0_reason_type_1 import AuthorizationListItemDecisionType0ReasonType1
+from .authorization_list_item_decision_type_0_reason_type_2_type_1 import (
+    AuthorizationListItemDecisionType0ReasonType2Type1,
+)
+from .authorization_list_item_decision_type_0_reason_type_3_type_1 import (
+    AuthorizationListItemDecisionType0ReasonType3Type1,
+)
+from .authorization_list_item_decision_type_0_source import AuthorizationListItemDecisionType0Source
 from .authorization_list_item_decline_reason_type_1 import AuthorizationListItemDeclineReasonType1
 from .authorization_list_item_decline_reason_type_2_type_1 import AuthorizationListItemDeclineReasonType2Type1
 from .authorization_list_item_decline_reason_type_3_type_1 import AuthorizationListItemDeclineReasonType3Type1
@@ -180,7 +194,14 @@ from .create_card_token_response_201 import CreateCardTokenResponse201
 from .create_dispute_response_201 import CreateDisputeResponse201
 from .create_transfer_response_201 import CreateTransferResponse201
 from .create_webhook_endpoint_response_201 import CreateWebhookEndpointResponse201
+from .decision import Decision
+from .decision_metadata_type_0 import DecisionMetadataType0
+from .decision_reason_type_1 import DecisionReasonType1
+from .decision_reason_type_2_type_1 import DecisionReasonType2Type1
+from .decision_reason_type_3_type_1 import DecisionReasonType3Type1
+from .decision_source import DecisionSource
 from .delete_account_detail_response_200 import DeleteAccountDetailResponse200
+from .delete_authorization_endpoint_response_200 import DeleteAuthorizationEndpointResponse200
 from .delete_webhook_endpoint_response_200 import DeleteWebhookEndpointResponse200
 from .dispute import Dispute
 from .dispute_create import DisputeCreate
@@ -220,6 +241,7 @@ from .file_meta_input_file_type import FileMetaInputFileType
 from .fund_card_response_200 import FundCardResponse200
 from .get_account_detail_response_200 import GetAccountDetailResponse200
 from .get_account_response_200 import GetAccountResponse200
+from .get_authorization_endpoint_response_200 import GetAuthorizationEndpointResponse200
 from .get_authorization_response_200 import GetAuthorizationResponse200
 from .get_card_holder_response_200 import GetCardHolderResponse200
 from .get_card_response_200 import GetCardResponse200
@@ -297,7 +319,9 @@ from .replay_webhook_events_response_200 import ReplayWebhookEventsResponse200
 from .resolve_dispute_response_200 import ResolveDisputeResponse200
 from .retry_webhook_delivery_response_200 import RetryWebhookDeliveryResponse200
 from .reverse_authorization_response_200 import ReverseAuthorizationResponse200
+from .rotate_authorization_endpoint_secret_response_200 import RotateAuthorizationEndpointSecretResponse200
 from .rotate_webhook_endpoint_secret_response_200 import RotateWebhookEndpointSecretResponse200
+from .set_authorization_endpoint_response_200 import SetAuthorizationEndpointResponse200
 from .spending_controls import SpendingControls
 from .spending_controls_channels import SpendingControlsChannels
 from .spending_controls_input import SpendingControlsInput
@@ -395,10 +419,20 @@ __all__ = (
     "AuthorizationDeclineReasonType1",
     "AuthorizationDeclineReasonType2Type1",
     "AuthorizationDeclineReasonType3Type1",
+    "AuthorizationEndpoint",
+    "AuthorizationEndpointFallback",
+    "AuthorizationEndpointSet",
+    "AuthorizationEndpointSetFallbackType0",
     "AuthorizationList",
     "AuthorizationListFilter",
     "AuthorizationListItem",
     "AuthorizationListItemChannel",
+    "AuthorizationListItemDecisionType0",
+    "AuthorizationListItemDecisionType0MetadataType0",
+    "AuthorizationListItemDecisionType0ReasonType1",
+    "AuthorizationListItemDecisionType0ReasonType2Type1",
+    "AuthorizationListItemDecisionType0ReasonType3Type1",
+    "AuthorizationListItemDecisionType0Source",
     "AuthorizationListItemDeclineReasonType1",
     "AuthorizationListItemDeclineReasonType2Type1",
     "AuthorizationListItemDeclineReasonType3Type1",
@@ -492,7 +526,14 @@ __all__ = (
     "CreateDisputeResponse201",
     "CreateTransferResponse201",
     "CreateWebhookEndpointResponse201",
+    "Decision",
+    "DecisionMetadataType0",
+    "DecisionReasonType1",
+    "DecisionReasonType2Type1",
+    "DecisionReasonType3Type1",
+    "DecisionSource",
     "DeleteAccountDetailResponse200",
+    "DeleteAuthorizationEndpointResponse200",
     "DeleteWebhookEndpointResponse200",
     "Dispute",
     "DisputeCreate",
@@ -532,6 +573,7 @@ __all__ = (
     "FundCardResponse200",
     "GetAccountDetailResponse200",
     "GetAccountResponse200",
+    "GetAuthorizationEndpointResponse200",
     "GetAuthorizationResponse200",
     "GetCardHolderResponse200",
     "GetCardResponse200",
@@ -603,7 +645,9 @@ __all__ = (
     "ResolveDisputeResponse200",
     "RetryWebhookDeliveryResponse200",
     "ReverseAuthorizationResponse200",
+    "RotateAuthorizationEndpointSecretResponse200",
     "RotateWebhookEndpointSecretResponse200",
+    "SetAuthorizationEndpointResponse200",
     "SpendingControls",
     "SpendingControlsChannels",
     "SpendingControlsInput",

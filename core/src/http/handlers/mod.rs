@@ -3,6 +3,7 @@
 
 pub mod account_details;
 pub mod accounts;
+pub mod authorization_endpoint;
 pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
@@ -34,6 +35,8 @@ pub struct Call<'a> {
 pub type Handler = fn(&mut Call) -> ApiResult<Response>;
 /// Judges a write request's body without writing (see `Route::check`).
 pub type Check = fn(&mut Call) -> ApiResult<()>;
+/// What a write asks an outside endpoint before it runs (see `Route::ask`), on a read-only scope.
+pub type Ask = fn(&mut Call) -> ApiResult<Option<crate::callout::CallOut>>;
 
 impl Call<'_> {
     /// The first path parameter (`{id}`).

@@ -31,14 +31,14 @@ fn vault(c: &mut Call) -> ApiResult<Vault> {
 fn new_endpoint(c: &mut Call) -> ApiResult<endpoints::NewEndpoint> {
     let mut new = parse::webhooks::create(c.json_body()?)?;
     // Stored as the parser normalised it: the URL checked is the URL called.
-    new.url = webhooks::check_url(c.config.url_policy(), &new.url, "url")?.url;
+    new.url = webhooks::check_url(c.config.url_policy, &new.url, "url")?.url;
     Ok(new)
 }
 
 fn endpoint_update(c: &mut Call) -> ApiResult<endpoints::EndpointUpdate> {
     let mut update = parse::webhooks::update(c.json_body()?)?;
     if let Some(url) = &update.url {
-        update.url = Some(webhooks::check_url(c.config.url_policy(), url, "url")?.url);
+        update.url = Some(webhooks::check_url(c.config.url_policy, url, "url")?.url);
     }
     Ok(update)
 }

@@ -7,6 +7,8 @@ use serde_json::{Map, Value, json};
 use crate::domain::Currency;
 use crate::domain::account_details::DetailType;
 use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
+use crate::domain::authorizations::decisions::{DecisionReason, DecisionSource, Fallback};
+use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use crate::domain::authorizations::transactions::TransactionType;
 use crate::domain::authorizations::{AuthorizationStatus, Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
@@ -335,7 +337,41 @@ fn authorization() -> Value {
         "createdAt": timestamp(),
         "updatedAt": timestamp(),
         "requestedAmount": {"type": "number", "description": "What was asked (and incremented); more than `amount` after a partial approval."},
+        "decision": nullable(reference("Decision")),
     }))
+}
+
+fn decision() -> Value {
+    record(json!({
+        "source": string_enum(DecisionSource::ALL),
+        "reason": nullable_enum(DecisionReason::ALL),
+        "latencyMs": {"type": "integer", "minimum": 0},
+        "metadata": {"type": ["object", "null"], "description": "What the decision endpoint attached to its answer."},
+    }))
+    .tap_description("Who decided: the issuer's checks alone, the client's decision endpoint, or its fallback (after a timeout, an error or an invalid answer). Null for authorizations older than decisions.")
+}
+
+fn authorization_endpoint() -> Value {
+    record(json!({
+        "url": string(),
+        "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS},
+        "fallback": string_enum(Fallback::ALL),
+        "secret": {"type": ["string", "null"], "description": "`whsec_` + base64 of 32 random bytes: shown when the endpoint is first set and by rotate-secret, null otherwise."},
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn authorization_endpoint_set() -> Value {
+    object(
+        json!({
+            "url": {"type": "string", "description": "https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them."},
+            "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS},
+            "fallback": {"type": "string", "enum": Fallback::ALL, "default": "decline"},
+        }),
+        &["url"],
+        true,
+    )
 }
 
 fn card_transaction() -> Value {
@@ -971,6 +1007,9 @@ pub fn example(schema: &str) -> Option<Value> {
         "AmountBody" => json!({"amount": 5}),
         "IncrementBody" => json!({"amount": 20}),
         "TestClockAdvance" => json!({"seconds": 86400}),
+        "AuthorizationEndpointSet" => {
+            json!({"url": "https://example.com/decide", "timeoutMs": 2000, "fallback": "decline"})
+        }
         "TransferCreate" => json!({
             "debitAccountId": "6b0441f0af7223969f33f312", "creditAccountId": "6b0441f0af7223969f33f313",
             "amount": 40, "narration": "Top up savings", "reference": "inv-1001",
@@ -1009,6 +1048,9 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("CardToken", card_token());
     add("Merchant", merchant());
     add("Authorization", authorization());
+    add("Decision", decision());
+    add("AuthorizationEndpoint", authorization_endpoint());
+    add("AuthorizationEndpointSet", authorization_endpoint_set());
     add("CardTransaction", card_transaction());
     add("LimitSpend", limit_spend());
     add(
