@@ -628,6 +628,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the client's stored keys (ids and grants; never a key) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create a key with some of the caller's grants; the key is shown once */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a stored key of the client */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the audit trail: card tokens, reveals (refused ones too) and key changes */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an audit record */
+        get: operations["getAuditEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -868,6 +937,90 @@ export interface components {
             };
             /** Format: date-time */
             createdAt: string;
+        };
+        ApiKey: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id: string;
+            client: string;
+            permissions: {
+                /** @enum {string} */
+                accounts: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders: "none" | "read" | "write";
+                /** @enum {string} */
+                cards: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal: boolean;
+            createdAt: string | null;
+        };
+        AuditEvent: {
+            _id: string;
+            /** @enum {string} */
+            action: "card.token_created" | "card.revealed" | "api_key.created" | "api_key.revoked";
+            /** @enum {string} */
+            outcome: "success" | "refused";
+            /** @description The error code of a refusal. */
+            error: string | null;
+            /** @description The id of the key that asked (never the key). */
+            keyId: string;
+            cardId: string | null;
+            /** @description The key created or revoked. */
+            subjectKeyId: string | null;
+            requestId: string | null;
+            /** @description The caller's address as the host saw it. */
+            address: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKeyCreated: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id: string;
+            client: string;
+            permissions: {
+                /** @enum {string} */
+                accounts: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders: "none" | "read" | "write";
+                /** @enum {string} */
+                cards: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal: boolean;
+            createdAt: string | null;
+            /** @description The key: shown only here; null on an idempotent replay. */
+            key: string | null;
+        };
+        ApiKeyCreate: {
+            permissions?: string[] | null;
         };
         Transfer: {
             _id: string;
@@ -1177,7 +1330,7 @@ export interface components {
             statusCode: number;
             message: string;
             /** @enum {string} */
-            error: "validation_error" | "unauthorized" | "invalid_token" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
+            error: "validation_error" | "unauthorized" | "invalid_token" | "permission_denied" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
             errors?: components["schemas"]["FieldError"][];
             /** @description The `Request-Id` header of this response (every host sets both), for tracing the request in the server's log. */
             requestId?: string;
@@ -1457,6 +1610,55 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
         };
+        ApiKeyListItem: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id?: string;
+            client?: string;
+            permissions?: {
+                /** @enum {string} */
+                accounts?: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders?: "none" | "read" | "write";
+                /** @enum {string} */
+                cards?: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations?: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes?: "none" | "read" | "write";
+                /** @enum {string} */
+                events?: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks?: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock?: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys?: "none" | "read" | "write";
+                /** @enum {string} */
+                audit?: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal?: boolean;
+            createdAt?: string | null;
+        };
+        AuditEventListItem: {
+            _id?: string;
+            /** @enum {string} */
+            action?: "card.token_created" | "card.revealed" | "api_key.created" | "api_key.revoked";
+            /** @enum {string} */
+            outcome?: "success" | "refused";
+            /** @description The error code of a refusal. */
+            error?: string | null;
+            /** @description The id of the key that asked (never the key). */
+            keyId?: string;
+            cardId?: string | null;
+            /** @description The key created or revoked. */
+            subjectKeyId?: string | null;
+            requestId?: string | null;
+            /** @description The caller's address as the host saw it. */
+            address?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+        };
         AccountList: {
             statusCode: number;
             message: string;
@@ -1537,6 +1739,22 @@ export interface components {
             /** @description The filter as understood, Mongo style. */
             filter: Record<string, never>;
         };
+        ApiKeyList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["ApiKeyListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        AuditEventList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["AuditEventListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
     };
     responses: {
         /** @description Error: `validation_error` */
@@ -1564,7 +1782,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description Error: `invalid_token` */
+        /** @description Error: `invalid_token`, `permission_denied` */
         E403: {
             headers: {
                 [name: string]: unknown;
@@ -1572,7 +1790,7 @@ export interface components {
             content: {
                 "application/json": {
                     /** @enum {unknown} */
-                    error?: "invalid_token";
+                    error?: "invalid_token" | "permission_denied";
                 } & components["schemas"]["Error"];
             };
         };
@@ -1815,6 +2033,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -1861,6 +2080,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -1908,6 +2128,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -1953,6 +2174,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -1989,6 +2211,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2020,6 +2243,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2062,6 +2286,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2114,6 +2339,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2161,6 +2387,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2211,6 +2438,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2248,6 +2476,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2291,6 +2520,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -2327,6 +2557,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2372,6 +2603,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2437,6 +2669,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -2471,6 +2704,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2514,6 +2748,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -2548,6 +2783,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2594,6 +2830,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2641,6 +2878,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2677,6 +2915,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2718,6 +2957,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2754,6 +2994,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2801,6 +3042,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2841,6 +3083,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2924,6 +3167,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2975,6 +3219,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3027,6 +3272,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3058,6 +3304,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3102,6 +3349,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3133,6 +3381,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3177,6 +3426,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3226,6 +3476,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3275,6 +3526,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3324,6 +3576,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3373,6 +3626,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3404,6 +3658,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3432,6 +3687,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3473,6 +3729,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3523,6 +3780,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3571,6 +3829,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3602,6 +3861,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3646,6 +3906,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3694,6 +3955,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3725,6 +3987,214 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
+                populate?: components["parameters"]["populate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "permissions": [
+                 *         "cards:read",
+                 *         "accounts:write"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a key with some of the caller's grants; the key is shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["ApiKeyCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a stored key of the client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
+                populate?: components["parameters"]["populate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an audit record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuditEvent"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];

@@ -55,7 +55,7 @@ fn from_2(tx: &mut dyn Tx) -> Result<(), StoreError> {
             // Ledger entries were indexed as they moved; details and files have no index.
             Some(Kind::LedgerEntry | Kind::AccountDetail | Kind::File) | None => Ok(()),
             // Format 2 had neither.
-            Some(Kind::Transfer | Kind::Dispute) => Ok(()),
+            Some(Kind::Transfer | Kind::Dispute | Kind::AuditEvent) => Ok(()),
         }
     })
 }

@@ -84,6 +84,8 @@ pub struct Request {
     pub query: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// The caller's address as the host saw it (for the audit trail); None where it cannot tell.
+    pub peer: Option<String>,
 }
 
 impl Request {
@@ -98,6 +100,7 @@ impl Request {
             query,
             headers: Vec::new(),
             body: Vec::new(),
+            peer: None,
         }
     }
 

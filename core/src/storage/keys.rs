@@ -37,10 +37,11 @@ pub enum Kind {
     LedgerEntry,
     Transfer,
     Dispute,
+    AuditEvent,
 }
 
 impl Kind {
-    const ALL: [Kind; 11] = [
+    const ALL: [Kind; 12] = [
         Kind::Account,
         Kind::AccountDetail,
         Kind::CardHolder,
@@ -52,6 +53,7 @@ impl Kind {
         Kind::LedgerEntry,
         Kind::Transfer,
         Kind::Dispute,
+        Kind::AuditEvent,
     ];
 
     /// The kind whose key tag is `tag`.
@@ -72,6 +74,7 @@ impl Kind {
             Kind::LedgerEntry => "ledger",
             Kind::Transfer => "transfer",
             Kind::Dispute => "dispute",
+            Kind::AuditEvent => "audit",
         }
     }
 }
