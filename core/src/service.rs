@@ -140,10 +140,16 @@ impl Service {
         let route = prepared.route().map_err(|e| errors::to_response(&e))?;
         let client = match route.auth {
             Auth::Public => None,
-            Auth::Key => Some(
-                auth::authenticate(req, &self.config.api_keys, tx)
-                    .map_err(|e| errors::to_response(&e))?,
-            ),
+            Auth::Key => {
+                let key = auth::authenticate(req, &self.config.api_keys, tx)
+                    .map_err(|e| errors::to_response(&e))?;
+                // Refused here, before the body is read or a write queued. A refused token or
+                // reveal goes on to the writer instead, which records it in the audit trail.
+                if !prepared.audited() {
+                    auth::authorize(&key, prepared.need()).map_err(|e| errors::to_response(&e))?;
+                }
+                Some(key.client)
+            }
         };
         Ok(Prechecked {
             access: prepared.access(),

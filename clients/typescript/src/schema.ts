@@ -769,6 +769,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the client's stored keys (ids and grants; never a key) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create a key with some of the caller's grants; the key is shown once */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a stored key of the client */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the audit trail: card tokens, reveals (refused ones too) and key changes */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an audit record */
+        get: operations["getAuditEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1038,6 +1107,90 @@ export interface components {
             };
             /** Format: date-time */
             createdAt: string;
+        };
+        ApiKey: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id: string;
+            client: string;
+            permissions: {
+                /** @enum {string} */
+                accounts: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders: "none" | "read" | "write";
+                /** @enum {string} */
+                cards: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal: boolean;
+            createdAt: string | null;
+        };
+        AuditEvent: {
+            _id: string;
+            /** @enum {string} */
+            action: "card.token_created" | "card.revealed" | "api_key.created" | "api_key.revoked";
+            /** @enum {string} */
+            outcome: "success" | "refused";
+            /** @description The error code of a refusal. */
+            error: string | null;
+            /** @description The id of the key that asked (never the key). */
+            keyId: string;
+            cardId: string | null;
+            /** @description The key created or revoked. */
+            subjectKeyId: string | null;
+            requestId: string | null;
+            /** @description The caller's address as the host saw it. */
+            address: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKeyCreated: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id: string;
+            client: string;
+            permissions: {
+                /** @enum {string} */
+                accounts: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders: "none" | "read" | "write";
+                /** @enum {string} */
+                cards: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal: boolean;
+            createdAt: string | null;
+            /** @description The key: shown only here; null on an idempotent replay. */
+            key: string | null;
+        };
+        ApiKeyCreate: {
+            permissions?: string[] | null;
         };
         Transfer: {
             _id: string;
@@ -1402,7 +1555,7 @@ export interface components {
             statusCode: number;
             message: string;
             /** @enum {string} */
-            error: "validation_error" | "unauthorized" | "invalid_token" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
+            error: "validation_error" | "unauthorized" | "invalid_token" | "permission_denied" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
             errors?: components["schemas"]["FieldError"][];
             /** @description The `Request-Id` header of this response (every host sets both), for tracing the request in the server's log. */
             requestId?: string;
@@ -1725,6 +1878,55 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
         };
+        ApiKeyListItem: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id?: string;
+            client?: string;
+            permissions?: {
+                /** @enum {string} */
+                accounts?: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders?: "none" | "read" | "write";
+                /** @enum {string} */
+                cards?: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations?: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes?: "none" | "read" | "write";
+                /** @enum {string} */
+                events?: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks?: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock?: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys?: "none" | "read" | "write";
+                /** @enum {string} */
+                audit?: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal?: boolean;
+            createdAt?: string | null;
+        };
+        AuditEventListItem: {
+            _id?: string;
+            /** @enum {string} */
+            action?: "card.token_created" | "card.revealed" | "api_key.created" | "api_key.revoked";
+            /** @enum {string} */
+            outcome?: "success" | "refused";
+            /** @description The error code of a refusal. */
+            error?: string | null;
+            /** @description The id of the key that asked (never the key). */
+            keyId?: string;
+            cardId?: string | null;
+            /** @description The key created or revoked. */
+            subjectKeyId?: string | null;
+            requestId?: string | null;
+            /** @description The caller's address as the host saw it. */
+            address?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+        };
         AccountList: {
             statusCode: number;
             message: string;
@@ -1821,6 +2023,22 @@ export interface components {
             /** @description The filter as understood, Mongo style. */
             filter: Record<string, never>;
         };
+        ApiKeyList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["ApiKeyListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        AuditEventList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["AuditEventListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
     };
     responses: {
         /** @description Error: `validation_error` */
@@ -1848,7 +2066,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description Error: `invalid_token` */
+        /** @description Error: `invalid_token`, `permission_denied` */
         E403: {
             headers: {
                 [name: string]: unknown;
@@ -1856,7 +2074,7 @@ export interface components {
             content: {
                 "application/json": {
                     /** @enum {unknown} */
-                    error?: "invalid_token";
+                    error?: "invalid_token" | "permission_denied";
                 } & components["schemas"]["Error"];
             };
         };
@@ -2099,6 +2317,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2145,6 +2364,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -2192,6 +2412,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2237,6 +2458,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2273,6 +2495,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2304,6 +2527,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2346,6 +2570,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2398,6 +2623,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2445,6 +2671,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2495,6 +2722,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2532,6 +2760,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2575,6 +2804,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -2611,6 +2841,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2656,6 +2887,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2721,6 +2953,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -2755,6 +2988,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2798,6 +3032,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -2832,6 +3067,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2878,6 +3114,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2925,6 +3162,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2961,6 +3199,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3002,6 +3241,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3038,6 +3278,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3085,6 +3326,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3125,6 +3367,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3208,6 +3451,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3259,6 +3503,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3311,6 +3556,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3342,6 +3588,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3386,6 +3633,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3417,6 +3665,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3461,6 +3710,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3510,6 +3760,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3559,6 +3810,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3608,6 +3860,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3657,6 +3910,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3688,6 +3942,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3716,6 +3971,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3757,6 +4013,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3807,6 +4064,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3855,6 +4113,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3886,6 +4145,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3930,6 +4190,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3962,6 +4223,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4002,6 +4264,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
@@ -4032,6 +4295,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4065,6 +4329,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -4111,6 +4376,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4142,6 +4408,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4186,6 +4453,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4232,6 +4500,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -4266,6 +4535,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4307,6 +4577,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -4341,6 +4612,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4377,6 +4649,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -4426,6 +4699,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4470,6 +4744,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -4509,11 +4784,219 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
+                populate?: components["parameters"]["populate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "permissions": [
+                 *         "cards:read",
+                 *         "accounts:write"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a key with some of the caller's grants; the key is shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["ApiKeyCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a stored key of the client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
+                populate?: components["parameters"]["populate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an audit record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuditEvent"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
         };
     };
 }

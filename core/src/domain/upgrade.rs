@@ -56,7 +56,11 @@ fn from_2(tx: &mut dyn Tx) -> Result<(), StoreError> {
             Some(Kind::LedgerEntry | Kind::AccountDetail | Kind::File) | None => Ok(()),
             // Format 2 had neither.
             Some(
-                Kind::Transfer | Kind::Dispute | Kind::WebhookEndpoint | Kind::WebhookDelivery,
+                Kind::Transfer
+                | Kind::Dispute
+                | Kind::WebhookEndpoint
+                | Kind::WebhookDelivery
+                | Kind::AuditEvent,
             ) => Ok(()),
         }
     })

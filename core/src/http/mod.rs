@@ -87,6 +87,8 @@ pub struct Request {
     /// What an outside endpoint answered before this write ([`crate::callout`]); set by hosts only,
     /// never parsed from the request.
     pub asked: Option<crate::callout::Asked>,
+    /// The caller's address as the host saw it (for the audit trail); None where it cannot tell.
+    pub peer: Option<String>,
 }
 
 impl Request {
@@ -102,6 +104,7 @@ impl Request {
             headers: Vec::new(),
             body: Vec::new(),
             asked: None,
+            peer: None,
         }
     }
 

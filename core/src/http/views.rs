@@ -542,6 +542,105 @@ impl<'a> From<&'a Event> for EventView<'a> {
     }
 }
 
+/// A stored API key as `/api-keys` shows it: never the key, only its id and grants.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiKeyView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    client: &'a str,
+    /// Every resource with its level (`none`, `read`, `write`).
+    permissions: serde_json::Map<String, serde_json::Value>,
+    reveal: bool,
+    /// Null for keys stored before permissions existed.
+    #[serde(serialize_with = "opt_rfc3339")]
+    created_at: Option<Timestamp>,
+}
+
+impl<'a> From<&'a crate::domain::api_keys::KeyInfo> for ApiKeyView<'a> {
+    fn from(k: &'a crate::domain::api_keys::KeyInfo) -> Self {
+        use crate::domain::permissions::Resource;
+        ApiKeyView {
+            id: &k.id,
+            client: &k.client,
+            permissions: Resource::all()
+                .map(|r| {
+                    (
+                        r.as_str().to_string(),
+                        k.permissions.level(r).as_str().into(),
+                    )
+                })
+                .collect(),
+            reveal: k.permissions.reveal(),
+            created_at: k.created_at,
+        }
+    }
+}
+
+pub static API_KEY: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("client", FieldType::Str),
+        ("permissions", FieldType::FreeForm),
+        ("reveal", FieldType::Bool),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["_id"],
+    populate: &[],
+};
+
+/// An audit record as `/audit-events` shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEventView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    action: &'a str,
+    outcome: &'a str,
+    error: Option<&'a str>,
+    key_id: &'a str,
+    card_id: Option<&'a str>,
+    subject_key_id: Option<&'a str>,
+    request_id: Option<&'a str>,
+    address: Option<&'a str>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a crate::domain::audit::AuditEvent> for AuditEventView<'a> {
+    fn from(e: &'a crate::domain::audit::AuditEvent) -> Self {
+        AuditEventView {
+            id: &e.id,
+            action: e.action.as_str(),
+            outcome: e.outcome.as_str(),
+            error: e.error.as_deref(),
+            key_id: &e.key_id,
+            card_id: e.card_id.as_deref(),
+            subject_key_id: e.subject_key_id.as_deref(),
+            request_id: e.request_id.as_deref(),
+            address: e.address.as_deref(),
+            created_at: e.created_at,
+        }
+    }
+}
+
+pub static AUDIT_EVENT: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("action", FieldType::Str),
+        ("outcome", FieldType::Str),
+        ("error", FieldType::Str),
+        ("keyId", FieldType::Str),
+        ("cardId", FieldType::Str),
+        ("subjectKeyId", FieldType::Str),
+        ("requestId", FieldType::Str),
+        ("address", FieldType::Str),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["action"],
+    populate: &[],
+};
+
 pub static EVENT: Schema = Schema {
     fields: &[
         ("_id", FieldType::Str),

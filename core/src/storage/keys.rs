@@ -42,10 +42,11 @@ pub enum Kind {
     Dispute,
     WebhookEndpoint,
     WebhookDelivery,
+    AuditEvent,
 }
 
 impl Kind {
-    const ALL: [Kind; 13] = [
+    const ALL: [Kind; 14] = [
         Kind::Account,
         Kind::AccountDetail,
         Kind::CardHolder,
@@ -59,6 +60,7 @@ impl Kind {
         Kind::Dispute,
         Kind::WebhookEndpoint,
         Kind::WebhookDelivery,
+        Kind::AuditEvent,
     ];
 
     /// The kind whose key tag is `tag`.
@@ -81,6 +83,7 @@ impl Kind {
             Kind::Dispute => "dispute",
             Kind::WebhookEndpoint => "whendpoint",
             Kind::WebhookDelivery => "whdelivery",
+            Kind::AuditEvent => "audit",
         }
     }
 }

@@ -347,14 +347,29 @@ pub enum KeysCommand {
         /// The client the key acts for (its records are the client's own).
         #[arg(long)]
         client: String,
+        /// What the key may do, comma-separated: RESOURCE:LEVEL (none, read, write; `*` for every
+        /// resource) and `reveal` (card tokens and reveals). Default: `*:write` (everything but reveal).
+        #[arg(long, value_delimiter = ',')]
+        permissions: Vec<String>,
         #[command(flatten)]
         data: DataArg,
     },
-    /// Revoke a stored key.
+    /// List the stored keys: id, client, grants, creation (never the keys).
+    List {
+        /// Only this client's keys.
+        #[arg(long)]
+        client: Option<String>,
+        #[command(flatten)]
+        data: DataArg,
+    },
+    /// Revoke a stored key, by the key itself or by its id (as `keys list` shows it).
     Revoke {
         /// The key to revoke, as printed by `keys create`.
+        #[arg(long, required_unless_present = "id", conflicts_with = "id")]
+        key: Option<String>,
+        /// The key's id, as `keys list` and `/api-keys` show it.
         #[arg(long)]
-        key: String,
+        id: Option<String>,
         #[command(flatten)]
         data: DataArg,
     },
@@ -540,5 +555,23 @@ mod tests {
             cli.command,
             Command::Keys(KeysCommand::Revoke { .. })
         ));
+        assert!(Cli::try_parse_from(["cards", "keys", "revoke"]).is_err());
+        assert!(
+            Cli::try_parse_from(["cards", "keys", "revoke", "--key", "k", "--id", "i"]).is_err()
+        );
+        let cli = Cli::try_parse_from([
+            "cards",
+            "keys",
+            "create",
+            "--client",
+            "acme",
+            "--permissions",
+            "cards:read,accounts:write,reveal",
+        ])
+        .unwrap();
+        let Command::Keys(KeysCommand::Create { permissions, .. }) = cli.command else {
+            panic!("not keys create")
+        };
+        assert_eq!(permissions, ["cards:read", "accounts:write", "reveal"]);
     }
 }

@@ -10,6 +10,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -106,7 +107,7 @@ pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Fut
         let Ok(slot) = slot else { break };
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, _peer) = match accepted {
+                let (stream, peer) = match accepted {
                     Ok(conn) => conn,
                     Err(e) => {
                         // Typically out of file descriptors: back off instead of spinning.
@@ -119,7 +120,7 @@ pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Fut
                 let state = state.clone();
                 let svc = service_fn(move |req| {
                     let state = state.clone();
-                    async move { Ok::<_, Infallible>(handle(&state, req).await) }
+                    async move { Ok::<_, Infallible>(handle(&state, req, peer).await) }
                 });
                 let conn = graceful.watch(http.serve_connection(TokioIo::new(stream), svc));
                 tokio::spawn(async move {
@@ -164,7 +165,11 @@ pub async fn shutdown_signal() {
     }
 }
 
-async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
+async fn handle(
+    state: &AppState,
+    req: hyper::Request<Incoming>,
+    peer: SocketAddr,
+) -> hyper::Response<Full<Bytes>> {
     let started = Instant::now();
     let method = Method::parse(req.method().as_str());
     let id = req
@@ -200,7 +205,7 @@ async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Respo
         .flatten();
     let response = match preflight {
         Some(answer) => answer,
-        None => respond(state, req, &mut seen).await,
+        None => respond(state, req, &mut seen, &id, peer).await,
     };
     let response = cors::apply(&state.cors, &cors_head, response);
     if let Some(cause) = &response.cause {
@@ -229,7 +234,13 @@ struct Seen {
     client: Option<String>,
 }
 
-async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut Seen) -> Response {
+async fn respond(
+    state: &AppState,
+    req: hyper::Request<Incoming>,
+    seen: &mut Seen,
+    id: &str,
+    peer: SocketAddr,
+) -> Response {
     if let Some((file, mime)) = state
         .console
         .as_ref()
@@ -243,7 +254,10 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut See
     }
     let deadline = tokio::time::Instant::now() + state.limits.request_timeout;
     let (parts, body) = req.into_parts();
-    let head = core_head(&parts);
+    let mut head = core_head(&parts);
+    // What the audit trail records of the request: its id and where it came from.
+    request_id::attach(&mut head, id);
+    head.peer = Some(peer.ip().to_string());
     let body_pending = !body.is_end_stream();
     let (stage, client) = head_stage(state, head, body_pending).await;
     seen.client = client;
@@ -595,6 +609,7 @@ fn core_head(parts: &hyper::http::request::Parts) -> Request {
         headers,
         body: Vec::new(),
         asked: None,
+        peer: None,
     }
 }
 

@@ -41,6 +41,53 @@ from .address_input import AddressInput
 from .address_input_country_code_type_0 import AddressInputCountryCodeType0
 from .advance_test_clock_response_200 import AdvanceTestClockResponse200
 from .amount_body import AmountBody
+from .api_key import ApiKey
+from .api_key_create import ApiKeyCreate
+from .api_key_created import ApiKeyCreated
+from .api_key_created_permissions import ApiKeyCreatedPermissions
+from .api_key_created_permissions_accounts import ApiKeyCreatedPermissionsAccounts
+from .api_key_created_permissions_api_keys import ApiKeyCreatedPermissionsApiKeys
+from .api_key_created_permissions_audit import ApiKeyCreatedPermissionsAudit
+from .api_key_created_permissions_authorizations import ApiKeyCreatedPermissionsAuthorizations
+from .api_key_created_permissions_card_holders import ApiKeyCreatedPermissionsCardHolders
+from .api_key_created_permissions_cards import ApiKeyCreatedPermissionsCards
+from .api_key_created_permissions_disputes import ApiKeyCreatedPermissionsDisputes
+from .api_key_created_permissions_events import ApiKeyCreatedPermissionsEvents
+from .api_key_created_permissions_test_clock import ApiKeyCreatedPermissionsTestClock
+from .api_key_created_permissions_webhooks import ApiKeyCreatedPermissionsWebhooks
+from .api_key_list import ApiKeyList
+from .api_key_list_filter import ApiKeyListFilter
+from .api_key_list_item import ApiKeyListItem
+from .api_key_list_item_permissions import ApiKeyListItemPermissions
+from .api_key_list_item_permissions_accounts import ApiKeyListItemPermissionsAccounts
+from .api_key_list_item_permissions_api_keys import ApiKeyListItemPermissionsApiKeys
+from .api_key_list_item_permissions_audit import ApiKeyListItemPermissionsAudit
+from .api_key_list_item_permissions_authorizations import ApiKeyListItemPermissionsAuthorizations
+from .api_key_list_item_permissions_card_holders import ApiKeyListItemPermissionsCardHolders
+from .api_key_list_item_permissions_cards import ApiKeyListItemPermissionsCards
+from .api_key_list_item_permissions_disputes import ApiKeyListItemPermissionsDisputes
+from .api_key_list_item_permissions_events import ApiKeyListItemPermissionsEvents
+from .api_key_list_item_permissions_test_clock import ApiKeyListItemPermissionsTestClock
+from .api_key_list_item_permissions_webhooks import ApiKeyListItemPermissionsWebhooks
+from .api_key_permissions import ApiKeyPermissions
+from .api_key_permissions_accounts import ApiKeyPermissionsAccounts
+from .api_key_permissions_api_keys import ApiKeyPermissionsApiKeys
+from .api_key_permissions_audit import ApiKeyPermissionsAudit
+from .api_key_permissions_authorizations import ApiKeyPermissionsAuthorizations
+from .api_key_permissions_card_holders import ApiKeyPermissionsCardHolders
+from .api_key_permissions_cards import ApiKeyPermissionsCards
+from .api_key_permissions_disputes import ApiKeyPermissionsDisputes
+from .api_key_permissions_events import ApiKeyPermissionsEvents
+from .api_key_permissions_test_clock import ApiKeyPermissionsTestClock
+from .api_key_permissions_webhooks import ApiKeyPermissionsWebhooks
+from .audit_event import AuditEvent
+from .audit_event_action import AuditEventAction
+from .audit_event_list import AuditEventList
+from .audit_event_list_filter import AuditEventListFilter
+from .audit_event_list_item import AuditEventListItem
+from .audit_event_list_item_action import AuditEventListItemAction
+from .audit_event_list_item_outcome import AuditEventListItemOutcome
+from .audit_event_outcome import AuditEventOutcome
 from .authorization import Authorization
 from .authorization_channel import AuthorizationChannel
 from .authorization_create import AuthorizationCreate
@@ -187,6 +234,7 @@ from .card_update_type_1 import CardUpdateType1
 from .card_update_type_1_status_type_1 import CardUpdateType1StatusType1
 from .create_account_detail_response_201 import CreateAccountDetailResponse201
 from .create_account_response_201 import CreateAccountResponse201
+from .create_api_key_response_201 import CreateApiKeyResponse201
 from .create_authorization_response_201 import CreateAuthorizationResponse201
 from .create_card_holder_response_201 import CreateCardHolderResponse201
 from .create_card_response_201 import CreateCardResponse201
@@ -241,6 +289,7 @@ from .file_meta_input_file_type import FileMetaInputFileType
 from .fund_card_response_200 import FundCardResponse200
 from .get_account_detail_response_200 import GetAccountDetailResponse200
 from .get_account_response_200 import GetAccountResponse200
+from .get_audit_event_response_200 import GetAuditEventResponse200
 from .get_authorization_endpoint_response_200 import GetAuthorizationEndpointResponse200
 from .get_authorization_response_200 import GetAuthorizationResponse200
 from .get_card_holder_response_200 import GetCardHolderResponse200
@@ -284,6 +333,10 @@ from .limit_spend_interval import LimitSpendInterval
 from .list_account_details_sort import ListAccountDetailsSort
 from .list_account_transactions_sort import ListAccountTransactionsSort
 from .list_accounts_sort import ListAccountsSort
+from .list_api_keys_populate import ListApiKeysPopulate
+from .list_api_keys_sort import ListApiKeysSort
+from .list_audit_events_populate import ListAuditEventsPopulate
+from .list_audit_events_sort import ListAuditEventsSort
 from .list_authorizations_sort import ListAuthorizationsSort
 from .list_card_authorizations_sort import ListCardAuthorizationsSort
 from .list_card_holders_sort import ListCardHoldersSort
@@ -319,6 +372,7 @@ from .replay_webhook_events_response_200 import ReplayWebhookEventsResponse200
 from .resolve_dispute_response_200 import ResolveDisputeResponse200
 from .retry_webhook_delivery_response_200 import RetryWebhookDeliveryResponse200
 from .reverse_authorization_response_200 import ReverseAuthorizationResponse200
+from .revoke_api_key_response_200 import RevokeApiKeyResponse200
 from .rotate_authorization_endpoint_secret_response_200 import RotateAuthorizationEndpointSecretResponse200
 from .rotate_webhook_endpoint_secret_response_200 import RotateWebhookEndpointSecretResponse200
 from .set_authorization_endpoint_response_200 import SetAuthorizationEndpointResponse200
@@ -409,6 +463,53 @@ __all__ = (
     "AddressInputCountryCodeType0",
     "AdvanceTestClockResponse200",
     "AmountBody",
+    "ApiKey",
+    "ApiKeyCreate",
+    "ApiKeyCreated",
+    "ApiKeyCreatedPermissions",
+    "ApiKeyCreatedPermissionsAccounts",
+    "ApiKeyCreatedPermissionsApiKeys",
+    "ApiKeyCreatedPermissionsAudit",
+    "ApiKeyCreatedPermissionsAuthorizations",
+    "ApiKeyCreatedPermissionsCardHolders",
+    "ApiKeyCreatedPermissionsCards",
+    "ApiKeyCreatedPermissionsDisputes",
+    "ApiKeyCreatedPermissionsEvents",
+    "ApiKeyCreatedPermissionsTestClock",
+    "ApiKeyCreatedPermissionsWebhooks",
+    "ApiKeyList",
+    "ApiKeyListFilter",
+    "ApiKeyListItem",
+    "ApiKeyListItemPermissions",
+    "ApiKeyListItemPermissionsAccounts",
+    "ApiKeyListItemPermissionsApiKeys",
+    "ApiKeyListItemPermissionsAudit",
+    "ApiKeyListItemPermissionsAuthorizations",
+    "ApiKeyListItemPermissionsCardHolders",
+    "ApiKeyListItemPermissionsCards",
+    "ApiKeyListItemPermissionsDisputes",
+    "ApiKeyListItemPermissionsEvents",
+    "ApiKeyListItemPermissionsTestClock",
+    "ApiKeyListItemPermissionsWebhooks",
+    "ApiKeyPermissions",
+    "ApiKeyPermissionsAccounts",
+    "ApiKeyPermissionsApiKeys",
+    "ApiKeyPermissionsAudit",
+    "ApiKeyPermissionsAuthorizations",
+    "ApiKeyPermissionsCardHolders",
+    "ApiKeyPermissionsCards",
+    "ApiKeyPermissionsDisputes",
+    "ApiKeyPermissionsEvents",
+    "ApiKeyPermissionsTestClock",
+    "ApiKeyPermissionsWebhooks",
+    "AuditEvent",
+    "AuditEventAction",
+    "AuditEventList",
+    "AuditEventListFilter",
+    "AuditEventListItem",
+    "AuditEventListItemAction",
+    "AuditEventListItemOutcome",
+    "AuditEventOutcome",
     "Authorization",
     "AuthorizationChannel",
     "AuthorizationCreate",
@@ -519,6 +620,7 @@ __all__ = (
     "CardUpdateType1StatusType1",
     "CreateAccountDetailResponse201",
     "CreateAccountResponse201",
+    "CreateApiKeyResponse201",
     "CreateAuthorizationResponse201",
     "CreateCardHolderResponse201",
     "CreateCardResponse201",
@@ -573,6 +675,7 @@ __all__ = (
     "FundCardResponse200",
     "GetAccountDetailResponse200",
     "GetAccountResponse200",
+    "GetAuditEventResponse200",
     "GetAuthorizationEndpointResponse200",
     "GetAuthorizationResponse200",
     "GetCardHolderResponse200",
@@ -610,6 +713,10 @@ __all__ = (
     "ListAccountDetailsSort",
     "ListAccountsSort",
     "ListAccountTransactionsSort",
+    "ListApiKeysPopulate",
+    "ListApiKeysSort",
+    "ListAuditEventsPopulate",
+    "ListAuditEventsSort",
     "ListAuthorizationsSort",
     "ListCardAuthorizationsSort",
     "ListCardHoldersSort",
@@ -645,6 +752,7 @@ __all__ = (
     "ResolveDisputeResponse200",
     "RetryWebhookDeliveryResponse200",
     "ReverseAuthorizationResponse200",
+    "RevokeApiKeyResponse200",
     "RotateAuthorizationEndpointSecretResponse200",
     "RotateWebhookEndpointSecretResponse200",
     "SetAuthorizationEndpointResponse200",

@@ -3,6 +3,8 @@
 
 pub mod account_details;
 pub mod accounts;
+pub mod api_keys;
+pub mod audit;
 pub mod authorization_endpoint;
 pub mod authorizations;
 pub mod card_holders;
@@ -29,6 +31,8 @@ pub struct Call<'a> {
     pub req: &'a Request,
     pub route: &'a Prepared,
     pub config: &'a Config,
+    /// The calling key (None for public routes, and for body checks, which never need it).
+    pub key: Option<&'a crate::domain::api_keys::KeyInfo>,
     pub scope: Scope<'a>,
 }
 

@@ -542,6 +542,63 @@ fn card_token() -> Value {
     }))
 }
 
+fn api_key_properties() -> Value {
+    let levels: Map<String, Value> = crate::domain::permissions::Resource::ALL
+        .iter()
+        .map(|r| (r.to_string(), string_enum(&["none", "read", "write"])))
+        .collect();
+    json!({
+        "_id": {"type": "string", "description": "The first 24 hex characters of the key's SHA-256; never the key."},
+        "client": string(),
+        "permissions": record(Value::Object(levels)),
+        "reveal": {"type": "boolean", "description": "May create card tokens and reveal card numbers."},
+        "createdAt": nullable(timestamp()),
+    })
+}
+
+fn audit_event() -> Value {
+    use crate::domain::audit::{AuditAction, Outcome};
+    record(json!({
+        "_id": string(),
+        "action": string_enum(AuditAction::ALL),
+        "outcome": string_enum(Outcome::ALL),
+        "error": nullable_string().tap_description("The error code of a refusal."),
+        "keyId": string().tap_description("The id of the key that asked (never the key)."),
+        "cardId": nullable_string(),
+        "subjectKeyId": nullable_string().tap_description("The key created or revoked."),
+        "requestId": nullable_string(),
+        "address": nullable_string().tap_description("The caller's address as the host saw it."),
+        "createdAt": timestamp(),
+    }))
+}
+
+fn api_key() -> Value {
+    record(api_key_properties())
+}
+
+fn api_key_created() -> Value {
+    let mut p = api_key_properties();
+    p["key"] = json!({
+        "type": ["string", "null"],
+        "description": "The key: shown only here; null on an idempotent replay."
+    });
+    record(p)
+}
+
+fn api_key_create() -> Value {
+    object(
+        json!({"permissions": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^(reveal|[a-z_*]+:(none|read|write))$"},
+            "description": "Grants such as `cards:read`, `accounts:write`, `*:read`, `reveal`; \
+                unnamed resources get none. Default: the caller's grants without reveal. A key can \
+                only grant what it holds (else 403 permission_denied)."
+        }}),
+        &[],
+        true,
+    )
+}
+
 fn card_secrets() -> Value {
     record(json!({
         "pan": {"type": "string", "pattern": "^[0-9]{12,19}$"},
@@ -1024,6 +1081,7 @@ pub fn example(schema: &str) -> Option<Value> {
         }),
         "WebhookEndpointUpdate" => json!({"status": "disabled"}),
         "WebhookReplay" => json!({"from": "2026-11-22T10:00:00Z"}),
+        "ApiKeyCreate" => json!({"permissions": ["cards:read", "accounts:write"]}),
         _ => return None,
     })
 }
@@ -1058,6 +1116,10 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         json!({"type": "array", "items": reference("LimitSpend")}),
     );
     add("Event", event());
+    add("ApiKey", api_key());
+    add("AuditEvent", audit_event());
+    add("ApiKeyCreated", api_key_created());
+    add("ApiKeyCreate", api_key_create());
     add("Transfer", transfer());
     add("Dispute", dispute());
     add("TransferCreate", transfer_create());
@@ -1177,6 +1239,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ("Dispute", dispute()),
         ("WebhookEndpoint", webhook_endpoint()),
         ("WebhookDelivery", webhook_delivery()),
+        ("ApiKey", api_key()),
+        ("AuditEvent", audit_event()),
     ] {
         let item = loose(schema, &m);
         m.insert(format!("{name}ListItem"), item);
