@@ -502,6 +502,46 @@ fn upgrade_and_compare(app: &mut App, current: &[(Vec<u8>, Vec<u8>)]) {
     );
 }
 
+/// Format 4 and older had no range indexes.
+fn delete_range_indexes(store: &mut crate::storage::MemStore) {
+    let entries = crate::storage::scan_prefix(store, &keys::tagged("r")).unwrap();
+    assert!(!entries.is_empty());
+    for (k, _) in entries {
+        store.delete(&k).unwrap();
+    }
+}
+
+#[test]
+fn a_format_4_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    spend_fixture(&mut app);
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    delete_range_indexes(&mut app.store);
+    app.store
+        .put(&keys::format_version(), &4u32.to_be_bytes())
+        .unwrap();
+    upgrade_and_compare(&mut app, &current);
+    // The range indexes answer again: the richest account first.
+    let (s, v) = app.call(Method::Get, "/accounts?sort=-balance&limit=1", None);
+    assert_eq!(s, 200, "{v}");
+    let (_, all) = app.call(Method::Get, "/accounts?limit=100", None);
+    let richest = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .max_by_key(|a| {
+            (
+                dec(&a["balance"].to_string()),
+                a["_id"].as_str().map(str::to_string),
+            )
+        })
+        .cloned()
+        .unwrap();
+    assert_eq!(v["data"][0]["_id"], richest["_id"], "{v}");
+    assert_eq!(v["meta"]["total"], all["meta"]["total"]);
+}
+
 #[test]
 fn a_format_3_store_upgrades_to_exactly_what_this_release_writes() {
     let mut app = App::new();
@@ -515,6 +555,7 @@ fn a_format_3_store_upgrades_to_exactly_what_this_release_writes() {
     assert_eq!(spent, [dec("7"), dec("27"), dec("47")]);
 
     write_format_3_spend_totals(&mut app.store);
+    delete_range_indexes(&mut app.store);
     app.store
         .put(&keys::format_version(), &3u32.to_be_bytes())
         .unwrap();
@@ -540,7 +581,7 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .collect();
         match parts.first().map(String::as_str) {
-            Some("i" | "c") => app.store.delete(&k).unwrap(),
+            Some("i" | "c" | "r") => app.store.delete(&k).unwrap(),
             Some("p") if parts[2] == "ledger" => {
                 let e: Entry = codec::decode(&v).unwrap();
                 app.store.delete(&k).unwrap();

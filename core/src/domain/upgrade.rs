@@ -21,9 +21,14 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
     match from {
         2 => {
             from_2(tx)?;
-            Ok(from_3(tx)?)
+            from_3(tx)?;
+            Ok(from_4(tx)?)
         }
-        3 => Ok(from_3(tx)?),
+        3 => {
+            from_3(tx)?;
+            Ok(from_4(tx)?)
+        }
+        4 => Ok(from_4(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -89,6 +94,28 @@ fn spend_totals_per_merchant_pair(tx: &mut dyn Tx) -> Result<(), StoreError> {
             auth.pending_amount + auth.captured_amount,
         )
     })
+}
+
+/// Format 5 adds range indexes: every record of a kind that has some gets its entries (which
+/// `table::insert` writes, so a format-2 store upgraded above already has them: puts of the same
+/// empty entries change nothing).
+fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        let client = client_of(&parts)?;
+        match parts.get(2).and_then(|tag| Kind::from_tag(tag)) {
+            Some(Kind::Account) => ranges::<Account>(tx, &client, &value),
+            Some(Kind::CardHolder) => ranges::<CardHolder>(tx, &client, &value),
+            Some(Kind::Card) => ranges::<Card>(tx, &client, &value),
+            Some(Kind::Authorization) => ranges::<Authorization>(tx, &client, &value),
+            _ => Ok(()),
+        }
+    })
+}
+
+fn ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, value: &[u8]) -> Result<(), StoreError> {
+    let record: R = codec::decode(value)?;
+    table::index_ranges(tx, client, &record)
 }
 
 fn client_of(parts: &[&[u8]]) -> Result<String, StoreError> {

@@ -24,6 +24,7 @@ use crate::macros::{indexed, str_enum};
 use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
 use transactions::{CardTransaction, TransactionType};
 
@@ -191,6 +192,9 @@ fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
 // write, so an index of stored statuses would answer `status=expired` wrongly.
 indexed!(Authorization, Kind::Authorization, |r| {
     "cardId" => &r.card_id,
+}, ranges {
+    // Not `updatedAt`: an expiry by the clock moves it without a write.
+    "amount" ["amount"] => Ordered::Num(r.amount),
 });
 
 fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {

@@ -21,6 +21,7 @@ use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{JsonText, Record, money};
 use crate::storage::keys::Kind;
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
 
 str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
@@ -146,6 +147,11 @@ indexed!(Card, Kind::Card, |r| {
     "currency" => r.currency.as_str(),
     "cardHolderId" => &r.card_holder_id,
     "debitAccountId" => &r.debit_account_id,
+}, ranges {
+    // Not `balance`/`availableBalance`: they are the ledger balance less the holds, and a hold
+    // lapses with the clock, not with a write (as an authorization's status does).
+    "ledgerBalance" ["ledgerBalance"] => Ordered::Num(r.balance),
+    "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 });
 
 /// The card as lists show it: with the sum of its holds.
