@@ -129,6 +129,17 @@ where
         table::range_index_of::<R>(field).is_some()
     }
 
+    fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
+        let Some(index) = table::range_index_of::<R>(field) else {
+            return Ok(Vec::new());
+        };
+        if !R::KEPT_RANGES.iter().any(|(name, _)| *name == index) {
+            return Ok(Vec::new());
+        }
+        let now = self.scope.now.millis();
+        Ok(R::stale(self.scope.tx, self.scope.client, index, now)?)
+    }
+
     fn range_positions(
         &mut self,
         field: &str,

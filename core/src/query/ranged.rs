@@ -13,7 +13,7 @@
 //! costs twice the smaller side (the index holds every record, so its size is the `*` count).
 //! Otherwise each candidate is read and matched, and the total counted in the same pass.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
@@ -143,10 +143,21 @@ impl ListQuery {
         plan: &RangePlan,
         bounds: Bounds,
     ) -> ApiResult<Page> {
+        let stale = Stale::read(self, src, &plan.field)?;
         let Some(desc) = plan.order else {
+            let mut walk = RangeWalk::new(plan, &stale, false, None);
             let mut docs = VecDeque::new();
-            for p in src.range_positions(&plan.field, &plan.span, false, None, NARROW)? {
-                docs.push_back(load(src, &p.id)?);
+            while let Some((p, doc)) = walk.next(src)? {
+                docs.push_back(match doc {
+                    Some(doc) => (
+                        Pos {
+                            created_ms: 0,
+                            id: p.id,
+                        },
+                        doc,
+                    ),
+                    None => load(src, &p.id)?,
+                });
             }
             return self.top_k_of(src, Candidates::Loaded(docs), bounds, None);
         };
@@ -160,7 +171,7 @@ impl ListQuery {
         // Only `endingBefore`: walk back from it; otherwise forward (from `startingAfter`).
         let backwards = after.is_none() && before.is_some();
         let walk_desc = desc != backwards;
-        let (mut from, stop) = match backwards {
+        let (from, stop) = match backwards {
             true => (before, None),
             false => (after, before),
         };
@@ -169,67 +180,65 @@ impl ListQuery {
         // walk when it covers the whole list.
         let count_here = !plan.decided && from.is_none() && stop.is_none();
         let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
-        'walk: loop {
-            let chunk =
-                src.range_positions(&plan.field, &plan.span, walk_desc, from.as_ref(), CHUNK)?;
-            for p in &chunk {
-                if stop.as_ref().is_some_and(|s| past(p, s)) {
-                    break 'walk;
-                }
-                let doc = match plan.decided {
-                    true => None,
-                    false => {
-                        let (_, doc) = load(src, &p.id)?;
-                        if !self.matches(&doc) {
-                            continue;
-                        }
-                        Some(doc)
-                    }
-                };
-                seen += 1;
-                if seen <= skip {
-                    continue;
-                }
-                if items.len() < limit {
-                    items.push(match doc {
-                        Some(doc) => doc,
-                        None => load(src, &p.id)?.1,
-                    });
-                } else {
-                    has_more = true;
-                    if !count_here {
-                        break 'walk;
-                    }
-                }
-            }
-            if chunk.len() < CHUNK {
+        let mut walk = RangeWalk::new(plan, &stale, walk_desc, from);
+        while let Some((p, doc)) = walk.next(src)? {
+            if stop.as_ref().is_some_and(|s| past(&p, s)) {
                 break;
             }
-            from = chunk.last().cloned();
+            let doc = match (doc, plan.decided) {
+                (Some(doc), _) => Some(doc),
+                (None, true) => None,
+                (None, false) => {
+                    let (_, doc) = load(src, &p.id)?;
+                    if !self.matches(&doc) {
+                        continue;
+                    }
+                    Some(doc)
+                }
+            };
+            seen += 1;
+            if seen <= skip {
+                continue;
+            }
+            if items.len() < limit {
+                items.push(match doc {
+                    Some(doc) => doc,
+                    None => load(src, &p.id)?.1,
+                });
+            } else {
+                has_more = true;
+                if !count_here {
+                    break;
+                }
+            }
         }
         if backwards {
             items.reverse();
         }
         let total = if plan.decided {
-            count_span(src, &plan.field, &plan.span)?
+            // The stale entries the keys count are replaced by their records' true values.
+            let stored_inside = stale
+                .stored
+                .iter()
+                .filter(|p| span_holds(&plan.span, &p.value))
+                .count() as u64;
+            (count_span(src, &plan.field, &plan.span)? + stale.docs.len() as u64)
+                .saturating_sub(stored_inside)
         } else if count_here {
             seen as u64
         } else {
             let mut n = 0u64;
-            let mut from = None;
-            loop {
-                let chunk =
-                    src.range_positions(&plan.field, &plan.span, false, from.as_ref(), CHUNK)?;
-                for p in &chunk {
-                    if self.matches(&load(src, &p.id)?.1) {
-                        n += 1;
-                    }
+            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            while let Some((p, doc)) = walk.next(src)? {
+                let doc = match doc {
+                    Some(doc) => doc,
+                    None => load(src, &p.id)?.1,
+                };
+                if self.matches(&doc) {
+                    n += 1;
                 }
-                if chunk.len() < CHUNK {
-                    break n;
-                }
-                from = chunk.last().cloned();
             }
+            n
         };
         Ok(Page {
             items,
@@ -237,6 +246,117 @@ impl ListQuery {
             has_more,
         })
     }
+}
+
+/// The records whose index entries may be stale: their entries as stored (skipped in walks), and
+/// those of them that match the query, read, at their true places.
+struct Stale {
+    stored: Vec<RangePos>,
+    ids: HashSet<String>,
+    docs: Vec<(RangePos, Value)>,
+}
+
+impl Stale {
+    fn read(q: &ListQuery, src: &mut dyn Source, field: &str) -> ApiResult<Stale> {
+        let stored = src.stale(field)?;
+        let mut docs = Vec::new();
+        for p in &stored {
+            let (_, doc) = load(src, &p.id)?;
+            if q.matches(&doc) {
+                docs.push((range_place(&doc, field)?, doc));
+            }
+        }
+        docs.sort_by(|a, b| a.0.cmp(&b.0));
+        let ids = stored.iter().map(|p| p.id.clone()).collect();
+        Ok(Stale { stored, ids, docs })
+    }
+}
+
+/// A walk over a span of a range index in one direction, chunk by chunk, with the stale entries
+/// left out and the matching stale records merged in at their true places (with their documents).
+struct RangeWalk<'p> {
+    plan: &'p RangePlan,
+    stale: &'p Stale,
+    desc: bool,
+    from: Option<RangePos>,
+    buf: VecDeque<RangePos>,
+    done: bool,
+    /// The stale documents still to merge, in walk order.
+    pending: VecDeque<(RangePos, Value)>,
+}
+
+impl<'p> RangeWalk<'p> {
+    fn new(plan: &'p RangePlan, stale: &'p Stale, desc: bool, from: Option<RangePos>) -> Self {
+        let ahead = |p: &RangePos| {
+            from.as_ref()
+                .is_none_or(|f| if desc { p < f } else { p > f })
+        };
+        let mut pending: VecDeque<(RangePos, Value)> = stale
+            .docs
+            .iter()
+            .filter(|(p, _)| ahead(p))
+            .cloned()
+            .collect();
+        if desc {
+            pending = pending.into_iter().rev().collect();
+        }
+        RangeWalk {
+            plan,
+            stale,
+            desc,
+            from,
+            buf: VecDeque::new(),
+            done: false,
+            pending,
+        }
+    }
+
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(RangePos, Option<Value>)>> {
+        loop {
+            if self.buf.is_empty() && !self.done {
+                let chunk = src.range_positions(
+                    &self.plan.field,
+                    &self.plan.span,
+                    self.desc,
+                    self.from.as_ref(),
+                    CHUNK,
+                )?;
+                self.done = chunk.len() < CHUNK;
+                if let Some(last) = chunk.last() {
+                    self.from = Some(last.clone());
+                }
+                self.buf.extend(chunk);
+            }
+            let first = |a: &RangePos, b: &RangePos| if self.desc { a > b } else { a < b };
+            let take_stale = match (self.pending.front(), self.buf.front()) {
+                (Some(_), None) => true,
+                (Some((s, _)), Some(p)) => first(s, p),
+                (None, _) => false,
+            };
+            if take_stale {
+                return Ok(self.pending.pop_front().map(|(p, d)| (p, Some(d))));
+            }
+            let Some(p) = self.buf.pop_front() else {
+                return Ok(None);
+            };
+            if !self.stale.ids.contains(&p.id) {
+                return Ok(Some((p, None)));
+            }
+        }
+    }
+}
+
+/// Whether the encoded value `v` lies in `span`.
+fn span_holds(span: &Span, v: &[u8]) -> bool {
+    let above = span.lo.as_ref().is_none_or(|(lo, incl)| {
+        let lo = lo.encode();
+        v > lo.as_slice() || (*incl && v == lo.as_slice())
+    });
+    let below = span.hi.as_ref().is_none_or(|(hi, incl)| {
+        let hi = hi.encode();
+        v < hi.as_slice() || (*incl && v == hi.as_slice())
+    });
+    above && below
 }
 
 /// The value of a filter operand as a range index holds it.

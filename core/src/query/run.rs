@@ -69,6 +69,11 @@ pub trait Source {
     fn ranged(&self, _field: &str) -> bool {
         false
     }
+    /// The entries of the range index of `field` that may not hold their record's value now (the
+    /// clock moved it since the record's last write), as stored: the planner reads those records.
+    fn stale(&mut self, _field: &str) -> ApiResult<Vec<RangePos>> {
+        Ok(Vec::new())
+    }
     /// Up to `n` places of the range index of `field` whose values lie in `span`, in (value, id)
     /// order (reversed when `desc`), strictly after `after` in that order. Reads no record.
     fn range_positions(

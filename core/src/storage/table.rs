@@ -28,14 +28,63 @@ pub trait Indexed: Record {
     fn range_values(&self) -> Vec<Ordered> {
         Vec::new()
     }
+    /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
+    /// values depend on more than the record.
+    const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// The records whose entries in the kept range index `index` may not hold their value at
+    /// `now_ms` (the clock changed it since the last write), with the value stored for each.
+    fn stale(
+        _tx: &mut dyn Tx,
+        _client: &str,
+        _index: &str,
+        _now_ms: i64,
+    ) -> Result<Vec<RangePosition>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 /// The range index of `field` of kind `R` that answers the list-view field `field`, if any.
 pub fn range_index_of<R: Indexed>(field: &str) -> Option<&'static str> {
     R::RANGES
         .iter()
+        .chain(R::KEPT_RANGES)
         .find(|(_, fields)| fields.contains(&field))
         .map(|(name, _)| *name)
+}
+
+/// Sets the entry of record `id` in the kept range index `index` to `value`, moving it when its
+/// value changed (the value held is kept beside it, [`keys::range_kept`]).
+pub fn keep_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    id: &str,
+    value: &Ordered,
+) -> Res {
+    let side = keys::range_kept(client, kind, index, id);
+    let new = value.encode();
+    let old = tx.get(&side)?;
+    if old.as_deref() == Some(new.as_slice()) {
+        return Ok(());
+    }
+    let prefix = keys::range_index(client, kind, index);
+    if let Some(old) = old {
+        tx.delete(&keys::range_entry(&prefix, &old, id))?;
+    }
+    tx.put(&keys::range_entry(&prefix, &new, id), &[])?;
+    tx.put(&side, &new)
+}
+
+/// The value the kept range index `index` holds for `id`, encoded.
+pub fn kept_value(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    id: &str,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    tx.get(&keys::range_kept(client, kind, index, id))
 }
 
 fn range_key<R: Indexed>(client: &str, r: &R, index: &str, value: &Ordered) -> Vec<u8> {
