@@ -26,6 +26,7 @@ use crate::macros::{indexed, str_enum};
 use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
 use decisions::{Asking, Decision};
 use transactions::{CardTransaction, TransactionType};
@@ -209,16 +210,50 @@ fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
 // write, so an index of stored statuses would answer `status=expired` wrongly.
 indexed!(Authorization, Kind::Authorization, |r| {
     "cardId" => &r.card_id,
+}, ranges {
+    // Not `updatedAt`: an expiry by the clock moves it without a write.
+    "amount" ["amount"] => Ordered::Num(r.amount),
 });
+
+/// The hold in the client's queue of holds by expiry (which cards have lapsed holds).
+pub(crate) fn queue_key(client: &str, auth: &Authorization) -> Vec<u8> {
+    keys::hold_by_expiry(client, auth.expires_at.millis(), &auth.card_id, &auth.id)
+}
+
+/// The cards with a hold lapsed by `now_ms` but still stored as pending (their next write settles
+/// it): what they can spend is more than the kept index of it holds, which is given for each.
+pub(crate) fn lapsed_cards(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    index: &str,
+    now_ms: i64,
+) -> std::result::Result<Vec<table::RangePosition>, crate::storage::StoreError> {
+    let (start, end) = keys::holds_by_expiry(client, now_ms);
+    let mut ids: Vec<String> = Vec::new();
+    for (k, _) in tx.scan(&start, &end, Direction::Forward, usize::MAX)? {
+        if let Some(card) = keys::hold_by_expiry_card(&start, &k) {
+            ids.push(card.to_string());
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let value = table::kept_value(tx, client, Kind::Card, index, &id)?
+            .ok_or_else(|| crate::storage::StoreError(format!("card {id} has no {index} entry")))?;
+        out.push(table::RangePosition { value, id });
+    }
+    Ok(out)
+}
 
 fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
     keys::hold(s.client, &auth.card_id, auth.expires_at.millis(), &auth.id)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct HeldTotal {
+pub(crate) struct HeldTotal {
     #[serde(with = "money")]
-    amount: Decimal,
+    pub(crate) amount: Decimal,
 }
 
 impl Record for HeldTotal {
@@ -226,7 +261,7 @@ impl Record for HeldTotal {
     const NAME: &'static str = "held total";
 }
 
-fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+pub(crate) fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
     let key = keys::held_total(s.client, card_id);
     Ok(codec::get::<HeldTotal>(s.tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
 }
@@ -234,7 +269,12 @@ fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
 fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
     let amount = (stored_held(s, card_id)? + delta).normalize();
     let key = keys::held_total(s.client, card_id);
-    Ok(codec::put(s.tx, &key, &HeldTotal { amount })?)
+    codec::put(s.tx, &key, &HeldTotal { amount })?;
+    // The card's available balance moved with its holds.
+    if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
+        cards::keep_available(s.tx, s.client, card_id, card.balance, amount)?;
+    }
+    Ok(())
 }
 
 /// One of the caller's authorizations, as it stands now.
@@ -292,6 +332,7 @@ fn release(s: &mut Scope, auth: &Authorization, released: Decimal) -> Result<()>
     if auth.pending_amount.is_zero() {
         let key = hold_key(s, auth);
         s.tx.delete(&key)?;
+        s.tx.delete(&queue_key(s.client, auth))?;
     }
     Ok(())
 }
@@ -476,6 +517,7 @@ pub fn authorize_with(
     if approved {
         let key = hold_key(s, &auth);
         s.tx.put(&key, auth.id.as_bytes())?;
+        s.tx.put(&queue_key(s.client, &auth), &[])?;
         add_held(s, &card.id, auth.amount)?;
         spend::add(s.tx, s.client, &auth, auth.amount)?;
         touch(s, card)?;
