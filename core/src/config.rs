@@ -25,7 +25,8 @@ pub struct Config {
     /// The wait after each failed webhook attempt; after the last, a delivery is `failed`
     /// (native `--webhook-retry-schedule`, Spin `webhook_retry_schedule`; shortened for tests).
     pub webhook_retry_schedule: Vec<Duration>,
-    /// Where clients' endpoints may point (the operator may allow private ranges).
+    /// Where clients' endpoints (webhooks, the decision endpoint) may point: the operator may allow
+    /// private ranges; link-local and cloud metadata addresses stay refused.
     pub url_policy: crate::domain::push::UrlPolicy,
 }
 

@@ -26,6 +26,8 @@ pub enum ApiError {
     Validation(Vec<FieldError>),
     Unauthorized,
     InvalidToken,
+    /// The key lacks this permission (`cards:write`, `reveal`).
+    PermissionDenied(String),
     NotFound(&'static str),
     /// The value of the `Allow` header.
     MethodNotAllowed(String),
@@ -77,7 +79,7 @@ impl ApiError {
         match self {
             ApiError::Validation(_) => 400,
             ApiError::Unauthorized => 401,
-            ApiError::InvalidToken => 403,
+            ApiError::InvalidToken | ApiError::PermissionDenied(_) => 403,
             ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed(_) => 405,
             ApiError::InvalidState(_) | ApiError::IdempotencyConflict => 409,
@@ -101,6 +103,7 @@ impl ApiError {
             ApiError::Validation(_) => "validation_error",
             ApiError::Unauthorized => "unauthorized",
             ApiError::InvalidToken => "invalid_token",
+            ApiError::PermissionDenied(_) => "permission_denied",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::InvalidState(_) => "invalid_state",
@@ -126,6 +129,9 @@ impl ApiError {
             ApiError::Validation(_) => "Validation failed".into(),
             ApiError::Unauthorized => "Missing or invalid API key".into(),
             ApiError::InvalidToken => "Invalid or expired token".into(),
+            ApiError::PermissionDenied(what) => {
+                format!("This API key lacks the permission {what}")
+            }
             ApiError::NotFound(what) => format!("{what} not found"),
             ApiError::MethodNotAllowed(_) => "Method not allowed".into(),
             ApiError::InvalidState(m)

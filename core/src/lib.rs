@@ -4,12 +4,14 @@
 //! - [`domain`]: the rules, one module per concept, over a storage transaction;
 //! - [`query`]: the list language;
 //! - [`storage`]: the `Tx` port, the key layout, the record codec and the data format version;
-//! - [`env`]: the clock and randomness port.
+//! - [`env`]: the clock and randomness port;
+//! - [`callout`]: what a write asks an outside endpoint first, and the answer hosts hand back.
 //!
 //! Hosts turn their HTTP request into a [`Request`], open a storage transaction of the kind
 //! [`Service::access`] asks for, and call [`Service::handle`] with it and an [`Env`]. Nothing in
 //! this crate touches the network, the file system, the clock or the OS RNG.
 
+pub mod callout;
 pub mod config;
 pub mod domain;
 pub mod env;

@@ -38,11 +38,18 @@ pub(crate) use str_enum;
 
 /// `Indexed` for a record with `id: String` and `created_at: Timestamp`: its kind, and each indexed
 /// field (named as list views name it) with the expression of its value, given the record as `$r`.
+/// An optional `ranges` block names range indexes: the index, the list-view fields it answers, and
+/// the expression of its value (a `storage::ordered::Ordered`). An optional `kept` block names the
+/// range indexes the domain keeps itself, with the function that says which entries may be stale.
 macro_rules! indexed {
-    ($ty:ty, $kind:expr, |$r:ident| { $($field:literal => $value:expr),+ $(,)? }) => {
+    ($ty:ty, $kind:expr, |$r:ident| { $($field:literal => $value:expr),+ $(,)? }
+        $(, ranges { $($range:literal [$($shown:literal),+] => $rvalue:expr),+ $(,)? })?
+        $(, kept { $($kept:literal [$($kshown:literal),+]),+ $(,)? }, stale = $stale:path)?) => {
         impl $crate::storage::table::Indexed for $ty {
             const KIND: $crate::storage::keys::Kind = $kind;
             const FIELDS: &'static [&'static str] = &[$($field),+];
+            $(const RANGES: &'static [(&'static str, &'static [&'static str])] =
+                &[$(($range, &[$($shown),+])),+];)?
 
             fn id(&self) -> &str {
                 &self.id
@@ -56,6 +63,26 @@ macro_rules! indexed {
                 let $r = self;
                 vec![$($value),+]
             }
+
+            $(fn range_values(&self) -> Vec<$crate::storage::ordered::Ordered> {
+                let $r = self;
+                vec![$($rvalue),+]
+            })?
+
+            $(const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] =
+                &[$(($kept, &[$($kshown),+])),+];
+
+            fn stale(
+                tx: &mut dyn $crate::storage::Tx,
+                client: &str,
+                index: &str,
+                now_ms: i64,
+            ) -> ::core::result::Result<
+                Vec<$crate::storage::table::RangePosition>,
+                $crate::storage::StoreError,
+            > {
+                $stale(tx, client, index, now_ms)
+            })?
         }
     };
 }

@@ -1,5 +1,6 @@
 //! The single entry point hosts call: configuration, the prepared route, and `handle`.
 
+use crate::callout::CallOut;
 use crate::domain::IdGen;
 use crate::env::Env;
 use crate::error::ApiError;
@@ -139,10 +140,16 @@ impl Service {
         let route = prepared.route().map_err(|e| errors::to_response(&e))?;
         let client = match route.auth {
             Auth::Public => None,
-            Auth::Key => Some(
-                auth::authenticate(req, &self.config.api_keys, tx)
-                    .map_err(|e| errors::to_response(&e))?,
-            ),
+            Auth::Key => {
+                let key = auth::authenticate(req, &self.config.api_keys, tx)
+                    .map_err(|e| errors::to_response(&e))?;
+                // Refused here, before the body is read or a write queued. A refused token or
+                // reveal goes on to the writer instead, which records it in the audit trail.
+                if !prepared.audited() {
+                    auth::authorize(&key, prepared.need()).map_err(|e| errors::to_response(&e))?;
+                }
+                Some(key.client)
+            }
         };
         Ok(Prechecked {
             access: prepared.access(),
@@ -173,6 +180,31 @@ impl Service {
             env,
         )
         .map_err(|e| errors::to_response(&e))
+    }
+
+    /// For a route that asks an outside endpoint before its write (`Prepared::asks`): what to send,
+    /// judged on a read-only snapshot `tx`, or None (nothing to ask; the write decides alone, and
+    /// answers any refusal). The host performs the call with no transaction or writer held, then
+    /// hands the write the outcome in `Request::asked` (`http::callout`).
+    pub fn ask(
+        &self,
+        checked: &Prechecked,
+        req: &Request,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Option<CallOut> {
+        let client = checked.client.as_deref().unwrap_or_default();
+        http::ask(
+            &self.config,
+            &self.ids,
+            &checked.prepared,
+            client,
+            req,
+            tx,
+            env,
+        )
+        // A refused request asks nothing: the write refuses it the same way.
+        .unwrap_or(None)
     }
 
     /// Handles one request. A request that fails leaves `tx` exactly as it was, except for its

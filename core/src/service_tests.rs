@@ -502,6 +502,80 @@ fn upgrade_and_compare(app: &mut App, current: &[(Vec<u8>, Vec<u8>)]) {
     );
 }
 
+/// Format 4 and older had no range indexes, kept range values or queue of holds by expiry.
+fn delete_range_indexes(store: &mut crate::storage::MemStore) {
+    for tag in ["r", "rv", "hq"] {
+        let entries = crate::storage::scan_prefix(store, &keys::tagged(tag)).unwrap();
+        assert!(!entries.is_empty(), "no {tag} keys");
+        for (k, _) in entries {
+            store.delete(&k).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_format_4_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    spend_fixture(&mut app);
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    delete_range_indexes(&mut app.store);
+    app.store
+        .put(&keys::format_version(), &4u32.to_be_bytes())
+        .unwrap();
+    upgrade_and_compare(&mut app, &current);
+    // The range indexes answer again: the richest account first.
+    let (s, v) = app.call(Method::Get, "/accounts?sort=-balance&limit=1", None);
+    assert_eq!(s, 200, "{v}");
+    let (_, all) = app.call(Method::Get, "/accounts?limit=100", None);
+    let richest = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .max_by_key(|a| {
+            (
+                dec(&a["balance"].to_string()),
+                a["_id"].as_str().map(str::to_string),
+            )
+        })
+        .cloned()
+        .unwrap();
+    assert_eq!(v["data"][0]["_id"], richest["_id"], "{v}");
+    assert_eq!(v["meta"]["total"], all["meta"]["total"]);
+    // Cards by what they can spend, one with a hold lapsed by the clock but still stored: the same
+    // order and totals as sorting every card.
+    let (_, all) = app.call(Method::Get, "/cards?limit=100", None);
+    let mut cards: Vec<(Decimal, String)> = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                dec(&c["balance"].to_string()),
+                c["_id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    cards.sort();
+    cards.reverse();
+    let (s, v) = app.call(Method::Get, "/cards?sort=-availableBalance", None);
+    assert_eq!(s, 200, "{v}");
+    let got: Vec<&str> = v["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["_id"].as_str().unwrap())
+        .collect();
+    let want: Vec<&str> = cards.iter().map(|(_, id)| id.as_str()).collect();
+    assert_eq!(got, want);
+    for (b, _) in &cards {
+        let (s, v) = app.call(Method::Get, &format!("/cards?balance.gte={b}"), None);
+        assert_eq!(s, 200, "{v}");
+        let n = cards.iter().filter(|(c, _)| c >= b).count();
+        assert_eq!(v["meta"]["total"].as_u64(), Some(n as u64), "{v}");
+    }
+}
+
 #[test]
 fn a_format_3_store_upgrades_to_exactly_what_this_release_writes() {
     let mut app = App::new();
@@ -515,6 +589,7 @@ fn a_format_3_store_upgrades_to_exactly_what_this_release_writes() {
     assert_eq!(spent, [dec("7"), dec("27"), dec("47")]);
 
     write_format_3_spend_totals(&mut app.store);
+    delete_range_indexes(&mut app.store);
     app.store
         .put(&keys::format_version(), &3u32.to_be_bytes())
         .unwrap();
@@ -540,7 +615,7 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .collect();
         match parts.first().map(String::as_str) {
-            Some("i" | "c") => app.store.delete(&k).unwrap(),
+            Some("i" | "c" | "r" | "rv" | "hq") => app.store.delete(&k).unwrap(),
             Some("p") if parts[2] == "ledger" => {
                 let e: Entry = codec::decode(&v).unwrap();
                 app.store.delete(&k).unwrap();

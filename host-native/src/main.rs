@@ -19,6 +19,8 @@ use std::time::Duration;
 
 use anyhow::{Context, anyhow};
 use card_core::domain::api_keys::{self as auth, ConfiguredKeys};
+use card_core::domain::audit::{self, AuditAction};
+use card_core::domain::permissions::Permissions;
 use card_core::{Config, Env, Service};
 use clap::Parser;
 use tracing::{error, info, warn};
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
+        Command::Listen(args) => cli::listen::run(args),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut cmd, "cards", &mut std::io::stdout());
@@ -121,6 +124,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if api_keys.is_empty() {
         ensure_a_stored_key(&store, &*env)?;
     }
+    let url_policy = card_core::domain::push::UrlPolicy {
+        allow_private: args.allow_private_urls,
+    };
     let service = Arc::new(Service::new(
         Config {
             api_keys,
@@ -133,9 +139,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             file_quota_bytes: args.file_quota,
             test_clock: args.test_clock,
             webhook_retry_schedule: args.webhook_retry_schedule.0.clone(),
-            url_policy: card_core::domain::push::UrlPolicy {
-                allow_private: args.webhook_allow_private,
-            },
+            url_policy,
         },
         &*env,
     ));
@@ -192,7 +196,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             store: store.clone(),
             env: env.clone(),
             writer: writer.handle(),
-            outbound: outbound::Outbound::new(service.config().url_policy),
+            outbound: outbound::Outbound::new(url_policy),
             wake: deliveries.clone(),
         })
         .run(),
@@ -212,6 +216,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         metrics: metrics.is_some(),
         cors: card_core::http::cors::Origins::new(&args.cors_origins),
         deliveries,
+        outbound: outbound::Outbound::new(url_policy),
     });
     if let Some((listener, handle)) = metrics {
         let gauges = {
@@ -270,40 +275,106 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A fresh install with no configured and no stored key gets one for client `default`, printed once,
-/// so a plain `cards serve` can be used right away.
+/// so a plain `cards serve` can be used right away. It is the operator's first key: full access,
+/// `reveal` included, as every key had before permissions existed.
 fn ensure_a_stored_key(store: &Store, env: &dyn Env) -> anyhow::Result<()> {
     if store.read(auth::has_stored_keys)?? {
         return Ok(());
     }
-    let key = store.write(|tx| auth::create_key(tx, env, "default").map_err(anyhow::Error::msg))?;
+    let (key, _) = store.write(|tx| {
+        auth::create_key(tx, env, "default", Permissions::full(), env.now())
+            .map_err(anyhow::Error::msg)
+    })?;
     println!("API key for client \"default\": {key}");
     println!("(shown once; make more with `cards keys create --client NAME`)");
     Ok(())
 }
 
+fn open_store(data: &cli::DataArg) -> anyhow::Result<Store> {
+    Store::open(
+        data.store.as_deref(),
+        &data.data,
+        data.cache_size,
+        data.store_timeout,
+    )
+    .map_err(Into::into)
+}
+
 fn keys(cmd: KeysCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        KeysCommand::Create { client, data } => {
-            let store = Store::open(
-                data.store.as_deref(),
-                &data.data,
-                data.cache_size,
-                data.store_timeout,
-            )?;
-            let key = store.write(|tx| {
-                auth::create_key(tx, &SystemEnv, &client).map_err(anyhow::Error::msg)
+        KeysCommand::Create {
+            client,
+            permissions,
+            data,
+        } => {
+            let permissions = if permissions.is_empty() {
+                Permissions::default_new()
+            } else {
+                Permissions::parse(permissions.iter().map(String::as_str))
+                    .map_err(|e| anyhow!("--permissions: {e}"))?
+            };
+            let store = open_store(&data)?;
+            let (key, info) = store.write(|tx| {
+                let (key, info) = auth::create_key(
+                    tx,
+                    &SystemEnv,
+                    &client,
+                    permissions.clone(),
+                    SystemEnv.now(),
+                )
+                .map_err(anyhow::Error::msg)?;
+                audit::record_operator_change(
+                    tx,
+                    &SystemEnv,
+                    &client,
+                    AuditAction::ApiKeyCreated,
+                    &info.id,
+                )
+                .map_err(|e| anyhow!("cannot record the audit event: {}", e.message()))?;
+                anyhow::Ok((key, info))
             })?;
             println!("{key}");
+            eprintln!("id {} permissions {}", info.id, info.permissions.describe());
             Ok(ExitCode::SUCCESS)
         }
-        KeysCommand::Revoke { key, data } => {
-            let store = Store::open(
-                data.store.as_deref(),
-                &data.data,
-                data.cache_size,
-                data.store_timeout,
-            )?;
-            let existed = store.write(|tx| anyhow::Ok(auth::revoke_key(tx, &key)?))?;
+        KeysCommand::List { client, data } => {
+            let store = open_store(&data)?;
+            let keys = store.read(|tx| auth::list(tx, client.as_deref()))??;
+            for k in keys {
+                let created = k
+                    .created_at
+                    .map_or_else(|| "-".to_string(), |t| t.to_rfc3339());
+                println!(
+                    "{}\t{}\t{}\t{}",
+                    k.id,
+                    k.client,
+                    created,
+                    k.permissions.describe()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        KeysCommand::Revoke { key, id, data } => {
+            let store = open_store(&data)?;
+            let existed = store.write(|tx| {
+                let id = match (&key, &id) {
+                    (Some(key), _) => auth::key_id(&auth::hash_key(key)),
+                    (_, Some(id)) => id.clone(),
+                    (None, None) => return anyhow::Ok(false),
+                };
+                let Some(info) = auth::revoke_by_id(tx, None, &id)? else {
+                    return Ok(false);
+                };
+                audit::record_operator_change(
+                    tx,
+                    &SystemEnv,
+                    &info.client,
+                    AuditAction::ApiKeyRevoked,
+                    &info.id,
+                )
+                .map_err(|e| anyhow!("cannot record the audit event: {}", e.message()))?;
+                Ok(true)
+            })?;
             if existed {
                 println!("revoked");
                 Ok(ExitCode::SUCCESS)

@@ -20,6 +20,17 @@ use tokio_rustls::rustls::{self, pki_types::ServerName};
 /// How much of an answer's body is read (a decision answer is small; a webhook answer is ignored).
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
+/// How much of a `get` answer is read (a page of events).
+const MAX_PAGE_BYTES: usize = 8 * 1024 * 1024;
+
+/// One request to send.
+struct Call<'a> {
+    method: hyper::Method,
+    headers: &'a [(&'a str, &'a str)],
+    body: Option<Bytes>,
+    max_answer: usize,
+}
+
 /// What came of one attempt. `status` is set when an HTTP answer arrived (any status); `error` says why
 /// there was none, or why the body could not be read.
 #[derive(Debug, Clone)]
@@ -89,8 +100,35 @@ impl Outbound {
         body: Bytes,
         timeout: Duration,
     ) -> Attempt {
+        let call = Call {
+            method: hyper::Method::POST,
+            headers,
+            body: Some(body),
+            max_answer: MAX_ANSWER_BYTES,
+        };
+        self.send(target, call, timeout).await
+    }
+
+    /// GETs `target` with `headers` (`cards listen` reading the service's events), reading at most
+    /// [`MAX_PAGE_BYTES`] of the answer.
+    pub async fn get(
+        &self,
+        target: &Target,
+        headers: &[(&str, &str)],
+        timeout: Duration,
+    ) -> Attempt {
+        let call = Call {
+            method: hyper::Method::GET,
+            headers,
+            body: None,
+            max_answer: MAX_PAGE_BYTES,
+        };
+        self.send(target, call, timeout).await
+    }
+
+    async fn send(&self, target: &Target, call: Call<'_>, timeout: Duration) -> Attempt {
         let start = Instant::now();
-        let result = tokio::time::timeout(timeout, self.exchange(target, headers, body)).await;
+        let result = tokio::time::timeout(timeout, self.exchange(target, call)).await;
         let duration = start.elapsed();
         match result {
             Ok(Ok((status, body))) => Attempt {
@@ -117,14 +155,13 @@ impl Outbound {
     async fn exchange(
         &self,
         target: &Target,
-        headers: &[(&str, &str)],
-        body: Bytes,
+        call: Call<'_>,
     ) -> Result<(u16, Bytes), AttemptError> {
         let addrs = self.addresses(target).await?;
         let tcp = connect(&addrs).await?;
         let _ = tcp.set_nodelay(true);
         match target.scheme {
-            Scheme::Http => self.request(tcp, target, headers, body).await,
+            Scheme::Http => self.request(tcp, target, call).await,
             Scheme::Https => {
                 let name = match &target.host {
                     Host::Name(name) => ServerName::try_from(name.clone())
@@ -136,7 +173,7 @@ impl Outbound {
                     .connect(name, tcp)
                     .await
                     .map_err(|e| AttemptError::Tls(e.to_string()))?;
-                self.request(tls, target, headers, body).await
+                self.request(tls, target, call).await
             }
         }
     }
@@ -169,8 +206,7 @@ impl Outbound {
         &self,
         io: S,
         target: &Target,
-        headers: &[(&str, &str)],
-        body: Bytes,
+        call: Call<'_>,
     ) -> Result<(u16, Bytes), AttemptError>
     where
         S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -179,21 +215,25 @@ impl Outbound {
         let (mut sender, conn) = http1::handshake(TokioIo::new(io)).await.map_err(http)?;
         // The connection is driven beside the exchange and dropped with it (one request per connection).
         let driver = tokio::spawn(conn);
-        let mut request = hyper::Request::post(target.path_and_query.as_str())
+        let mut request = hyper::Request::builder()
+            .method(call.method)
+            .uri(target.path_and_query.as_str())
             .header(hyper::header::HOST, target.authority())
-            .header(hyper::header::CONTENT_TYPE, "application/json")
             .header(hyper::header::USER_AGENT, &*self.user_agent)
             .header(hyper::header::CONNECTION, "close");
-        for (name, value) in headers {
+        if call.body.is_some() {
+            request = request.header(hyper::header::CONTENT_TYPE, "application/json");
+        }
+        for (name, value) in call.headers {
             request = request.header(*name, *value);
         }
         let request = request
-            .body(Full::new(body))
+            .body(Full::new(call.body.unwrap_or_default()))
             .map_err(|e| AttemptError::Http(e.to_string()))?;
         let result = async {
             let answer = sender.send_request(request).await.map_err(http)?;
             let status = answer.status().as_u16();
-            let body = Limited::new(answer.into_body(), MAX_ANSWER_BYTES)
+            let body = Limited::new(answer.into_body(), call.max_answer)
                 .collect()
                 .await
                 .map_err(|e| AttemptError::Http(e.to_string()))?

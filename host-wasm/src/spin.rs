@@ -50,9 +50,18 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
         .cloned()
         .collect();
     let (resp, method, route) = match read_request(req, headers).await {
-        Ok(req) => match cors::preflight(&origins, &req) {
+        Ok(mut req) => match cors::preflight(&origins, &req) {
             Some(answer) => (answer, req.method, routes::template(&req.path)),
-            None => (serve(&req), req.method, routes::template(&req.path)),
+            None => {
+                // What the audit trail records: the id the response carries, and the address
+                // Spin saw (it sets `spin-client-addr` on every incoming request).
+                request_id::attach(&mut req, &id);
+                req.peer = req
+                    .header_value("spin-client-addr")
+                    .and_then(|a| a.parse::<std::net::SocketAddr>().ok())
+                    .map(|a| a.ip().to_string());
+                (serve(&req), req.method, routes::template(&req.path))
+            }
         },
         Err(resp) => (resp, Method::Other, "unread"),
     };

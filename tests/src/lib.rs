@@ -13,6 +13,7 @@
 
 pub mod assert;
 pub mod client;
+pub mod decision_endpoint;
 pub mod fixtures;
 pub mod host;
 pub mod pg_cluster;

@@ -107,6 +107,84 @@ fn stored_keys_work_are_hashed_and_can_be_revoked() {
     assert!(!ok, "revoking an unknown key fails");
 }
 
+#[test]
+fn keys_made_on_the_command_line_carry_permissions_and_are_audited() {
+    if !native() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let (ok, reader) = keys(
+        &[
+            "create",
+            "--client",
+            "acme",
+            "--permissions",
+            "*:read,audit:read",
+        ],
+        &data,
+    );
+    assert!(ok, "{reader}");
+    let (ok, admin) = keys(&["create", "--client", "acme"], &data);
+    assert!(ok, "{admin}");
+    let (ok, _) = keys(
+        &["create", "--client", "acme", "--permissions", "cards:root"],
+        &data,
+    );
+    assert!(!ok, "an unknown level is refused");
+    let (ok, listed) = keys(&["list", "--client", "acme"], &data);
+    assert!(ok, "{listed}");
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(!listed.contains(&reader) && !listed.contains(&admin));
+    let reader_line = lines
+        .iter()
+        .find(|l| l.contains("cards:read"))
+        .expect("the reader key is listed");
+    assert!(!reader_line.contains("reveal"), "{reader_line}");
+    let admin_line = lines.iter().find(|l| l.contains("cards:write")).unwrap();
+    // The default: everything but reveal.
+    assert!(
+        admin_line.contains("api_keys:write") && !admin_line.contains("reveal"),
+        "{admin_line}"
+    );
+    let reader_id = reader_line.split('\t').next().unwrap().to_string();
+
+    let server = serve(&data, "serve.log");
+    let r = Tenant::at(&server.base_url, &reader, "acme");
+    let a = Tenant::at(&server.base_url, &admin, "acme");
+    r.get("/cards").expect(200);
+    r.post("/accounts", &account_body(json!({})))
+        .expect_error(403, "permission_denied");
+    a.post("/accounts", &account_body(json!({}))).expect(201);
+    a.send("POST", "/cards/0123456789abcdef01234567/token", &[], None)
+        .expect_error(403, "permission_denied");
+    // Both creations are in the trail, made by the operator.
+    let trail = r
+        .get("/audit-events?action=api_key.created")
+        .expect(200)
+        .body["data"]
+        .clone();
+    let trail = trail.as_array().unwrap();
+    assert_eq!(trail.len(), 2, "{trail:?}");
+    assert!(trail.iter().all(|e| e["keyId"] == "operator"));
+    drop(server);
+
+    let (ok, out) = keys(&["revoke", "--id", &reader_id], &data);
+    assert!(ok, "{out}");
+    let server = serve(&data, "serve-2.log");
+    Tenant::at(&server.base_url, &reader, "acme")
+        .get("/cards")
+        .expect_error(401, "unauthorized");
+    let a = Tenant::at(&server.base_url, &admin, "acme");
+    let revoked = a
+        .get("/audit-events?action=api_key.revoked")
+        .expect(200)
+        .body["data"]
+        .clone();
+    assert_eq!(revoked[0]["subjectKeyId"], json!(reader_id));
+}
+
 fn raw_to(server: &Process, key: &str, header: &str) -> Resp {
     try_send_to(&server.base_url, "GET", "/accounts", &[(header, key)], None).expect("request")
 }

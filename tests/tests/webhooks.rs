@@ -319,7 +319,7 @@ fn refused_urls_are_400_naming_url() {
     if host::HostKind::from_env() != host::HostKind::Native {
         return;
     }
-    let open = Instance::start_with_env(&[("CARDS_WEBHOOK_ALLOW_PRIVATE", "true")]);
+    let open = Instance::start_with_env(&[("CARDS_ALLOW_PRIVATE_URLS", "true")]);
     let t = open.tenant(0);
     t.post(
         "/webhook-endpoints",

@@ -594,6 +594,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/authorization-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's decision endpoint (404 when none is set); its secret is null */
+        get: operations["getAuthorizationEndpoint"];
+        /** Set (or replace) the endpoint asked about each purchase the issuer's checks approve; the secret is shown when it is first set */
+        put: operations["setAuthorizationEndpoint"];
+        post?: never;
+        /** Remove the decision endpoint: the issuer's checks alone decide again */
+        delete: operations["deleteAuthorizationEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authorization-endpoint/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (shown once); the old one signs beside it for 24 hours */
+        post: operations["rotateAuthorizationEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -727,6 +763,75 @@ export interface paths {
         put?: never;
         /** Send a delivery again now, whatever its status */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the client's stored keys (ids and grants; never a key) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create a key with some of the caller's grants; the key is shown once */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a stored key of the client */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the audit trail: card tokens, reveals (refused ones too) and key changes */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an audit record */
+        get: operations["getAuditEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -939,6 +1044,35 @@ export interface components {
             updatedAt: string;
             /** @description What was asked (and incremented); more than `amount` after a partial approval. */
             requestedAmount: number;
+            decision: components["schemas"]["Decision"] | null;
+        };
+        /** @description Who decided: the issuer's checks alone, the client's decision endpoint, or its fallback (after a timeout, an error or an invalid answer). Null for authorizations older than decisions. */
+        Decision: {
+            /** @enum {string} */
+            source: "issuer" | "endpoint" | "fallback";
+            /** @enum {string|null} */
+            reason: "timeout" | "error" | "invalid_response" | null;
+            latencyMs: number;
+            /** @description What the decision endpoint attached to its answer. */
+            metadata: Record<string, never> | null;
+        };
+        AuthorizationEndpoint: {
+            url: string;
+            timeoutMs: number;
+            /** @enum {string} */
+            fallback: "approve" | "decline";
+            /** @description `whsec_` + base64 of 32 random bytes: shown when the endpoint is first set and by rotate-secret, null otherwise. */
+            secret: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AuthorizationEndpointSet: {
+            /** @description https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them. */
+            url: string;
+            timeoutMs?: number | null;
+            fallback?: ("approve" | "decline") | null;
         };
         CardTransaction: {
             _id: string;
@@ -973,6 +1107,90 @@ export interface components {
             };
             /** Format: date-time */
             createdAt: string;
+        };
+        ApiKey: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id: string;
+            client: string;
+            permissions: {
+                /** @enum {string} */
+                accounts: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders: "none" | "read" | "write";
+                /** @enum {string} */
+                cards: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal: boolean;
+            createdAt: string | null;
+        };
+        AuditEvent: {
+            _id: string;
+            /** @enum {string} */
+            action: "card.token_created" | "card.revealed" | "api_key.created" | "api_key.revoked";
+            /** @enum {string} */
+            outcome: "success" | "refused";
+            /** @description The error code of a refusal. */
+            error: string | null;
+            /** @description The id of the key that asked (never the key). */
+            keyId: string;
+            cardId: string | null;
+            /** @description The key created or revoked. */
+            subjectKeyId: string | null;
+            requestId: string | null;
+            /** @description The caller's address as the host saw it. */
+            address: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKeyCreated: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id: string;
+            client: string;
+            permissions: {
+                /** @enum {string} */
+                accounts: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders: "none" | "read" | "write";
+                /** @enum {string} */
+                cards: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys: "none" | "read" | "write";
+                /** @enum {string} */
+                audit: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal: boolean;
+            createdAt: string | null;
+            /** @description The key: shown only here; null on an idempotent replay. */
+            key: string | null;
+        };
+        ApiKeyCreate: {
+            permissions?: string[] | null;
         };
         Transfer: {
             _id: string;
@@ -1338,7 +1556,7 @@ export interface components {
             statusCode: number;
             message: string;
             /** @enum {string} */
-            error: "validation_error" | "unauthorized" | "invalid_token" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
+            error: "validation_error" | "unauthorized" | "invalid_token" | "permission_denied" | "not_found" | "method_not_allowed" | "request_timeout" | "invalid_state" | "idempotency_conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "insufficient_funds" | "account_unavailable" | "currency_mismatch" | "card_canceled" | "card_inactive" | "channel_blocked" | "category_blocked" | "category_not_allowed" | "spending_limit" | "webhook_declined" | "webhook_timeout" | "webhook_error" | "rate_limited" | "internal_error" | "busy" | "unavailable" | "not_configured" | "vault_key_mismatch";
             errors?: components["schemas"]["FieldError"][];
             /** @description The `Request-Id` header of this response (every host sets both), for tracing the request in the server's log. */
             requestId?: string;
@@ -1559,6 +1777,15 @@ export interface components {
             updatedAt?: string;
             /** @description What was asked (and incremented); more than `amount` after a partial approval. */
             requestedAmount?: number;
+            decision?: {
+                /** @enum {string} */
+                source?: "issuer" | "endpoint" | "fallback";
+                /** @enum {string|null} */
+                reason?: "timeout" | "error" | "invalid_response" | null;
+                latencyMs?: number;
+                /** @description What the decision endpoint attached to its answer. */
+                metadata?: Record<string, never> | null;
+            } | null;
         };
         CardTransactionListItem: {
             _id?: string;
@@ -1649,6 +1876,55 @@ export interface components {
                 error?: string | null;
             }[];
             nextAttemptAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        ApiKeyListItem: {
+            /** @description The first 24 hex characters of the key's SHA-256; never the key. */
+            _id?: string;
+            client?: string;
+            permissions?: {
+                /** @enum {string} */
+                accounts?: "none" | "read" | "write";
+                /** @enum {string} */
+                card_holders?: "none" | "read" | "write";
+                /** @enum {string} */
+                cards?: "none" | "read" | "write";
+                /** @enum {string} */
+                authorizations?: "none" | "read" | "write";
+                /** @enum {string} */
+                disputes?: "none" | "read" | "write";
+                /** @enum {string} */
+                events?: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks?: "none" | "read" | "write";
+                /** @enum {string} */
+                test_clock?: "none" | "read" | "write";
+                /** @enum {string} */
+                api_keys?: "none" | "read" | "write";
+                /** @enum {string} */
+                audit?: "none" | "read" | "write";
+            };
+            /** @description May create card tokens and reveal card numbers. */
+            reveal?: boolean;
+            createdAt?: string | null;
+        };
+        AuditEventListItem: {
+            _id?: string;
+            /** @enum {string} */
+            action?: "card.token_created" | "card.revealed" | "api_key.created" | "api_key.revoked";
+            /** @enum {string} */
+            outcome?: "success" | "refused";
+            /** @description The error code of a refusal. */
+            error?: string | null;
+            /** @description The id of the key that asked (never the key). */
+            keyId?: string;
+            cardId?: string | null;
+            /** @description The key created or revoked. */
+            subjectKeyId?: string | null;
+            requestId?: string | null;
+            /** @description The caller's address as the host saw it. */
+            address?: string | null;
             /** Format: date-time */
             createdAt?: string;
         };
@@ -1748,6 +2024,22 @@ export interface components {
             /** @description The filter as understood, Mongo style. */
             filter: Record<string, never>;
         };
+        ApiKeyList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["ApiKeyListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
+        AuditEventList: {
+            statusCode: number;
+            message: string;
+            data: components["schemas"]["AuditEventListItem"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description The filter as understood, Mongo style. */
+            filter: Record<string, never>;
+        };
     };
     responses: {
         /** @description Error: `validation_error` */
@@ -1775,7 +2067,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description Error: `invalid_token` */
+        /** @description Error: `invalid_token`, `permission_denied` */
         E403: {
             headers: {
                 [name: string]: unknown;
@@ -1783,7 +2075,7 @@ export interface components {
             content: {
                 "application/json": {
                     /** @enum {unknown} */
-                    error?: "invalid_token";
+                    error?: "invalid_token" | "permission_denied";
                 } & components["schemas"]["Error"];
             };
         };
@@ -2026,6 +2318,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2072,6 +2365,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -2119,6 +2413,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2164,6 +2459,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2200,6 +2496,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2231,6 +2528,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2273,6 +2571,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2325,6 +2624,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2372,6 +2672,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2422,6 +2723,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2459,6 +2761,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2502,6 +2805,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -2538,6 +2842,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2583,6 +2888,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2648,6 +2954,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -2682,6 +2989,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2725,6 +3033,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -2759,6 +3068,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2805,6 +3115,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2852,6 +3163,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2888,6 +3200,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -2929,6 +3242,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -2965,6 +3279,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3012,6 +3327,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3052,6 +3368,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3105,7 +3422,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount";
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount" | "decision.source" | "-decision.source" | "decision.reason" | "-decision.reason" | "decision.latencyMs" | "-decision.latencyMs" | "decision.metadata" | "-decision.metadata";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -3135,6 +3452,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3186,6 +3504,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3238,6 +3557,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3269,6 +3589,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3286,7 +3607,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount";
+                sort?: "" | "_id" | "-_id" | "cardId" | "-cardId" | "cardHolderId" | "-cardHolderId" | "amount" | "-amount" | "currency" | "-currency" | "channel" | "-channel" | "merchant.name" | "-merchant.name" | "merchant.category" | "-merchant.category" | "merchant.mcc" | "-merchant.mcc" | "merchant.city" | "-merchant.city" | "merchant.country" | "-merchant.country" | "approved" | "-approved" | "status" | "-status" | "declineReason" | "-declineReason" | "pendingAmount" | "-pendingAmount" | "capturedAmount" | "-capturedAmount" | "reversedAmount" | "-reversedAmount" | "refundedAmount" | "-refundedAmount" | "expiresAt" | "-expiresAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "requestedAmount" | "-requestedAmount" | "decision.source" | "-decision.source" | "decision.reason" | "-decision.reason" | "decision.latencyMs" | "-decision.latencyMs" | "decision.metadata" | "-decision.metadata";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -3313,6 +3634,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3344,6 +3666,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3388,6 +3711,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3437,6 +3761,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3486,6 +3811,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3535,6 +3861,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3584,6 +3911,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3615,6 +3943,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3643,6 +3972,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3684,6 +4014,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3734,6 +4065,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -3782,6 +4114,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3813,6 +4146,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3857,11 +4191,149 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's decision endpoint (404 when none is set); its secret is null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    setAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/decide",
+                 *       "timeoutMs": 2000,
+                 *       "fallback": "decline"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthorizationEndpointSet"];
+            };
+        };
+        responses: {
+            /** @description Set (or replace) the endpoint asked about each purchase the issuer's checks approve; the secret is shown when it is first set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    deleteAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove the decision endpoint: the issuer's checks alone decide again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    rotateAuthorizationEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new signing secret (shown once); the old one signs beside it for 24 hours */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuthorizationEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };
@@ -3905,6 +4377,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3936,6 +4409,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -3980,6 +4454,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4026,6 +4501,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
@@ -4060,6 +4536,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4101,6 +4578,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             413: components["responses"]["E413"];
@@ -4135,6 +4613,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4171,6 +4650,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -4220,6 +4700,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
@@ -4264,6 +4745,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
@@ -4303,11 +4785,219 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
+                populate?: components["parameters"]["populate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "permissions": [
+                 *         "cards:read",
+                 *         "accounts:write"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a key with some of the caller's grants; the key is shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["ApiKeyCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a stored key of the client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["page"];
+                /** @description Items per page (default 20) */
+                limit?: components["parameters"]["limit"];
+                /** @description Cursor paging: the page after the record with this id (in the list's order); `page` then counts from it */
+                startingAfter?: components["parameters"]["startingAfter"];
+                /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
+                endingBefore?: components["parameters"]["endingBefore"];
+                /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
+                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description Comma-separated fields to return (`_id` always) */
+                fields?: string;
+                /** @description Case-insensitive regular expression over the search fields */
+                search?: components["parameters"]["search"];
+                /** @description Comma-separated fields `search` looks in */
+                searchIn?: string;
+                /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
+                filter?: string;
+                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
+                populate?: components["parameters"]["populate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an audit record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["AuditEvent"];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
         };
     };
 }

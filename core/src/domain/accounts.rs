@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{Record, money};
 use crate::storage::keys::Kind;
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
 
 str_enum!(OwnerType { User = "user", Business = "business", System = "system", Provider = "provider" });
@@ -111,6 +112,10 @@ indexed!(Account, Kind::Account, |r| {
     "type" => r.kind.as_str(),
     "category" => r.category.as_str(),
     "ownerType" => r.owner_type.as_str(),
+}, ranges {
+    // An account has no holds: all three show the one stored balance.
+    "balance" ["balance", "availableBalance", "ledgerBalance"] => Ordered::Num(r.balance),
+    "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 });
 
 /// Every account of the caller, oldest first.

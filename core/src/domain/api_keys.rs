@@ -5,7 +5,11 @@ use std::collections::HashMap;
 
 use sha2::{Digest, Sha256};
 
-use crate::env::Env;
+use serde::{Deserialize, Serialize};
+
+use super::permissions::Permissions;
+use crate::env::{Env, Timestamp};
+use crate::storage::codec::{self, Record};
 use crate::storage::{Direction, StoreError, Tx, keys, prefix_end};
 
 pub fn hash_key(key: &str) -> String {
@@ -60,26 +64,102 @@ impl ConfiguredKeys {
     }
 }
 
+/// A key as the service knows it: its public id (never the key), its client and its grants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyInfo {
+    /// The first 24 hex characters of the key's SHA-256: names the key in audit records and in
+    /// `/api-keys` without revealing it.
+    pub id: String,
+    pub client: String,
+    pub permissions: Permissions,
+    /// None for configured keys and keys stored before permissions existed.
+    pub created_at: Option<Timestamp>,
+    /// True for keys given by configuration (not stored, so not revocable over the API).
+    pub configured: bool,
+}
+
+/// A stored key's record. Keys stored before it held their client's name alone (plain text, whose
+/// first byte is never this record's version byte); those read as full access.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StoredKey {
+    client: String,
+    permissions: Permissions,
+    created_at: Timestamp,
+}
+
+impl Record for StoredKey {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "API key";
+}
+
+/// The public id of a key, from its hash.
+pub fn key_id(hash: &str) -> String {
+    hash[..24.min(hash.len())].to_string()
+}
+
+fn decode_stored(hash: &str, value: &[u8]) -> Result<KeyInfo, StoreError> {
+    let id = key_id(hash);
+    if value.first() == Some(&StoredKey::VERSION) {
+        let k: StoredKey = codec::decode(value)?;
+        return Ok(KeyInfo {
+            id,
+            client: k.client,
+            permissions: k.permissions,
+            created_at: Some(k.created_at),
+            configured: false,
+        });
+    }
+    let client = String::from_utf8(value.to_vec())
+        .map_err(|_| StoreError("a stored API key names a client that is not UTF-8".into()))?;
+    Ok(KeyInfo {
+        id,
+        client,
+        permissions: Permissions::full(),
+        created_at: None,
+        configured: false,
+    })
+}
+
+/// The key a request presents: configured keys first, then stored ones.
+pub fn lookup(
+    key: &str,
+    configured: &ConfiguredKeys,
+    tx: &mut dyn Tx,
+) -> Result<Option<KeyInfo>, StoreError> {
+    let hash = hash_key(key);
+    if let Some(client) = configured.0.get(&hash) {
+        return Ok(Some(KeyInfo {
+            id: key_id(&hash),
+            client: client.clone(),
+            permissions: Permissions::full(),
+            created_at: None,
+            configured: true,
+        }));
+    }
+    match tx.get(&keys::api_key(&hash))? {
+        Some(value) => decode_stored(&hash, &value).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// The client a presented key belongs to: configured keys first, then stored ones.
 pub fn client_of(
     key: &str,
     configured: &ConfiguredKeys,
     tx: &mut dyn Tx,
 ) -> Result<Option<String>, StoreError> {
-    let hash = hash_key(key);
-    if let Some(client) = configured.0.get(&hash) {
-        return Ok(Some(client.clone()));
-    }
-    match tx.get(&keys::api_key(&hash))? {
-        Some(client) => String::from_utf8(client)
-            .map(Some)
-            .map_err(|_| StoreError("a stored API key names a client that is not UTF-8".into())),
-        None => Ok(None),
-    }
+    Ok(lookup(key, configured, tx)?.map(|k| k.client))
 }
 
-/// Creates a key for `client`, stores its hash and returns the key, which is never stored in clear.
-pub fn create_key(tx: &mut dyn Tx, env: &dyn Env, client: &str) -> Result<String, String> {
+/// Creates a key for `client` with `permissions`, stores its hash and returns the key (never
+/// stored in clear) with what the service knows of it.
+pub fn create_key(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    client: &str,
+    permissions: Permissions,
+    now: Timestamp,
+) -> Result<(String, KeyInfo), String> {
     if !is_valid_client(client) {
         return Err(format!(
             "invalid client name {client:?}: use 1 to 64 of A-Z a-z 0-9 _ . -"
@@ -88,9 +168,16 @@ pub fn create_key(tx: &mut dyn Tx, env: &dyn Env, client: &str) -> Result<String
     let mut secret = [0u8; 24];
     env.fill_random(&mut secret);
     let key = format!("ck_{}", hex::encode(secret));
-    tx.put(&keys::api_key(&hash_key(&key)), client.as_bytes())
+    let hash = hash_key(&key);
+    let record = StoredKey {
+        client: client.to_string(),
+        permissions,
+        created_at: now,
+    };
+    codec::put(tx, &keys::api_key(&hash), &record).map_err(|e| e.to_string())?;
+    let info = decode_stored(&hash, &codec::encode(&record).map_err(|e| e.to_string())?)
         .map_err(|e| e.to_string())?;
-    Ok(key)
+    Ok((key, info))
 }
 
 /// Removes a stored key; true if it existed.
@@ -99,6 +186,56 @@ pub fn revoke_key(tx: &mut dyn Tx, key: &str) -> Result<bool, StoreError> {
     let existed = tx.get(&k)?.is_some();
     tx.delete(&k)?;
     Ok(existed)
+}
+
+/// The stored keys (of `client`, or of every client), by id. Keys are few (an operator makes
+/// them), so this scans them all.
+pub fn list(tx: &mut dyn Tx, client: Option<&str>) -> Result<Vec<KeyInfo>, StoreError> {
+    let start = keys::api_keys();
+    let end = prefix_end(&start);
+    let mut out = Vec::new();
+    let mut from = start.clone();
+    loop {
+        let page = tx.scan(&from, &end, Direction::Forward, 256)?;
+        let Some((last, _)) = page.last() else { break };
+        from = last.clone();
+        from.push(0);
+        let full = page.len() == 256;
+        for (k, v) in page {
+            let hash = String::from_utf8_lossy(&k[start.len()..]).into_owned();
+            let info = decode_stored(&hash, &v)?;
+            if client.is_none_or(|c| c == info.client) {
+                out.push(info);
+            }
+        }
+        if !full {
+            break;
+        }
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+/// Removes `client`'s stored key with public id `id`; returns it, or None if there is none.
+pub fn revoke_by_id(
+    tx: &mut dyn Tx,
+    client: Option<&str>,
+    id: &str,
+) -> Result<Option<KeyInfo>, StoreError> {
+    let start = keys::api_keys();
+    let Some(found) = list(tx, client)?.into_iter().find(|k| k.id == id) else {
+        return Ok(None);
+    };
+    // The id is a prefix of the hash; the key is the one whose hash starts with it.
+    let mut prefix = start.clone();
+    prefix.extend_from_slice(id.as_bytes());
+    let end = prefix_end(&start);
+    for (k, _) in tx.scan(&prefix, &end, Direction::Forward, 1)? {
+        if k.starts_with(&prefix) {
+            tx.delete(&k)?;
+        }
+    }
+    Ok(Some(found))
 }
 
 /// True when at least one key is stored.
@@ -111,7 +248,7 @@ pub fn has_stored_keys(tx: &mut dyn Tx) -> Result<bool, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::DeterministicEnv;
+    use crate::env::{DeterministicEnv, Env};
     use crate::storage::MemStore;
 
     #[test]
@@ -119,14 +256,27 @@ mod tests {
         let env = DeterministicEnv::default();
         let mut store = MemStore::new();
         assert!(!has_stored_keys(&mut store).unwrap());
-        let key = create_key(&mut store, &env, "acme").unwrap();
+        let (key, info) = create_key(
+            &mut store,
+            &env,
+            "acme",
+            Permissions::default_new(),
+            env.now(),
+        )
+        .unwrap();
         assert!(has_stored_keys(&mut store).unwrap());
         // Only the hash is stored.
-        assert!(
-            store
-                .iter()
-                .all(|(k, v)| !k.windows(key.len()).any(|w| w == key.as_bytes())
-                    && v.as_slice() == b"acme")
+        assert!(store.iter().all(|(k, v)| {
+            !k.windows(key.len()).any(|w| w == key.as_bytes())
+                && !v.windows(key.len()).any(|w| w == key.as_bytes())
+        }));
+        assert_eq!(info.id, key_id(&hash_key(&key)));
+        let listed = list(&mut store, Some("acme")).unwrap();
+        assert_eq!(listed, vec![info.clone()]);
+        assert!(list(&mut store, Some("other")).unwrap().is_empty());
+        assert_eq!(
+            lookup(&key, &ConfiguredKeys::default(), &mut store).unwrap(),
+            Some(info)
         );
         let none = ConfiguredKeys::default();
         assert_eq!(
@@ -136,6 +286,26 @@ mod tests {
         assert_eq!(client_of("nope", &none, &mut store).unwrap(), None);
         assert!(revoke_key(&mut store, &key).unwrap());
         assert_eq!(client_of(&key, &none, &mut store).unwrap(), None);
+    }
+
+    #[test]
+    fn keys_stored_before_permissions_keep_full_access() {
+        let mut store = MemStore::new();
+        let key = "ck_0123456789abcdef0123456789abcdef";
+        store.put(&keys::api_key(&hash_key(key)), b"acme").unwrap();
+        let info = lookup(key, &ConfiguredKeys::default(), &mut store)
+            .unwrap()
+            .unwrap();
+        assert_eq!(info.client, "acme");
+        assert_eq!(info.permissions, Permissions::full());
+        assert_eq!(info.created_at, None);
+        let id = info.id.clone();
+        assert_eq!(revoke_by_id(&mut store, Some("other"), &id).unwrap(), None);
+        assert_eq!(
+            revoke_by_id(&mut store, Some("acme"), &id).unwrap(),
+            Some(info)
+        );
+        assert!(!has_stored_keys(&mut store).unwrap());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod account_details;
 pub mod accounts;
 pub mod api_keys;
+pub mod audit;
 pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
@@ -16,6 +17,7 @@ pub mod events;
 pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
+pub mod permissions;
 pub mod push;
 pub mod test_clock;
 pub mod transfers;

@@ -25,6 +25,7 @@ use super::{Currency, IdGen, Scope};
 use crate::env::{DeterministicEnv, Timestamp};
 use crate::storage::codec::{self, JsonText};
 use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
 use crate::storage::{MemStore, Overlay};
 
 #[derive(Debug, Clone)]
@@ -624,6 +625,49 @@ proptest! {
                     prop_assert_eq!(c.balance, Decimal::ZERO);
                 }
                 total += c.balance;
+            }
+            // The range indexes agree with the records: an account's balance; what a card can
+            // spend as stored (ledger balance less stored holds), and the cards whose holds lapsed
+            // by the clock are exactly those the lapsed queue names.
+            {
+                let mut s = Scope { tx: &mut w.store, client: "alice", now, ids: &w.ids, env: &w.env };
+                let entries = |s: &mut Scope, kind: Kind, index: &str| {
+                    let prefix = keys::range_index("alice", kind, index);
+                    let mut got: Vec<(Vec<u8>, String)> = crate::storage::scan_prefix(s.tx, &prefix)
+                        .unwrap()
+                        .iter()
+                        .map(|(k, _)| {
+                            let (v, id) = keys::range_entry_parts(&prefix, k).unwrap();
+                            (v.to_vec(), id.to_string())
+                        })
+                        .collect();
+                    got.sort();
+                    got
+                };
+                let mut want: Vec<(Vec<u8>, String)> = balances
+                    .iter()
+                    .map(|a| (Ordered::Num(a.balance).encode(), a.id.clone()))
+                    .collect();
+                want.sort();
+                prop_assert_eq!(entries(&mut s, Kind::Account, "balance"), want);
+                let mut want = Vec::new();
+                let mut lapsed = Vec::new();
+                for c in &all_cards {
+                    let held = authorizations::stored_held(&mut s, &c.id).unwrap();
+                    want.push((Ordered::Num(c.balance - held).encode(), c.id.clone()));
+                    if !authorizations::lapsed_holds(&mut s, &c.id).unwrap().is_empty() {
+                        lapsed.push(c.id.clone());
+                    }
+                }
+                want.sort();
+                prop_assert_eq!(entries(&mut s, Kind::Card, "available"), want);
+                let stale: Vec<String> = authorizations::lapsed_cards(s.tx, "alice", "available", now.millis())
+                    .unwrap()
+                    .into_iter()
+                    .map(|p| p.id)
+                    .collect();
+                lapsed.sort();
+                prop_assert_eq!(stale, lapsed);
             }
             let captured: Decimal = all_auths.iter().map(|a| a.captured_amount).sum();
             let refunded: Decimal = all_auths.iter().map(|a| a.refunded_amount).sum();

@@ -3,8 +3,9 @@
 
 use super::accounts::Account;
 use super::authorizations::transactions::CardTransaction;
-use super::authorizations::{Authorization, spend};
+use super::authorizations::{self, Authorization, HeldTotal, spend};
 use super::card_holders::CardHolder;
+use super::cards;
 use super::cards::Card;
 use super::events::Event;
 use super::ledger::Entry;
@@ -12,6 +13,7 @@ use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
 use crate::storage::table::{self, Indexed};
 use crate::storage::{Direction, KvPair, StoreError, Tx, codec, prefix_end};
+use rust_decimal::Decimal;
 
 /// Keys are read a chunk at a time, so a big store is never all in memory.
 const CHUNK: usize = 1024;
@@ -21,9 +23,14 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
     match from {
         2 => {
             from_2(tx)?;
-            Ok(from_3(tx)?)
+            from_3(tx)?;
+            Ok(from_4(tx)?)
         }
-        3 => Ok(from_3(tx)?),
+        3 => {
+            from_3(tx)?;
+            Ok(from_4(tx)?)
+        }
+        4 => Ok(from_4(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -56,7 +63,11 @@ fn from_2(tx: &mut dyn Tx) -> Result<(), StoreError> {
             Some(Kind::LedgerEntry | Kind::AccountDetail | Kind::File) | None => Ok(()),
             // Format 2 had neither.
             Some(
-                Kind::Transfer | Kind::Dispute | Kind::WebhookEndpoint | Kind::WebhookDelivery,
+                Kind::Transfer
+                | Kind::Dispute
+                | Kind::WebhookEndpoint
+                | Kind::WebhookDelivery
+                | Kind::AuditEvent,
             ) => Ok(()),
         }
     })
@@ -91,6 +102,44 @@ fn spend_totals_per_merchant_pair(tx: &mut dyn Tx) -> Result<(), StoreError> {
             auth.pending_amount + auth.captured_amount,
         )
     })
+}
+
+/// Format 5 adds range indexes: every record of a kind that has some gets its entries (which
+/// `table::insert` writes, so a format-2 store upgraded above already has them: puts of the same
+/// empty entries change nothing); each card its kept index of what it can spend (ledger balance
+/// less stored holds); and each client a queue of its cards' holds by expiry.
+fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        let client = client_of(&parts)?;
+        match parts.get(2).and_then(|tag| Kind::from_tag(tag)) {
+            Some(Kind::Account) => ranges::<Account>(tx, &client, &value),
+            Some(Kind::CardHolder) => ranges::<CardHolder>(tx, &client, &value),
+            Some(Kind::Card) => {
+                ranges::<Card>(tx, &client, &value)?;
+                let card: Card = codec::decode(&value)?;
+                let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
+                    .map_or(Decimal::ZERO, |t| t.amount);
+                cards::keep_available(tx, &client, &card.id, card.balance, held)
+            }
+            Some(Kind::Authorization) => {
+                ranges::<Authorization>(tx, &client, &value)?;
+                let auth: Authorization = codec::decode(&value)?;
+                // A hold is stored while its authorization's stored pending amount is not zero.
+                let hold = keys::hold(&client, &auth.card_id, auth.expires_at.millis(), &auth.id);
+                if tx.get(&hold)?.is_some() {
+                    tx.put(&authorizations::queue_key(&client, &auth), &[])?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    })
+}
+
+fn ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, value: &[u8]) -> Result<(), StoreError> {
+    let record: R = codec::decode(value)?;
+    table::index_ranges(tx, client, &record)
 }
 
 fn client_of(parts: &[&[u8]]) -> Result<String, StoreError> {

@@ -282,6 +282,42 @@ impl Vault {
     }
 }
 
+/// A secret other than card data (a decision endpoint's signing secret), sealed under the vault
+/// key like card data, with associated data naming what it belongs to (so it opens nowhere else).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SealedText {
+    nonce: [u8; 12],
+    ciphertext: Vec<u8>,
+}
+
+impl Vault {
+    pub fn seal_text(&self, env: &dyn Env, aad: &str, text: &str) -> Result<SealedText> {
+        let mut nonce = [0u8; 12];
+        env.fill_random(&mut nonce);
+        let payload = Payload {
+            msg: text.as_bytes(),
+            aad: aad.as_bytes(),
+        };
+        let ciphertext = self
+            .cipher
+            .encrypt(Nonce::from_slice(&nonce), payload)
+            .map_err(|_| corrupt("encryption failed"))?;
+        Ok(SealedText { nonce, ciphertext })
+    }
+
+    pub fn open_text(&self, aad: &str, sealed: &SealedText) -> Result<String> {
+        let payload = Payload {
+            msg: &sealed.ciphertext,
+            aad: aad.as_bytes(),
+        };
+        let plain = self
+            .cipher
+            .decrypt(Nonce::from_slice(&sealed.nonce), payload)
+            .map_err(|_| corrupt("a sealed secret does not open with this key"))?;
+        String::from_utf8(plain).map_err(|_| corrupt("a sealed secret is not text"))
+    }
+}
+
 /// Destroys a card's sealed PAN and CVV (its PAN stays reserved in the keyed index).
 pub fn destroy(s: &mut Scope, card_id: &str) -> Result<()> {
     s.tx.delete(&keys::sealed_card(s.client, card_id))?;

@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use crate::domain::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::query::{Pos, Source};
+use crate::query::{Pos, RangePos, Source};
 use crate::storage::Direction;
+use crate::storage::ordered::Span;
 use crate::storage::table::{self, Indexed, Position};
 
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
@@ -70,6 +71,29 @@ where
         after: Option<&Pos>,
         n: usize,
     ) -> ApiResult<Vec<(Pos, Value)>> {
+        let found = self.positions(field, value, desc, after, n)?;
+        let mut out = Vec::with_capacity(found.len());
+        for p in found {
+            // An index entry always has its record: both are written in one transaction.
+            let row = self.load(&p.id)?.ok_or_else(|| {
+                ApiError::internal(format!(
+                    "an index entry points at a missing record {}",
+                    p.id
+                ))
+            })?;
+            out.push(row);
+        }
+        Ok(out)
+    }
+
+    fn positions(
+        &mut self,
+        field: &str,
+        value: &str,
+        desc: bool,
+        after: Option<&Pos>,
+        n: usize,
+    ) -> ApiResult<Vec<Pos>> {
         let dir = if desc {
             Direction::Reverse
         } else {
@@ -88,22 +112,60 @@ where
             after.as_ref(),
             n,
         )?;
-        let mut out = Vec::with_capacity(found.len());
-        for p in found {
-            // An index entry always has its record: both are written in one transaction.
-            let row = self.load(&p.id)?.ok_or_else(|| {
-                ApiError::internal(format!(
-                    "an index entry points at a missing record {}",
-                    p.id
-                ))
-            })?;
-            out.push(row);
-        }
-        Ok(out)
+        Ok(found
+            .into_iter()
+            .map(|p| Pos {
+                created_ms: p.created_ms,
+                id: p.id,
+            })
+            .collect())
     }
 
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
         self.load(id)
+    }
+
+    fn ranged(&self, field: &str) -> bool {
+        table::range_index_of::<R>(field).is_some()
+    }
+
+    fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
+        let Some(index) = table::range_index_of::<R>(field) else {
+            return Ok(Vec::new());
+        };
+        if !R::KEPT_RANGES.iter().any(|(name, _)| *name == index) {
+            return Ok(Vec::new());
+        }
+        let now = self.scope.now.millis();
+        Ok(R::stale(self.scope.tx, self.scope.client, index, now)?)
+    }
+
+    fn range_positions(
+        &mut self,
+        field: &str,
+        span: &Span,
+        desc: bool,
+        after: Option<&RangePos>,
+        n: usize,
+    ) -> ApiResult<Vec<RangePos>> {
+        let Some(index) = table::range_index_of::<R>(field) else {
+            return Ok(Vec::new());
+        };
+        let dir = if desc {
+            Direction::Reverse
+        } else {
+            Direction::Forward
+        };
+        Ok(table::range_positions(
+            self.scope.tx,
+            self.scope.client,
+            R::KIND,
+            index,
+            span,
+            dir,
+            after,
+            n,
+        )?)
     }
 
     fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {

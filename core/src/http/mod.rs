@@ -25,7 +25,7 @@ pub mod views;
 #[cfg(test)]
 mod tests_card_holders;
 
-pub use pipeline::{check_body, handle};
+pub use pipeline::{ask, check_body, handle};
 pub use routes::Prepared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,6 +84,11 @@ pub struct Request {
     pub query: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// What an outside endpoint answered before this write ([`crate::callout`]); set by hosts only,
+    /// never parsed from the request.
+    pub asked: Option<crate::callout::Asked>,
+    /// The caller's address as the host saw it (for the audit trail); None where it cannot tell.
+    pub peer: Option<String>,
 }
 
 impl Request {
@@ -98,6 +103,8 @@ impl Request {
             query,
             headers: Vec::new(),
             body: Vec::new(),
+            asked: None,
+            peer: None,
         }
     }
 

@@ -41,6 +41,14 @@ pub fn for_request(headers: &[(String, String)], env: &dyn Env) -> String {
     }
 }
 
+/// Sets the request's `X-Request-Id` to the id the host chose (what the audit trail records), so the
+/// core sees the same id the response carries.
+pub fn attach(req: &mut super::Request, id: &str) {
+    req.headers
+        .retain(|(name, _)| !name.eq_ignore_ascii_case("x-request-id"));
+    req.headers.push(("x-request-id".into(), id.to_string()));
+}
+
 /// Adds `Request-Id`, and `requestId` to a JSON error body (the error envelope).
 pub fn stamp(mut response: Response, id: &str) -> Response {
     if response.status >= 400

@@ -5,8 +5,10 @@
 
 use std::sync::OnceLock;
 
-use super::handlers::{self, Check, Handler};
+use super::handlers::{self, Ask, Check, Handler};
 use super::{Method, Request};
+use crate::domain::audit::AuditAction;
+use crate::domain::permissions::{Level, Need, Resource};
 use crate::error::ApiError;
 
 /// Which kind of storage transaction a request needs.
@@ -32,6 +34,9 @@ pub struct Route {
     /// The part of a write handler that judges the body (reading at most the records it must find
     /// first), so a host can refuse a bad body before it queues the write. The handler runs it too.
     pub check: Option<Check>,
+    /// For a write that asks an outside endpoint first (`http::callout`): what to ask, judged on a
+    /// read-only snapshot before the write is queued. The handler finds the answer in `Request::asked`.
+    pub ask: Option<Ask>,
 }
 
 const fn route(method: Method, path: &'static str, access: Access, handler: Handler) -> Route {
@@ -42,6 +47,7 @@ const fn route(method: Method, path: &'static str, access: Access, handler: Hand
         auth: Auth::Key,
         handler,
         check: None,
+        ask: None,
     }
 }
 
@@ -54,6 +60,15 @@ const fn with_body(method: Method, path: &'static str, handler: Handler, check: 
         auth: Auth::Key,
         handler,
         check: Some(check),
+        ask: None,
+    }
+}
+
+/// A write route with a body that asks an outside endpoint before it writes (`http::callout`).
+const fn asking(route: Route, ask: Ask) -> Route {
+    Route {
+        ask: Some(ask),
+        ..route
     }
 }
 
@@ -68,6 +83,7 @@ pub static ROUTES: &[Route] = &[
         auth: Auth::Public,
         handler: handlers::health,
         check: None,
+        ask: None,
     },
     Route {
         method: Get,
@@ -76,6 +92,7 @@ pub static ROUTES: &[Route] = &[
         auth: Auth::Public,
         handler: super::openapi::serve,
         check: None,
+        ask: None,
     },
     route(Get, "/accounts", Read, handlers::accounts::list),
     // A static segment wins over `{id}` in the router, so these never reach /accounts/{id}.
@@ -185,11 +202,14 @@ pub static ROUTES: &[Route] = &[
     route(Post, "/cards/{id}/token", Write, handlers::cards::token),
     // A reveal consumes its token, so this GET writes.
     route(Get, "/cards/{id}/reveal", Write, handlers::cards::reveal),
-    with_body(
-        Post,
-        "/cards/{id}/authorizations",
-        handlers::authorizations::create,
-        handlers::authorizations::check_create,
+    asking(
+        with_body(
+            Post,
+            "/cards/{id}/authorizations",
+            handlers::authorizations::create,
+            handlers::authorizations::check_create,
+        ),
+        handlers::authorizations::ask_create,
     ),
     route(
         Get,
@@ -273,6 +293,30 @@ pub static ROUTES: &[Route] = &[
         handlers::disputes::resolve,
         handlers::disputes::check_resolve,
     ),
+    route(
+        Get,
+        "/authorization-endpoint",
+        Read,
+        handlers::authorization_endpoint::get,
+    ),
+    with_body(
+        Put,
+        "/authorization-endpoint",
+        handlers::authorization_endpoint::put,
+        handlers::authorization_endpoint::check_put,
+    ),
+    route(
+        Delete,
+        "/authorization-endpoint",
+        Write,
+        handlers::authorization_endpoint::delete,
+    ),
+    route(
+        Post,
+        "/authorization-endpoint/rotate-secret",
+        Write,
+        handlers::authorization_endpoint::rotate_secret,
+    ),
     route(Get, "/events", Read, handlers::events::list),
     route(Get, "/events/{id}", Read, handlers::events::get),
     route(Get, "/webhook-endpoints", Read, handlers::webhooks::list),
@@ -324,7 +368,91 @@ pub static ROUTES: &[Route] = &[
         Write,
         handlers::webhooks::retry,
     ),
+    route(Get, "/api-keys", Read, handlers::api_keys::list),
+    with_body(
+        Post,
+        "/api-keys",
+        handlers::api_keys::create,
+        handlers::api_keys::check_create,
+    ),
+    route(Delete, "/api-keys/{id}", Write, handlers::api_keys::revoke),
+    route(Get, "/audit-events", Read, handlers::audit::list),
+    route(Get, "/audit-events/{id}", Read, handlers::audit::get),
 ];
+
+/// What a key needs for a route, by path: each route belongs to the resource of its longest listed
+/// prefix (a whole number of segments), at the level of its access (a read needs `read`, a write
+/// `write`). Card tokens and reveals need `reveal` whatever else the key holds.
+enum Grant {
+    Reveal,
+    Of(Resource),
+}
+
+static GRANTS: &[(&str, Grant)] = &[
+    ("/cards/{id}/token", Grant::Reveal),
+    ("/cards/{id}/reveal", Grant::Reveal),
+    (
+        "/cards/{id}/authorizations",
+        Grant::Of(Resource::Authorizations),
+    ),
+    (
+        "/cards/{id}/transactions",
+        Grant::Of(Resource::Authorizations),
+    ),
+    ("/cards", Grant::Of(Resource::Cards)),
+    ("/accounts", Grant::Of(Resource::Accounts)),
+    ("/card-holders", Grant::Of(Resource::CardHolders)),
+    ("/authorizations", Grant::Of(Resource::Authorizations)),
+    (
+        "/card-transactions/{id}/disputes",
+        Grant::Of(Resource::Disputes),
+    ),
+    ("/card-transactions", Grant::Of(Resource::Authorizations)),
+    ("/disputes", Grant::Of(Resource::Disputes)),
+    ("/events", Grant::Of(Resource::Events)),
+    ("/test-clock", Grant::Of(Resource::TestClock)),
+    ("/webhook-endpoints", Grant::Of(Resource::Webhooks)),
+    ("/webhook-deliveries", Grant::Of(Resource::Webhooks)),
+    // Where the service asks about authorizations is configured like a webhook.
+    ("/authorization-endpoint", Grant::Of(Resource::Webhooks)),
+    ("/api-keys", Grant::Of(Resource::ApiKeys)),
+    ("/audit-events", Grant::Of(Resource::Audit)),
+];
+
+/// The grant `route` needs; None for public routes. A key route missing from [`GRANTS`] needs
+/// `api_keys:write` (the administrator's), so a new route is never open by omission.
+fn need_of(route: &Route) -> Option<Need> {
+    if route.auth == Auth::Public {
+        return None;
+    }
+    let level = match route.access {
+        Access::Read => Level::Read,
+        Access::Write => Level::Write,
+    };
+    let under = |prefix: &str| {
+        route.path == prefix
+            || route
+                .path
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    let grant = GRANTS
+        .iter()
+        .filter(|(prefix, _)| under(prefix))
+        .max_by_key(|(prefix, _)| prefix.len())
+        .map(|(_, g)| g);
+    Some(match grant {
+        Some(Grant::Reveal) => Need::Reveal,
+        Some(Grant::Of(r)) => Need::Resource(*r, level),
+        None => Need::Resource(Resource::ApiKeys, Level::Write),
+    })
+}
+
+/// [`need_of`] for every row, computed once.
+fn needs() -> &'static [Option<Need>] {
+    static NEEDS: OnceLock<Vec<Option<Need>>> = OnceLock::new();
+    NEEDS.get_or_init(|| ROUTES.iter().map(need_of).collect())
+}
 
 /// The rows of one path, by index into [`ROUTES`].
 fn router() -> &'static matchit::Router<Vec<usize>> {
@@ -398,9 +526,39 @@ impl Prepared {
             Err(_) => Access::Read,
         }
     }
+
+    /// Whether the route asks an outside endpoint before its write: the host runs
+    /// `Service::ask`, performs what it returns, and puts the outcome on the request.
+    pub fn asks(&self) -> bool {
+        matches!(&self.matched, Ok(i) if ROUTES[*i].ask.is_some())
+    }
 }
 
 impl Prepared {
+    /// What the calling key needs for this route (None: public, or no route matched).
+    pub fn need(&self) -> Option<Need> {
+        match &self.matched {
+            Ok(i) => needs()[*i],
+            Err(_) => None,
+        }
+    }
+
+    /// What the pipeline records of this route's calls in the audit trail: card tokens and reveals,
+    /// refused ones included. (Key changes are recorded by their handlers.)
+    pub fn audit_action(&self) -> Option<AuditAction> {
+        let route = self.route().ok()?;
+        match route.path {
+            "/cards/{id}/token" => Some(AuditAction::CardTokenCreated),
+            "/cards/{id}/reveal" => Some(AuditAction::CardRevealed),
+            _ => None,
+        }
+    }
+
+    /// Whether the pipeline records this route's calls, refusals included.
+    pub fn audited(&self) -> bool {
+        self.audit_action().is_some()
+    }
+
     /// A read of one record by id (its path ends in a parameter) or a public route: a few keys, so a
     /// host may run it where the connection runs rather than hand it to a thread pool. Lists scan.
     pub fn reads_few(&self) -> bool {
@@ -448,6 +606,40 @@ mod tests {
             Prepared::new(&Request::new(Method::Get, "/nope"))
                 .route()
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn every_key_route_names_its_grant() {
+        for r in ROUTES.iter().filter(|r| r.auth == Auth::Key) {
+            let listed = GRANTS.iter().any(|(p, _)| {
+                r.path == *p || r.path.strip_prefix(p).is_some_and(|x| x.starts_with('/'))
+            });
+            assert!(listed, "{} {} has no entry in GRANTS", r.method, r.path);
+        }
+        let need = |m, p| Prepared::new(&Request::new(m, p)).need();
+        assert_eq!(need(Method::Get, "/health"), None);
+        assert_eq!(
+            need(Method::Get, "/cards/x"),
+            Some(Need::Resource(Resource::Cards, Level::Read))
+        );
+        assert_eq!(
+            need(Method::Post, "/cards/x/fund"),
+            Some(Need::Resource(Resource::Cards, Level::Write))
+        );
+        assert_eq!(need(Method::Post, "/cards/x/token"), Some(Need::Reveal));
+        assert_eq!(need(Method::Get, "/cards/x/reveal"), Some(Need::Reveal));
+        assert_eq!(
+            need(Method::Post, "/cards/x/authorizations"),
+            Some(Need::Resource(Resource::Authorizations, Level::Write))
+        );
+        assert_eq!(
+            need(Method::Post, "/card-transactions/x/disputes"),
+            Some(Need::Resource(Resource::Disputes, Level::Write))
+        );
+        assert_eq!(
+            need(Method::Get, "/accounts/transfers"),
+            Some(Need::Resource(Resource::Accounts, Level::Read))
         );
     }
 

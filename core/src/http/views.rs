@@ -6,6 +6,8 @@ use serde::{Serialize, Serializer};
 
 use crate::domain::account_details::AccountDetail;
 use crate::domain::accounts::Account;
+use crate::domain::authorizations::decisions::Decision;
+use crate::domain::authorizations::endpoint::Endpoint as DecisionEndpoint;
 use crate::domain::authorizations::spend::LimitSpend;
 use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
@@ -303,6 +305,56 @@ pub struct AuthorizationView<'a> {
     /// What was asked; more than `amount` after a partial approval.
     #[serde(with = "money")]
     requested_amount: Decimal,
+    /// Null for authorizations stored before decisions were kept (and in an `authorization.request`,
+    /// where nothing is decided yet).
+    decision: Option<DecisionView<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionView<'a> {
+    source: &'a str,
+    reason: Option<&'a str>,
+    latency_ms: u64,
+    metadata: Option<&'a JsonText>,
+}
+
+impl<'a> From<&'a Decision> for DecisionView<'a> {
+    fn from(d: &'a Decision) -> Self {
+        DecisionView {
+            source: d.source.as_str(),
+            reason: d.reason.map(|r| r.as_str()),
+            latency_ms: d.latency_ms,
+            metadata: d.metadata.as_ref(),
+        }
+    }
+}
+
+/// `/authorization-endpoint`: the secret only in the answer that made it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizationEndpointView<'a> {
+    url: &'a str,
+    timeout_ms: u32,
+    fallback: &'a str,
+    secret: Option<&'a str>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+    #[serde(serialize_with = "rfc3339")]
+    updated_at: Timestamp,
+}
+
+impl<'a> AuthorizationEndpointView<'a> {
+    pub fn new(e: &'a DecisionEndpoint, secret: Option<&'a str>) -> Self {
+        AuthorizationEndpointView {
+            url: &e.url,
+            timeout_ms: e.timeout_ms,
+            fallback: e.fallback.as_str(),
+            secret,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+        }
+    }
 }
 
 impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
@@ -326,6 +378,7 @@ impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
             created_at: a.created_at,
             updated_at: a.updated_at,
             requested_amount: a.requested_amount.normalize(),
+            decision: a.decision.as_ref().map(DecisionView::from),
         }
     }
 }
@@ -489,6 +542,105 @@ impl<'a> From<&'a Event> for EventView<'a> {
     }
 }
 
+/// A stored API key as `/api-keys` shows it: never the key, only its id and grants.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiKeyView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    client: &'a str,
+    /// Every resource with its level (`none`, `read`, `write`).
+    permissions: serde_json::Map<String, serde_json::Value>,
+    reveal: bool,
+    /// Null for keys stored before permissions existed.
+    #[serde(serialize_with = "opt_rfc3339")]
+    created_at: Option<Timestamp>,
+}
+
+impl<'a> From<&'a crate::domain::api_keys::KeyInfo> for ApiKeyView<'a> {
+    fn from(k: &'a crate::domain::api_keys::KeyInfo) -> Self {
+        use crate::domain::permissions::Resource;
+        ApiKeyView {
+            id: &k.id,
+            client: &k.client,
+            permissions: Resource::all()
+                .map(|r| {
+                    (
+                        r.as_str().to_string(),
+                        k.permissions.level(r).as_str().into(),
+                    )
+                })
+                .collect(),
+            reveal: k.permissions.reveal(),
+            created_at: k.created_at,
+        }
+    }
+}
+
+pub static API_KEY: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("client", FieldType::Str),
+        ("permissions", FieldType::FreeForm),
+        ("reveal", FieldType::Bool),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["_id"],
+    populate: &[],
+};
+
+/// An audit record as `/audit-events` shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEventView<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    action: &'a str,
+    outcome: &'a str,
+    error: Option<&'a str>,
+    key_id: &'a str,
+    card_id: Option<&'a str>,
+    subject_key_id: Option<&'a str>,
+    request_id: Option<&'a str>,
+    address: Option<&'a str>,
+    #[serde(serialize_with = "rfc3339")]
+    created_at: Timestamp,
+}
+
+impl<'a> From<&'a crate::domain::audit::AuditEvent> for AuditEventView<'a> {
+    fn from(e: &'a crate::domain::audit::AuditEvent) -> Self {
+        AuditEventView {
+            id: &e.id,
+            action: e.action.as_str(),
+            outcome: e.outcome.as_str(),
+            error: e.error.as_deref(),
+            key_id: &e.key_id,
+            card_id: e.card_id.as_deref(),
+            subject_key_id: e.subject_key_id.as_deref(),
+            request_id: e.request_id.as_deref(),
+            address: e.address.as_deref(),
+            created_at: e.created_at,
+        }
+    }
+}
+
+pub static AUDIT_EVENT: Schema = Schema {
+    fields: &[
+        ("_id", FieldType::Str),
+        ("action", FieldType::Str),
+        ("outcome", FieldType::Str),
+        ("error", FieldType::Str),
+        ("keyId", FieldType::Str),
+        ("cardId", FieldType::Str),
+        ("subjectKeyId", FieldType::Str),
+        ("requestId", FieldType::Str),
+        ("address", FieldType::Str),
+        ("createdAt", FieldType::Date),
+    ],
+    default_search: &["action"],
+    populate: &[],
+};
+
 pub static EVENT: Schema = Schema {
     fields: &[
         ("_id", FieldType::Str),
@@ -535,6 +687,11 @@ pub static AUTHORIZATION: Schema = Schema {
         ("createdAt", FieldType::Date),
         ("updatedAt", FieldType::Date),
         ("requestedAmount", FieldType::Number),
+        ("decision", FieldType::Object),
+        ("decision.source", FieldType::Str),
+        ("decision.reason", FieldType::Str),
+        ("decision.latencyMs", FieldType::Number),
+        ("decision.metadata", FieldType::FreeForm),
     ],
     default_search: &["merchant.name"],
     populate: &[],

@@ -7,6 +7,7 @@ mod filter;
 mod output;
 mod parse;
 mod project;
+mod ranged;
 mod run;
 mod schema;
 mod value;
@@ -16,7 +17,7 @@ mod tests;
 
 pub use parse::parse;
 pub use project::project_fields;
-pub use run::{ALL, Documents, Page, Pos, Source};
+pub use run::{ALL, Documents, Page, Pos, RangePos, Source};
 
 use regex::Regex;
 

@@ -21,6 +21,8 @@ use super::schema::lookup;
 use super::value::{Scalar, SortVal};
 use super::{FieldType, ListQuery};
 use crate::error::{ApiError, ApiResult};
+use crate::storage::ordered::Span;
+pub use crate::storage::table::RangePosition as RangePos;
 
 /// The field whose index holds every record.
 pub const ALL: &str = crate::storage::keys::ALL;
@@ -48,8 +50,42 @@ pub trait Source {
         after: Option<&Pos>,
         n: usize,
     ) -> ApiResult<Vec<(Pos, Value)>>;
+    /// The places only of what [`Source::next`] returns: no record is read.
+    fn positions(
+        &mut self,
+        field: &str,
+        value: &str,
+        desc: bool,
+        after: Option<&Pos>,
+        n: usize,
+    ) -> ApiResult<Vec<Pos>> {
+        let rows = self.next(field, value, desc, after, n)?;
+        Ok(rows.into_iter().map(|(p, _)| p).collect())
+    }
     /// One record by id (in this list's kind), with its place.
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>>;
+    /// Whether the list-view field `field` has a range index: every record's value of it (a
+    /// number or an instant), in the order of (value, id).
+    fn ranged(&self, _field: &str) -> bool {
+        false
+    }
+    /// The entries of the range index of `field` that may not hold their record's value now (the
+    /// clock moved it since the record's last write), as stored: the planner reads those records.
+    fn stale(&mut self, _field: &str) -> ApiResult<Vec<RangePos>> {
+        Ok(Vec::new())
+    }
+    /// Up to `n` places of the range index of `field` whose values lie in `span`, in (value, id)
+    /// order (reversed when `desc`), strictly after `after` in that order. Reads no record.
+    fn range_positions(
+        &mut self,
+        _field: &str,
+        _span: &Span,
+        _desc: bool,
+        _after: Option<&RangePos>,
+        _n: usize,
+    ) -> ApiResult<Vec<RangePos>> {
+        Ok(Vec::new())
+    }
     /// Up to `n` of all the records, in an order of the source's choosing (for a store: as stored,
     /// without an index lookup per record), continuing after the record `after` of the last call.
     /// For passes that visit every record whatever the order.
@@ -82,6 +118,15 @@ impl ListQuery {
     /// in `meta.filter`.
     pub fn run(&self, src: &mut dyn Source, within: Option<(&str, &str)>) -> ApiResult<Page> {
         let access = self.access(src, within)?;
+        if within.is_none()
+            && let Some(plan) = self.range_plan(src, access.cost)?
+        {
+            let bounds = Bounds {
+                after: cursor(src, "The startingAfter record", self.after.as_deref())?,
+                before: cursor(src, "The endingBefore record", self.before.as_deref())?,
+            };
+            return self.run_range(src, &plan, bounds);
+        }
         let counted = if self.conditions.len() == access.covers && self.search.is_none() {
             let mut total = 0u64;
             for (field, value) in &access.ranges {
@@ -110,6 +155,7 @@ impl ListQuery {
             return Ok(Access {
                 ranges: vec![(field.to_string(), value.to_string())],
                 covers: 0,
+                cost: None,
             });
         }
         let indexed = src.indexed();
@@ -150,10 +196,15 @@ impl ListQuery {
             }
         }
         Ok(match best {
-            Some((_, ranges)) => Access { ranges, covers: 1 },
+            Some((cost, ranges)) => Access {
+                ranges,
+                covers: 1,
+                cost: Some(cost),
+            },
             None => Access {
                 ranges: vec![(ALL.to_string(), String::new())],
                 covers: 0,
+                cost: None,
             },
         })
     }
@@ -179,6 +230,9 @@ impl ListQuery {
         // Without bounds and without counts, the walk goes on to the end to count.
         let count_here = counted.is_none() && start.is_none() && stop.is_none();
         let mut walk = Walk::new(ranges, walk_desc, start.clone());
+        // When the index decides the query, records are read only for the page (a deep page
+        // walks keys until it starts).
+        walk.keys_only = counted.is_some();
         let mut items = Vec::new();
         let mut seen = 0usize;
         let mut has_more = false;
@@ -186,7 +240,7 @@ impl ListQuery {
             if stop.as_ref().is_some_and(|s| past(&pos, s)) {
                 break;
             }
-            if !self.matches(&doc) {
+            if doc.as_ref().is_some_and(|d| !self.matches(d)) {
                 continue;
             }
             seen += 1;
@@ -194,7 +248,15 @@ impl ListQuery {
                 continue;
             }
             if items.len() < limit {
-                items.push(doc);
+                items.push(match doc {
+                    Some(doc) => doc,
+                    None => src.find(&pos.id)?.map(|(_, d)| d).ok_or_else(|| {
+                        ApiError::internal(format!(
+                            "an index entry points at a missing record {}",
+                            pos.id
+                        ))
+                    })?,
+                });
             } else {
                 has_more = true;
                 if !count_here {
@@ -225,6 +287,22 @@ impl ListQuery {
         bounds: Bounds,
         counted: Option<u64>,
     ) -> ApiResult<Page> {
+        self.top_k_of(
+            src,
+            Candidates::Walk(Walk::unordered(ranges)),
+            bounds,
+            counted,
+        )
+    }
+
+    /// [`ListQuery::top_k`] over any candidates.
+    pub(super) fn top_k_of(
+        &self,
+        src: &mut dyn Source,
+        mut walk: Candidates<'_>,
+        bounds: Bounds,
+        counted: Option<u64>,
+    ) -> ApiResult<Page> {
         let (skip, limit) = (self.skip(), self.limit_usize());
         let keep = skip.saturating_add(limit).saturating_add(1);
         let backwards = bounds.after.is_none() && bounds.before.is_some();
@@ -234,11 +312,10 @@ impl ListQuery {
         let mut ahead: BinaryHeap<(Vec<Directed>, String)> = BinaryHeap::new();
         let mut behind: BinaryHeap<Reverse<(Vec<Directed>, String)>> = BinaryHeap::new();
         let mut total = 0u64;
-        let mut walk = Walk::unordered(ranges);
         while let Some((pos, doc)) = walk.next(src)? {
-            if !self.matches(&doc) {
+            let Some(doc) = doc.filter(|d| self.matches(d)) else {
                 continue;
-            }
+            };
             total += 1;
             let key = self.sort_key(&doc);
             if low.as_ref().is_some_and(|b| key <= *b) || high.as_ref().is_some_and(|b| key >= *b) {
@@ -286,7 +363,7 @@ impl ListQuery {
         let mut walk = Walk::unordered(ranges);
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
-            if self.matches(&doc) {
+            if doc.is_some_and(|d| self.matches(&d)) {
                 n += 1;
             }
         }
@@ -309,19 +386,34 @@ impl ListQuery {
         key
     }
 
-    fn skip(&self) -> usize {
+    pub(super) fn skip(&self) -> usize {
         usize::try_from((self.page - 1).saturating_mul(self.limit)).unwrap_or(usize::MAX)
     }
 
-    fn limit_usize(&self) -> usize {
+    pub(super) fn limit_usize(&self) -> usize {
         usize::try_from(self.limit).unwrap_or(usize::MAX)
     }
 }
 
+/// Candidates of a pass whose order does not matter: an index walk, or records already read.
+pub(super) enum Candidates<'r> {
+    Walk(Walk<'r>),
+    Loaded(VecDeque<(Pos, Value)>),
+}
+
+impl Candidates<'_> {
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Option<Value>)>> {
+        match self {
+            Candidates::Walk(w) => w.next(src),
+            Candidates::Loaded(docs) => Ok(docs.pop_front().map(|(p, d)| (p, Some(d)))),
+        }
+    }
+}
+
 /// The records named by `startingAfter` and `endingBefore`, with their places.
-struct Bounds {
-    after: Option<(Pos, Value)>,
-    before: Option<(Pos, Value)>,
+pub(super) struct Bounds {
+    pub(super) after: Option<(Pos, Value)>,
+    pub(super) before: Option<(Pos, Value)>,
 }
 
 /// The record a cursor names; an id that names none is 404, like any unknown record.
@@ -338,6 +430,8 @@ struct Access {
     ranges: Vec<(String, String)>,
     /// How many conditions the ranges decide alone (0 or 1).
     covers: usize,
+    /// The number of entries of the equality ranges, when the access walks some.
+    cost: Option<u64>,
 }
 
 /// A sort value in its direction, so that the natural order of a key is the list order.
@@ -359,18 +453,20 @@ impl Directed {
 
 /// Several index ranges walked as one, merged by position (a record is in one range only: an
 /// indexed field holds one value).
-struct Walk<'r> {
+pub(super) struct Walk<'r> {
     ranges: Vec<Lane<'r>>,
     desc: bool,
     chunk: usize,
     /// Every record, in the source's own order ([`Source::scan`]).
     everything: bool,
+    /// Places only ([`Source::positions`]): the documents come back as `None`.
+    keys_only: bool,
 }
 
 struct Lane<'r> {
     field: &'r str,
     value: &'r str,
-    buf: VecDeque<(Pos, Value)>,
+    buf: VecDeque<(Pos, Option<Value>)>,
     after: Option<Pos>,
     done: bool,
 }
@@ -391,6 +487,7 @@ impl<'r> Walk<'r> {
             desc,
             chunk: FIRST_CHUNK,
             everything: false,
+            keys_only: false,
         }
     }
 
@@ -402,20 +499,23 @@ impl<'r> Walk<'r> {
         walk
     }
 
-    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Value)>> {
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Option<Value>)>> {
         let mut grew = false;
         for lane in &mut self.ranges {
             if lane.buf.is_empty() && !lane.done {
-                let rows = if self.everything {
-                    src.scan(lane.after.as_ref().map(|p| p.id.as_str()), self.chunk)?
+                let after = lane.after.as_ref();
+                let rows: Vec<(Pos, Option<Value>)> = if self.keys_only {
+                    src.positions(lane.field, lane.value, self.desc, after, self.chunk)?
+                        .into_iter()
+                        .map(|p| (p, None))
+                        .collect()
                 } else {
-                    src.next(
-                        lane.field,
-                        lane.value,
-                        self.desc,
-                        lane.after.as_ref(),
-                        self.chunk,
-                    )?
+                    let rows = if self.everything {
+                        src.scan(after.map(|p| p.id.as_str()), self.chunk)?
+                    } else {
+                        src.next(lane.field, lane.value, self.desc, after, self.chunk)?
+                    };
+                    rows.into_iter().map(|(p, d)| (p, Some(d))).collect()
                 };
                 lane.done = rows.len() < self.chunk;
                 lane.after = rows.last().map(|(p, _)| p.clone());

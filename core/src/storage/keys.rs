@@ -11,6 +11,9 @@
 //! | `p 0 client 0 kind 0 id` | a record (accounts, cards, card holders, files' metadata, transfers, disputes) |
 //! | `p 0 client 0 detail 0 account 0 id` | an account detail, under its account |
 //! | `i 0 client 0 kind 0 field 0 value 0 created 0 id` | a secondary index entry (empty value): the records with `field = value` in creation order (`created`: ms, big endian); field `*` holds every record of the kind |
+//! | `r 0 client 0 kind 0 field 0 <value><id>` | a range index entry (empty value): records by an ordered encoding of `field` ([`super::ordered`]), then id |
+//! | `rv 0 client 0 kind 0 field 0 id` | the encoded value a kept range index holds for a record |
+//! | `hq 0 client 0 expiry 0 card 0 id` | every card's holds of a client by expiry (which cards hold lapsed holds) |
 //! | `c 0 client 0 kind 0 field 0 value 0 shard` | one shard of the number of index entries for `field = value` (u64, big endian) |
 //! | `n 0 client 0 kind 0 field 0 value` | a counter (u64, big endian) |
 //! | `f 0 client 0 file 0 chunk` | a file's bytes in fixed-size chunks |
@@ -23,6 +26,7 @@
 //! | `sp 0 client 0 card 0 interval 0 start 0 category 0 mcc` | a card's running spend in one period (ms, big endian) on one (merchant category, MCC) pair |
 //! | `ws 0 client` | the client's enabled webhook endpoints and the event types each takes (the outbox reads it on every event) |
 //! | `wq 0 due 0 client 0 id` | the delivery queue: a pending webhook delivery by when it is next due (host clock, ms, big endian), all clients in one range |
+//! | `ae 0 client` | the client's authorization decision endpoint (its secret sealed by the vault) |
 //! | `s 0 ids` | the id generator's state (hosts that run one instance per request) |
 
 /// The kinds of primary record. The name is part of the key, so it never changes once written.
@@ -41,10 +45,11 @@ pub enum Kind {
     Dispute,
     WebhookEndpoint,
     WebhookDelivery,
+    AuditEvent,
 }
 
 impl Kind {
-    const ALL: [Kind; 13] = [
+    const ALL: [Kind; 14] = [
         Kind::Account,
         Kind::AccountDetail,
         Kind::CardHolder,
@@ -58,6 +63,7 @@ impl Kind {
         Kind::Dispute,
         Kind::WebhookEndpoint,
         Kind::WebhookDelivery,
+        Kind::AuditEvent,
     ];
 
     /// The kind whose key tag is `tag`.
@@ -80,6 +86,7 @@ impl Kind {
             Kind::Dispute => "dispute",
             Kind::WebhookEndpoint => "whendpoint",
             Kind::WebhookDelivery => "whdelivery",
+            Kind::AuditEvent => "audit",
         }
     }
 }
@@ -209,6 +216,72 @@ pub fn tally(client: &str, kind: Kind, field: &str, value: &str, shard: u8) -> V
     let mut k = tallies(client, kind, field, value);
     k.push(shard);
     k
+}
+
+/// A range index: the records of `kind` of `client` by their value of `field` (encoded by
+/// [`super::ordered`]), then id.
+pub fn range_index(client: &str, kind: Kind, field: &str) -> Vec<u8> {
+    Key::new("r")
+        .part(client)
+        .part(kind.tag())
+        .part(field)
+        .prefix()
+}
+
+/// A range index entry: the encoded value, then the id right after it (the value is
+/// self-delimiting, so no separator is needed and the order is value, then id).
+pub fn range_entry(index: &[u8], value: &[u8], id: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(index.len() + value.len() + id.len());
+    k.extend_from_slice(index);
+    k.extend_from_slice(value);
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+/// The encoded value and the id of a range entry key of `index`.
+pub fn range_entry_parts<'k>(index: &[u8], key: &'k [u8]) -> Option<(&'k [u8], &'k str)> {
+    let rest = key.strip_prefix(index)?;
+    let n = super::ordered::Ordered::encoded_len(rest)?;
+    let id = std::str::from_utf8(&rest[n..]).ok()?;
+    Some((&rest[..n], id))
+}
+
+/// The value a kept range index (one the domain keeps, `Indexed::KEPT_RANGES`) holds for record
+/// `id`, encoded: so its entry can be found to move it.
+pub fn range_kept(client: &str, kind: Kind, index: &str, id: &str) -> Vec<u8> {
+    Key::new("rv")
+        .part(client)
+        .part(kind.tag())
+        .part(index)
+        .part(id)
+        .done()
+}
+
+/// A hold of a client's card in the client's queue of holds by expiry (every card): value empty.
+pub fn hold_by_expiry(client: &str, expires_at_ms: i64, card: &str, id: &str) -> Vec<u8> {
+    Key::new("hq")
+        .part(client)
+        .part(expires_at_ms.max(0).to_be_bytes())
+        .part(card)
+        .part(id)
+        .done()
+}
+
+/// The client's queue of holds by expiry, and the end of its part expired by `now_ms`.
+pub fn holds_by_expiry(client: &str, now_ms: i64) -> (Vec<u8>, Vec<u8>) {
+    let start = Key::new("hq").part(client).prefix();
+    let end = Key::new("hq")
+        .part(client)
+        .part(now_ms.saturating_add(1).max(0).to_be_bytes())
+        .done();
+    (start, end)
+}
+
+/// The card of an entry of the queue that starts with `start` ([`holds_by_expiry`]).
+pub fn hold_by_expiry_card<'k>(start: &[u8], key: &'k [u8]) -> Option<&'k str> {
+    let rest = key.strip_prefix(start)?.get(9..)?;
+    let card = rest.split(|b| *b == 0).next()?;
+    std::str::from_utf8(card).ok()
 }
 
 /// Every shard of one count.
@@ -361,6 +434,11 @@ pub fn api_key(key_hash: &str) -> Vec<u8> {
 
 pub fn api_keys() -> Vec<u8> {
     Key::new("k").prefix()
+}
+
+/// A client's real-time decision endpoint (at most one).
+pub fn authorization_endpoint(client: &str) -> Vec<u8> {
+    Key::new("ae").part(client).done()
 }
 
 pub fn idempotency(client: &str, key: &str) -> Vec<u8> {

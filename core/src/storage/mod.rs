@@ -10,6 +10,7 @@ pub mod codec;
 pub mod format;
 pub mod keys;
 mod mem;
+pub mod ordered;
 mod overlay;
 pub mod table;
 

@@ -5,6 +5,7 @@
 //! names. Index entries sort by creation time, then id (the default list order), and each index
 //! keeps an exact count, so a list can walk a page and report its total without reading the rest.
 
+use super::ordered::{Ordered, Span};
 use super::{Direction, Record, StoreError, Tx, codec, keys};
 use keys::Kind;
 
@@ -19,6 +20,79 @@ pub trait Indexed: Record {
     /// The record's value of each of [`Indexed::FIELDS`], in that order, exactly as list views show
     /// it, so that an equality filter on the field is answered by the index alone.
     fn index_values(&self) -> Vec<&str>;
+    /// Range indexes: each one's name and the list-view fields whose value it holds (one value
+    /// can show under several names: an account's `balance` is also its `availableBalance`).
+    /// Only fields that every record has and that only writes change (never the clock).
+    const RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// The record's value of each of [`Indexed::RANGES`], in that order.
+    fn range_values(&self) -> Vec<Ordered> {
+        Vec::new()
+    }
+    /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
+    /// values depend on more than the record.
+    const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// The records whose entries in the kept range index `index` may not hold their value at
+    /// `now_ms` (the clock changed it since the last write), with the value stored for each.
+    fn stale(
+        _tx: &mut dyn Tx,
+        _client: &str,
+        _index: &str,
+        _now_ms: i64,
+    ) -> Result<Vec<RangePosition>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+/// The range index of `field` of kind `R` that answers the list-view field `field`, if any.
+pub fn range_index_of<R: Indexed>(field: &str) -> Option<&'static str> {
+    R::RANGES
+        .iter()
+        .chain(R::KEPT_RANGES)
+        .find(|(_, fields)| fields.contains(&field))
+        .map(|(name, _)| *name)
+}
+
+/// Sets the entry of record `id` in the kept range index `index` to `value`, moving it when its
+/// value changed (the value held is kept beside it, [`keys::range_kept`]).
+pub fn keep_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    id: &str,
+    value: &Ordered,
+) -> Res {
+    let side = keys::range_kept(client, kind, index, id);
+    let new = value.encode();
+    let old = tx.get(&side)?;
+    if old.as_deref() == Some(new.as_slice()) {
+        return Ok(());
+    }
+    let prefix = keys::range_index(client, kind, index);
+    if let Some(old) = old {
+        tx.delete(&keys::range_entry(&prefix, &old, id))?;
+    }
+    tx.put(&keys::range_entry(&prefix, &new, id), &[])?;
+    tx.put(&side, &new)
+}
+
+/// The value the kept range index `index` holds for `id`, encoded.
+pub fn kept_value(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    id: &str,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    tx.get(&keys::range_kept(client, kind, index, id))
+}
+
+fn range_key<R: Indexed>(client: &str, r: &R, index: &str, value: &Ordered) -> Vec<u8> {
+    keys::range_entry(
+        &keys::range_index(client, R::KIND, index),
+        &value.encode(),
+        r.id(),
+    )
 }
 
 fn entries<R: Indexed>(r: &R) -> Vec<(&'static str, &str)> {
@@ -85,6 +159,14 @@ pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     for (field, value) in entries(r) {
         add_entry(tx, client, r, field, value)?;
     }
+    index_ranges(tx, client, r)
+}
+
+/// Writes the range index entries of `r` (idempotent: the entries are keys with empty values).
+pub fn index_ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
+        tx.put(&range_key(client, r, index, &value), &[])?;
+    }
     Ok(())
 }
 
@@ -105,6 +187,14 @@ pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     for (field, value) in &after {
         if moved || !before.contains(&(*field, *value)) {
             add_entry(tx, client, r, field, value)?;
+        }
+    }
+    let (before, after) = (old.range_values(), r.range_values());
+    for (((index, _), was), now) in R::RANGES.iter().zip(&before).zip(&after) {
+        // Equal values encode alike (1.5 and 1.50): only a changed value moves its entry.
+        if was != now {
+            tx.delete(&range_key(client, &old, index, was))?;
+            tx.put(&range_key(client, r, index, now), &[])?;
         }
     }
     Ok(())
@@ -177,6 +267,70 @@ pub fn positions(
                     id: id.to_string(),
                 })
                 .ok_or_else(|| StoreError("an index entry key is malformed".into()))
+        })
+        .collect()
+}
+
+/// A place in a range index: the encoded value, then the id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RangePosition {
+    pub value: Vec<u8>,
+    pub id: String,
+}
+
+/// Up to `n` places of the range index `index` of `kind` whose values lie in `span`, in `dir`
+/// order, strictly after `after` (in that order) when given. Reads keys only.
+#[allow(clippy::too_many_arguments)]
+pub fn range_positions(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    span: &Span,
+    dir: Direction,
+    after: Option<&RangePosition>,
+    n: usize,
+) -> Result<Vec<RangePosition>, StoreError> {
+    let prefix = keys::range_index(client, kind, index);
+    let at = |v: &Ordered, past: bool| {
+        let mut k = prefix.clone();
+        k.extend_from_slice(&v.encode());
+        // Ids are ASCII, so 0xff sorts after every id of the value.
+        if past {
+            k.push(0xff);
+        }
+        k
+    };
+    let mut start = match &span.lo {
+        None => prefix.clone(),
+        Some((v, inclusive)) => at(v, !inclusive),
+    };
+    let mut end = match &span.hi {
+        None => super::prefix_end(&prefix),
+        Some((v, inclusive)) => at(v, *inclusive),
+    };
+    if let Some(p) = after {
+        let mut k = keys::range_entry(&prefix, &p.value, &p.id);
+        match dir {
+            Direction::Forward => {
+                k.push(0);
+                start = start.max(k);
+            }
+            Direction::Reverse => end = end.min(k),
+        }
+    }
+    if start >= end {
+        return Ok(Vec::new());
+    }
+    tx.scan(&start, &end, dir, n)?
+        .iter()
+        .map(|(k, _)| {
+            keys::range_entry_parts(&prefix, k)
+                .map(|(value, id)| RangePosition {
+                    value: value.to_vec(),
+                    id: id.to_string(),
+                })
+                .ok_or_else(|| StoreError("a range index key is malformed".into()))
         })
         .collect()
 }

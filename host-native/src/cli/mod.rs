@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod listen;
 pub mod seed;
 
 #[derive(Debug, Parser)]
@@ -40,6 +41,9 @@ pub enum Command {
     /// Fill the store with accounts, card holders and cards for one client, through the same code
     /// that serves requests (to try the service at volume).
     Seed(SeedArgs),
+    /// Forward a service's events to a local receiver, each signed with a secret this prints (like
+    /// `stripe listen`): follows `GET /events` and POSTs each new event to `--forward-to`.
+    Listen(listen::ListenArgs),
     /// Print a shell completion script (`cards completions bash > /etc/bash_completion.d/cards`).
     Completions {
         /// The shell to complete in.
@@ -160,12 +164,13 @@ pub struct ServeArgs {
           value_parser = parse_schedule)]
     pub webhook_retry_schedule: RetrySchedule,
 
-    /// Let webhook URLs reach private networks (10/8, 172.16/12, 192.168/16, fc00::/7). Link-local
-    /// and cloud metadata addresses stay refused.
-    #[arg(long, env = "CARDS_WEBHOOK_ALLOW_PRIVATE", default_value_t = false, action = clap::ArgAction::Set,
+    /// Let clients' endpoints (webhook endpoints, the decision endpoint) point into private network
+    /// ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). Loopback is always allowed over
+    /// http; link-local and cloud metadata addresses never are.
+    #[arg(long, env = "CARDS_ALLOW_PRIVATE_URLS", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true",
           value_parser = clap::builder::BoolishValueParser::new())]
-    pub webhook_allow_private: bool,
+    pub allow_private_urls: bool,
 
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
     /// a size (`1GiB`, `500MB`).
@@ -221,7 +226,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("authorization_ttl", &self.authorization_ttl)
             .field("test_clock", &self.test_clock)
             .field("webhook_retry_schedule", &self.webhook_retry_schedule)
-            .field("webhook_allow_private", &self.webhook_allow_private)
+            .field("allow_private_urls", &self.allow_private_urls)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)
@@ -342,14 +347,29 @@ pub enum KeysCommand {
         /// The client the key acts for (its records are the client's own).
         #[arg(long)]
         client: String,
+        /// What the key may do, comma-separated: RESOURCE:LEVEL (none, read, write; `*` for every
+        /// resource) and `reveal` (card tokens and reveals). Default: `*:write` (everything but reveal).
+        #[arg(long, value_delimiter = ',')]
+        permissions: Vec<String>,
         #[command(flatten)]
         data: DataArg,
     },
-    /// Revoke a stored key.
+    /// List the stored keys: id, client, grants, creation (never the keys).
+    List {
+        /// Only this client's keys.
+        #[arg(long)]
+        client: Option<String>,
+        #[command(flatten)]
+        data: DataArg,
+    },
+    /// Revoke a stored key, by the key itself or by its id (as `keys list` shows it).
     Revoke {
         /// The key to revoke, as printed by `keys create`.
+        #[arg(long, required_unless_present = "id", conflicts_with = "id")]
+        key: Option<String>,
+        /// The key's id, as `keys list` and `/api-keys` show it.
         #[arg(long)]
-        key: String,
+        id: Option<String>,
         #[command(flatten)]
         data: DataArg,
     },
@@ -427,17 +447,17 @@ mod tests {
             s.webhook_retry_schedule.0,
             card_core::domain::webhooks::deliveries::default_schedule()
         );
-        assert!(!s.webhook_allow_private);
+        assert!(!s.allow_private_urls);
         let s = serve(&[
             "--webhook-retry-schedule",
             "1s,500ms, 2m",
-            "--webhook-allow-private",
+            "--allow-private-urls",
         ]);
         assert_eq!(
             s.webhook_retry_schedule.0,
             [1000, 500, 120_000].map(Duration::from_millis)
         );
-        assert!(s.webhook_allow_private);
+        assert!(s.allow_private_urls);
         assert!(parse_schedule("1s,,2s").is_err() && parse_schedule("0s").is_err());
     }
 
@@ -563,5 +583,23 @@ mod tests {
             cli.command,
             Command::Keys(KeysCommand::Revoke { .. })
         ));
+        assert!(Cli::try_parse_from(["cards", "keys", "revoke"]).is_err());
+        assert!(
+            Cli::try_parse_from(["cards", "keys", "revoke", "--key", "k", "--id", "i"]).is_err()
+        );
+        let cli = Cli::try_parse_from([
+            "cards",
+            "keys",
+            "create",
+            "--client",
+            "acme",
+            "--permissions",
+            "cards:read,accounts:write,reveal",
+        ])
+        .unwrap();
+        let Command::Keys(KeysCommand::Create { permissions, .. }) = cli.command else {
+            panic!("not keys create")
+        };
+        assert_eq!(permissions, ["cards:read", "accounts:write", "reveal"]);
     }
 }

@@ -10,11 +10,14 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use card_core::callout::{Asked, CallOut, Reply};
+use card_core::domain::push::url_policy::{self, UrlPolicy};
 use card_core::http::body::BodyReader;
 use card_core::http::{cors, request_id, routes};
 use card_core::service::Prechecked;
@@ -37,6 +40,7 @@ pub mod static_files;
 use self::rate_limit::RateLimiter;
 use self::static_files::StaticFiles;
 use crate::cli::Limits;
+use crate::outbound::{AttemptError, Outbound};
 use crate::store::Store;
 use crate::system_env::SystemEnv;
 use crate::writer::{Job, WriterHandle};
@@ -64,6 +68,8 @@ pub struct AppState {
     pub metrics: bool,
     /// Wakes the webhook delivery task after a write (`crate::delivery`).
     pub deliveries: Arc<tokio::sync::Notify>,
+    /// Calls out to clients' endpoints (a purchase's decision endpoint).
+    pub outbound: Outbound,
 }
 
 impl AppState {
@@ -101,7 +107,7 @@ pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Fut
         let Ok(slot) = slot else { break };
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, _peer) = match accepted {
+                let (stream, peer) = match accepted {
                     Ok(conn) => conn,
                     Err(e) => {
                         // Typically out of file descriptors: back off instead of spinning.
@@ -114,7 +120,7 @@ pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Fut
                 let state = state.clone();
                 let svc = service_fn(move |req| {
                     let state = state.clone();
-                    async move { Ok::<_, Infallible>(handle(&state, req).await) }
+                    async move { Ok::<_, Infallible>(handle(&state, req, peer).await) }
                 });
                 let conn = graceful.watch(http.serve_connection(TokioIo::new(stream), svc));
                 tokio::spawn(async move {
@@ -159,7 +165,11 @@ pub async fn shutdown_signal() {
     }
 }
 
-async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
+async fn handle(
+    state: &AppState,
+    req: hyper::Request<Incoming>,
+    peer: SocketAddr,
+) -> hyper::Response<Full<Bytes>> {
     let started = Instant::now();
     let method = Method::parse(req.method().as_str());
     let id = req
@@ -195,7 +205,7 @@ async fn handle(state: &AppState, req: hyper::Request<Incoming>) -> hyper::Respo
         .flatten();
     let response = match preflight {
         Some(answer) => answer,
-        None => respond(state, req, &mut seen).await,
+        None => respond(state, req, &mut seen, &id, peer).await,
     };
     let response = cors::apply(&state.cors, &cors_head, response);
     if let Some(cause) = &response.cause {
@@ -224,7 +234,13 @@ struct Seen {
     client: Option<String>,
 }
 
-async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut Seen) -> Response {
+async fn respond(
+    state: &AppState,
+    req: hyper::Request<Incoming>,
+    seen: &mut Seen,
+    id: &str,
+    peer: SocketAddr,
+) -> Response {
     if let Some((file, mime)) = state
         .console
         .as_ref()
@@ -238,7 +254,10 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut See
     }
     let deadline = tokio::time::Instant::now() + state.limits.request_timeout;
     let (parts, body) = req.into_parts();
-    let head = core_head(&parts);
+    let mut head = core_head(&parts);
+    // What the audit trail records of the request: its id and where it came from.
+    request_id::attach(&mut head, id);
+    head.peer = Some(peer.ip().to_string());
     let body_pending = !body.is_end_stream();
     let (stage, client) = head_stage(state, head, body_pending).await;
     seen.client = client;
@@ -271,9 +290,14 @@ async fn respond(state: &AppState, req: hyper::Request<Incoming>, seen: &mut See
         Access::Write => {
             // Parse and validate here, concurrently, so the single writer never spends time on a
             // body it will refuse.
-            let (req, checked) = validate(state, &pre, req).await;
+            let (mut req, checked) = validate(state, &pre, req).await;
             if let Err(response) = checked {
                 return settle(state, response).await;
+            }
+            // A write that asks an outside endpoint first: asked and answered here, before the
+            // writer sees it, so the writer never waits on the endpoint.
+            if pre.prepared.asks() {
+                req.asked = ask_first(state, &pre, &req).await;
             }
             let job = Job {
                 req,
@@ -491,6 +515,61 @@ async fn validate(
     })
 }
 
+/// The call-out of a write that asks first (`card_core::callout`): judged on a read snapshot, then
+/// performed with no transaction open; None when there is nothing to ask.
+async fn ask_first(state: &AppState, pre: &Prechecked, req: &Request) -> Option<Asked> {
+    let (service, store, env) = (
+        state.service.clone(),
+        state.store.clone(),
+        state.env.clone(),
+    );
+    let (pre, probe) = (pre.clone(), req.clone());
+    let inline = matches!(state.store, Store::Redb(_)) && req.body.len() <= INLINE_BODY;
+    let call = on_store(inline, move || {
+        store
+            .read(|tx| service.ask(&pre, &probe, tx, &*env))
+            .ok()
+            .flatten()
+    })
+    .await
+    .flatten()?;
+    let policy = state.service.config().url_policy;
+    Some(call_out(&state.outbound, policy, call).await)
+}
+
+/// Performs a call-out: the URL checked against the policy again (and every address it resolves
+/// to, in `Outbound`), within its timeout.
+pub async fn call_out(outbound: &Outbound, policy: UrlPolicy, call: CallOut) -> Asked {
+    let target = match url_policy::check_url(policy, &call.url) {
+        Ok(target) => target,
+        Err(refusal) => return call.failed(refusal.to_string()),
+    };
+    let headers: Vec<(&str, &str)> = call
+        .headers
+        .iter()
+        .filter(|(name, _)| !name.eq_ignore_ascii_case("content-type"))
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .collect();
+    let timeout = Duration::from_millis(call.timeout_ms);
+    let attempt = outbound
+        .post(&target, &headers, Bytes::from(call.body.clone()), timeout)
+        .await;
+    let reply = match (attempt.status, attempt.error) {
+        (_, Some(AttemptError::Timeout)) => Reply::Timeout,
+        (_, Some(error)) => Reply::Error(error.to_string()),
+        (Some(status), None) => Reply::Answer {
+            status,
+            body: attempt.body.to_vec(),
+        },
+        (None, None) => Reply::Error("no answer".into()),
+    };
+    Asked {
+        context: call.context,
+        latency_ms: u64::try_from(attempt.duration.as_millis()).unwrap_or(u64::MAX),
+        reply,
+    }
+}
+
 /// The largest body [`validate`] checks on the connection's own task.
 const INLINE_BODY: usize = 16 * 1024;
 
@@ -529,6 +608,8 @@ fn core_head(parts: &hyper::http::request::Parts) -> Request {
         query: parts.uri.query().unwrap_or("").to_owned(),
         headers,
         body: Vec::new(),
+        asked: None,
+        peer: None,
     }
 }
 

@@ -41,6 +41,53 @@ from .address_input import AddressInput
 from .address_input_country_code_type_0 import AddressInputCountryCodeType0
 from .advance_test_clock_response_200 import AdvanceTestClockResponse200
 from .amount_body import AmountBody
+from .api_key import ApiKey
+from .api_key_create import ApiKeyCreate
+from .api_key_created import ApiKeyCreated
+from .api_key_created_permissions import ApiKeyCreatedPermissions
+from .api_key_created_permissions_accounts import ApiKeyCreatedPermissionsAccounts
+from .api_key_created_permissions_api_keys import ApiKeyCreatedPermissionsApiKeys
+from .api_key_created_permissions_audit import ApiKeyCreatedPermissionsAudit
+from .api_key_created_permissions_authorizations import ApiKeyCreatedPermissionsAuthorizations
+from .api_key_created_permissions_card_holders import ApiKeyCreatedPermissionsCardHolders
+from .api_key_created_permissions_cards import ApiKeyCreatedPermissionsCards
+from .api_key_created_permissions_disputes import ApiKeyCreatedPermissionsDisputes
+from .api_key_created_permissions_events import ApiKeyCreatedPermissionsEvents
+from .api_key_created_permissions_test_clock import ApiKeyCreatedPermissionsTestClock
+from .api_key_created_permissions_webhooks import ApiKeyCreatedPermissionsWebhooks
+from .api_key_list import ApiKeyList
+from .api_key_list_filter import ApiKeyListFilter
+from .api_key_list_item import ApiKeyListItem
+from .api_key_list_item_permissions import ApiKeyListItemPermissions
+from .api_key_list_item_permissions_accounts import ApiKeyListItemPermissionsAccounts
+from .api_key_list_item_permissions_api_keys import ApiKeyListItemPermissionsApiKeys
+from .api_key_list_item_permissions_audit import ApiKeyListItemPermissionsAudit
+from .api_key_list_item_permissions_authorizations import ApiKeyListItemPermissionsAuthorizations
+from .api_key_list_item_permissions_card_holders import ApiKeyListItemPermissionsCardHolders
+from .api_key_list_item_permissions_cards import ApiKeyListItemPermissionsCards
+from .api_key_list_item_permissions_disputes import ApiKeyListItemPermissionsDisputes
+from .api_key_list_item_permissions_events import ApiKeyListItemPermissionsEvents
+from .api_key_list_item_permissions_test_clock import ApiKeyListItemPermissionsTestClock
+from .api_key_list_item_permissions_webhooks import ApiKeyListItemPermissionsWebhooks
+from .api_key_permissions import ApiKeyPermissions
+from .api_key_permissions_accounts import ApiKeyPermissionsAccounts
+from .api_key_permissions_api_keys import ApiKeyPermissionsApiKeys
+from .api_key_permissions_audit import ApiKeyPermissionsAudit
+from .api_key_permissions_authorizations import ApiKeyPermissionsAuthorizations
+from .api_key_permissions_card_holders import ApiKeyPermissionsCardHolders
+from .api_key_permissions_cards import ApiKeyPermissionsCards
+from .api_key_permissions_disputes import ApiKeyPermissionsDisputes
+from .api_key_permissions_events import ApiKeyPermissionsEvents
+from .api_key_permissions_test_clock import ApiKeyPermissionsTestClock
+from .api_key_permissions_webhooks import ApiKeyPermissionsWebhooks
+from .audit_event import AuditEvent
+from .audit_event_action import AuditEventAction
+from .audit_event_list import AuditEventList
+from .audit_event_list_filter import AuditEventListFilter
+from .audit_event_list_item import AuditEventListItem
+from .audit_event_list_item_action import AuditEventListItemAction
+from .audit_event_list_item_outcome import AuditEventListItemOutcome
+from .audit_event_outcome import AuditEventOutcome
 from .authorization import Authorization
 from .authorization_channel import AuthorizationChannel
 from .authorization_create import AuthorizationCreate
@@ -51,10 +98,24 @@ from .authorization_create_simulate_type_0_decline_reason import AuthorizationCr
 from .authorization_decline_reason_type_1 import AuthorizationDeclineReasonType1
 from .authorization_decline_reason_type_2_type_1 import AuthorizationDeclineReasonType2Type1
 from .authorization_decline_reason_type_3_type_1 import AuthorizationDeclineReasonType3Type1
+from .authorization_endpoint import AuthorizationEndpoint
+from .authorization_endpoint_fallback import AuthorizationEndpointFallback
+from .authorization_endpoint_set import AuthorizationEndpointSet
+from .authorization_endpoint_set_fallback_type_0 import AuthorizationEndpointSetFallbackType0
 from .authorization_list import AuthorizationList
 from .authorization_list_filter import AuthorizationListFilter
 from .authorization_list_item import AuthorizationListItem
 from .authorization_list_item_channel import AuthorizationListItemChannel
+from .authorization_list_item_decision_type_0 import AuthorizationListItemDecisionType0
+from .authorization_list_item_decision_type_0_metadata_type_0 import AuthorizationListItemDecisionType0MetadataType0
+from .authorization_list_item_decision_type_0_reason_type_1 import AuthorizationListItemDecisionType0ReasonType1
+from .authorization_list_item_decision_type_0_reason_type_2_type_1 import (
+    AuthorizationListItemDecisionType0ReasonType2Type1,
+)
+from .authorization_list_item_decision_type_0_reason_type_3_type_1 import (
+    AuthorizationListItemDecisionType0ReasonType3Type1,
+)
+from .authorization_list_item_decision_type_0_source import AuthorizationListItemDecisionType0Source
 from .authorization_list_item_decline_reason_type_1 import AuthorizationListItemDeclineReasonType1
 from .authorization_list_item_decline_reason_type_2_type_1 import AuthorizationListItemDeclineReasonType2Type1
 from .authorization_list_item_decline_reason_type_3_type_1 import AuthorizationListItemDeclineReasonType3Type1
@@ -173,6 +234,7 @@ from .card_update_type_1 import CardUpdateType1
 from .card_update_type_1_status_type_1 import CardUpdateType1StatusType1
 from .create_account_detail_response_201 import CreateAccountDetailResponse201
 from .create_account_response_201 import CreateAccountResponse201
+from .create_api_key_response_201 import CreateApiKeyResponse201
 from .create_authorization_response_201 import CreateAuthorizationResponse201
 from .create_card_holder_response_201 import CreateCardHolderResponse201
 from .create_card_response_201 import CreateCardResponse201
@@ -180,7 +242,14 @@ from .create_card_token_response_201 import CreateCardTokenResponse201
 from .create_dispute_response_201 import CreateDisputeResponse201
 from .create_transfer_response_201 import CreateTransferResponse201
 from .create_webhook_endpoint_response_201 import CreateWebhookEndpointResponse201
+from .decision import Decision
+from .decision_metadata_type_0 import DecisionMetadataType0
+from .decision_reason_type_1 import DecisionReasonType1
+from .decision_reason_type_2_type_1 import DecisionReasonType2Type1
+from .decision_reason_type_3_type_1 import DecisionReasonType3Type1
+from .decision_source import DecisionSource
 from .delete_account_detail_response_200 import DeleteAccountDetailResponse200
+from .delete_authorization_endpoint_response_200 import DeleteAuthorizationEndpointResponse200
 from .delete_webhook_endpoint_response_200 import DeleteWebhookEndpointResponse200
 from .dispute import Dispute
 from .dispute_create import DisputeCreate
@@ -220,6 +289,8 @@ from .file_meta_input_file_type import FileMetaInputFileType
 from .fund_card_response_200 import FundCardResponse200
 from .get_account_detail_response_200 import GetAccountDetailResponse200
 from .get_account_response_200 import GetAccountResponse200
+from .get_audit_event_response_200 import GetAuditEventResponse200
+from .get_authorization_endpoint_response_200 import GetAuthorizationEndpointResponse200
 from .get_authorization_response_200 import GetAuthorizationResponse200
 from .get_card_holder_response_200 import GetCardHolderResponse200
 from .get_card_response_200 import GetCardResponse200
@@ -262,6 +333,10 @@ from .limit_spend_interval import LimitSpendInterval
 from .list_account_details_sort import ListAccountDetailsSort
 from .list_account_transactions_sort import ListAccountTransactionsSort
 from .list_accounts_sort import ListAccountsSort
+from .list_api_keys_populate import ListApiKeysPopulate
+from .list_api_keys_sort import ListApiKeysSort
+from .list_audit_events_populate import ListAuditEventsPopulate
+from .list_audit_events_sort import ListAuditEventsSort
 from .list_authorizations_sort import ListAuthorizationsSort
 from .list_card_authorizations_sort import ListCardAuthorizationsSort
 from .list_card_holders_sort import ListCardHoldersSort
@@ -297,7 +372,10 @@ from .replay_webhook_events_response_200 import ReplayWebhookEventsResponse200
 from .resolve_dispute_response_200 import ResolveDisputeResponse200
 from .retry_webhook_delivery_response_200 import RetryWebhookDeliveryResponse200
 from .reverse_authorization_response_200 import ReverseAuthorizationResponse200
+from .revoke_api_key_response_200 import RevokeApiKeyResponse200
+from .rotate_authorization_endpoint_secret_response_200 import RotateAuthorizationEndpointSecretResponse200
 from .rotate_webhook_endpoint_secret_response_200 import RotateWebhookEndpointSecretResponse200
+from .set_authorization_endpoint_response_200 import SetAuthorizationEndpointResponse200
 from .spending_controls import SpendingControls
 from .spending_controls_channels import SpendingControlsChannels
 from .spending_controls_input import SpendingControlsInput
@@ -387,6 +465,53 @@ __all__ = (
     "AddressInputCountryCodeType0",
     "AdvanceTestClockResponse200",
     "AmountBody",
+    "ApiKey",
+    "ApiKeyCreate",
+    "ApiKeyCreated",
+    "ApiKeyCreatedPermissions",
+    "ApiKeyCreatedPermissionsAccounts",
+    "ApiKeyCreatedPermissionsApiKeys",
+    "ApiKeyCreatedPermissionsAudit",
+    "ApiKeyCreatedPermissionsAuthorizations",
+    "ApiKeyCreatedPermissionsCardHolders",
+    "ApiKeyCreatedPermissionsCards",
+    "ApiKeyCreatedPermissionsDisputes",
+    "ApiKeyCreatedPermissionsEvents",
+    "ApiKeyCreatedPermissionsTestClock",
+    "ApiKeyCreatedPermissionsWebhooks",
+    "ApiKeyList",
+    "ApiKeyListFilter",
+    "ApiKeyListItem",
+    "ApiKeyListItemPermissions",
+    "ApiKeyListItemPermissionsAccounts",
+    "ApiKeyListItemPermissionsApiKeys",
+    "ApiKeyListItemPermissionsAudit",
+    "ApiKeyListItemPermissionsAuthorizations",
+    "ApiKeyListItemPermissionsCardHolders",
+    "ApiKeyListItemPermissionsCards",
+    "ApiKeyListItemPermissionsDisputes",
+    "ApiKeyListItemPermissionsEvents",
+    "ApiKeyListItemPermissionsTestClock",
+    "ApiKeyListItemPermissionsWebhooks",
+    "ApiKeyPermissions",
+    "ApiKeyPermissionsAccounts",
+    "ApiKeyPermissionsApiKeys",
+    "ApiKeyPermissionsAudit",
+    "ApiKeyPermissionsAuthorizations",
+    "ApiKeyPermissionsCardHolders",
+    "ApiKeyPermissionsCards",
+    "ApiKeyPermissionsDisputes",
+    "ApiKeyPermissionsEvents",
+    "ApiKeyPermissionsTestClock",
+    "ApiKeyPermissionsWebhooks",
+    "AuditEvent",
+    "AuditEventAction",
+    "AuditEventList",
+    "AuditEventListFilter",
+    "AuditEventListItem",
+    "AuditEventListItemAction",
+    "AuditEventListItemOutcome",
+    "AuditEventOutcome",
     "Authorization",
     "AuthorizationChannel",
     "AuthorizationCreate",
@@ -397,10 +522,20 @@ __all__ = (
     "AuthorizationDeclineReasonType1",
     "AuthorizationDeclineReasonType2Type1",
     "AuthorizationDeclineReasonType3Type1",
+    "AuthorizationEndpoint",
+    "AuthorizationEndpointFallback",
+    "AuthorizationEndpointSet",
+    "AuthorizationEndpointSetFallbackType0",
     "AuthorizationList",
     "AuthorizationListFilter",
     "AuthorizationListItem",
     "AuthorizationListItemChannel",
+    "AuthorizationListItemDecisionType0",
+    "AuthorizationListItemDecisionType0MetadataType0",
+    "AuthorizationListItemDecisionType0ReasonType1",
+    "AuthorizationListItemDecisionType0ReasonType2Type1",
+    "AuthorizationListItemDecisionType0ReasonType3Type1",
+    "AuthorizationListItemDecisionType0Source",
     "AuthorizationListItemDeclineReasonType1",
     "AuthorizationListItemDeclineReasonType2Type1",
     "AuthorizationListItemDeclineReasonType3Type1",
@@ -487,6 +622,7 @@ __all__ = (
     "CardUpdateType1StatusType1",
     "CreateAccountDetailResponse201",
     "CreateAccountResponse201",
+    "CreateApiKeyResponse201",
     "CreateAuthorizationResponse201",
     "CreateCardHolderResponse201",
     "CreateCardResponse201",
@@ -494,7 +630,14 @@ __all__ = (
     "CreateDisputeResponse201",
     "CreateTransferResponse201",
     "CreateWebhookEndpointResponse201",
+    "Decision",
+    "DecisionMetadataType0",
+    "DecisionReasonType1",
+    "DecisionReasonType2Type1",
+    "DecisionReasonType3Type1",
+    "DecisionSource",
     "DeleteAccountDetailResponse200",
+    "DeleteAuthorizationEndpointResponse200",
     "DeleteWebhookEndpointResponse200",
     "Dispute",
     "DisputeCreate",
@@ -534,6 +677,8 @@ __all__ = (
     "FundCardResponse200",
     "GetAccountDetailResponse200",
     "GetAccountResponse200",
+    "GetAuditEventResponse200",
+    "GetAuthorizationEndpointResponse200",
     "GetAuthorizationResponse200",
     "GetCardHolderResponse200",
     "GetCardResponse200",
@@ -570,6 +715,10 @@ __all__ = (
     "ListAccountDetailsSort",
     "ListAccountsSort",
     "ListAccountTransactionsSort",
+    "ListApiKeysPopulate",
+    "ListApiKeysSort",
+    "ListAuditEventsPopulate",
+    "ListAuditEventsSort",
     "ListAuthorizationsSort",
     "ListCardAuthorizationsSort",
     "ListCardHoldersSort",
@@ -605,7 +754,10 @@ __all__ = (
     "ResolveDisputeResponse200",
     "RetryWebhookDeliveryResponse200",
     "ReverseAuthorizationResponse200",
+    "RevokeApiKeyResponse200",
+    "RotateAuthorizationEndpointSecretResponse200",
     "RotateWebhookEndpointSecretResponse200",
+    "SetAuthorizationEndpointResponse200",
     "SpendingControls",
     "SpendingControlsChannels",
     "SpendingControlsInput",

@@ -14,6 +14,7 @@ from ..models.authorization_decline_reason_type_3_type_1 import AuthorizationDec
 from ..models.authorization_status import AuthorizationStatus
 
 if TYPE_CHECKING:
+    from ..models.decision import Decision
     from ..models.merchant import Merchant
 
 
@@ -43,6 +44,7 @@ class Authorization:
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
         requested_amount (float): What was asked (and incremented); more than `amount` after a partial approval.
+        decision (Decision | None):
     """
 
     field_id: str
@@ -68,9 +70,12 @@ class Authorization:
     created_at: datetime.datetime
     updated_at: datetime.datetime
     requested_amount: float
+    decision: Decision | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.decision import Decision  # noqa: PLC0415
+
         field_id = self.field_id
 
         card_id = self.card_id
@@ -115,6 +120,12 @@ class Authorization:
 
         requested_amount = self.requested_amount
 
+        decision: dict[str, Any] | None
+        if isinstance(self.decision, Decision):
+            decision = self.decision.to_dict()
+        else:
+            decision = self.decision
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -137,6 +148,7 @@ class Authorization:
                 "createdAt": created_at,
                 "updatedAt": updated_at,
                 "requestedAmount": requested_amount,
+                "decision": decision,
             }
         )
 
@@ -144,6 +156,7 @@ class Authorization:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.decision import Decision  # noqa: PLC0415
         from ..models.merchant import Merchant  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -225,6 +238,21 @@ class Authorization:
 
         requested_amount = d.pop("requestedAmount")
 
+        def _parse_decision(data: object) -> Decision | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                decision_type_0 = Decision.from_dict(data)
+
+                return decision_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Decision | None, data)
+
+        decision = _parse_decision(d.pop("decision"))
+
         authorization = cls(
             field_id=field_id,
             card_id=card_id,
@@ -244,6 +272,7 @@ class Authorization:
             created_at=created_at,
             updated_at=updated_at,
             requested_amount=requested_amount,
+            decision=decision,
         )
 
         authorization.additional_properties = d

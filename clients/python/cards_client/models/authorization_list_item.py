@@ -15,6 +15,7 @@ from ..models.authorization_list_item_status import AuthorizationListItemStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.authorization_list_item_decision_type_0 import AuthorizationListItemDecisionType0
     from ..models.authorization_list_item_merchant import AuthorizationListItemMerchant
 
 
@@ -44,6 +45,7 @@ class AuthorizationListItem:
         created_at (datetime.datetime | Unset):
         updated_at (datetime.datetime | Unset):
         requested_amount (float | Unset): What was asked (and incremented); more than `amount` after a partial approval.
+        decision (AuthorizationListItemDecisionType0 | None | Unset):
     """
 
     field_id: str | Unset = UNSET
@@ -70,9 +72,12 @@ class AuthorizationListItem:
     created_at: datetime.datetime | Unset = UNSET
     updated_at: datetime.datetime | Unset = UNSET
     requested_amount: float | Unset = UNSET
+    decision: AuthorizationListItemDecisionType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.authorization_list_item_decision_type_0 import AuthorizationListItemDecisionType0  # noqa: PLC0415
+
         field_id = self.field_id
 
         card_id = self.card_id
@@ -131,6 +136,14 @@ class AuthorizationListItem:
 
         requested_amount = self.requested_amount
 
+        decision: dict[str, Any] | None | Unset
+        if isinstance(self.decision, Unset):
+            decision = UNSET
+        elif isinstance(self.decision, AuthorizationListItemDecisionType0):
+            decision = self.decision.to_dict()
+        else:
+            decision = self.decision
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -170,11 +183,14 @@ class AuthorizationListItem:
             field_dict["updatedAt"] = updated_at
         if requested_amount is not UNSET:
             field_dict["requestedAmount"] = requested_amount
+        if decision is not UNSET:
+            field_dict["decision"] = decision
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.authorization_list_item_decision_type_0 import AuthorizationListItemDecisionType0  # noqa: PLC0415
         from ..models.authorization_list_item_merchant import AuthorizationListItemMerchant  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -290,6 +306,23 @@ class AuthorizationListItem:
 
         requested_amount = d.pop("requestedAmount", UNSET)
 
+        def _parse_decision(data: object) -> AuthorizationListItemDecisionType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                decision_type_0 = AuthorizationListItemDecisionType0.from_dict(data)
+
+                return decision_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AuthorizationListItemDecisionType0 | None | Unset, data)
+
+        decision = _parse_decision(d.pop("decision", UNSET))
+
         authorization_list_item = cls(
             field_id=field_id,
             card_id=card_id,
@@ -309,6 +342,7 @@ class AuthorizationListItem:
             created_at=created_at,
             updated_at=updated_at,
             requested_amount=requested_amount,
+            decision=decision,
         )
 
         authorization_list_item.additional_properties = d

@@ -19,6 +19,7 @@ class ErrorError(StrEnum):
     NOT_CONFIGURED = "not_configured"
     NOT_FOUND = "not_found"
     PAYLOAD_TOO_LARGE = "payload_too_large"
+    PERMISSION_DENIED = "permission_denied"
     QUOTA_EXCEEDED = "quota_exceeded"
     RATE_LIMITED = "rate_limited"
     REQUEST_TIMEOUT = "request_timeout"

@@ -9,6 +9,8 @@
 //! card holds is the stored sum less that front, without reading its other holds. The next write to
 //! the card stores those as expired ([`settle`]).
 
+pub mod decisions;
+pub mod endpoint;
 pub mod spend;
 pub mod transactions;
 
@@ -24,7 +26,9 @@ use crate::macros::{indexed, str_enum};
 use crate::storage::Direction;
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
+use decisions::{Asking, Decision};
 use transactions::{CardTransaction, TransactionType};
 
 /// How long an authorization holds funds unless configured otherwise: 7 days.
@@ -94,15 +98,29 @@ pub struct Authorization {
     /// What the purchase asked for (and its increments); more than `amount` after a partial approval.
     #[serde(with = "money")]
     pub requested_amount: Decimal,
+    /// Who decided and how (a decision endpoint, its fallback, or the issuer alone); None for
+    /// authorizations stored before decisions were kept.
+    pub decision: Option<Decision>,
 }
 
 impl Record for Authorization {
     // Version 1 had no `requested_amount`; it reads as the amount (no partial approvals then).
-    const VERSION: u8 = 2;
+    // Version 2 had no `decision`, its last field: its bytes and a postcard `None` (one 0 byte) are
+    // a version-3 record without one.
+    const VERSION: u8 = 3;
     const NAME: &'static str = "authorization";
 
     fn older(version: u8, rest: &[u8]) -> Option<std::result::Result<Self, postcard::Error>> {
-        (version == 1).then(|| postcard::from_bytes::<AuthorizationV1>(rest).map(Into::into))
+        match version {
+            1 => Some(postcard::from_bytes::<AuthorizationV1>(rest).map(Into::into)),
+            2 => {
+                let mut bytes = Vec::with_capacity(rest.len() + 1);
+                bytes.extend_from_slice(rest);
+                bytes.push(0);
+                Some(postcard::from_bytes::<Authorization>(&bytes))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -155,6 +173,7 @@ impl From<AuthorizationV1> for Authorization {
             created_at: a.created_at,
             updated_at: a.updated_at,
             requested_amount: a.amount,
+            decision: None,
         }
     }
 }
@@ -191,16 +210,50 @@ fn save(s: &mut Scope, auth: &Authorization) -> Result<()> {
 // write, so an index of stored statuses would answer `status=expired` wrongly.
 indexed!(Authorization, Kind::Authorization, |r| {
     "cardId" => &r.card_id,
+}, ranges {
+    // Not `updatedAt`: an expiry by the clock moves it without a write.
+    "amount" ["amount"] => Ordered::Num(r.amount),
 });
+
+/// The hold in the client's queue of holds by expiry (which cards have lapsed holds).
+pub(crate) fn queue_key(client: &str, auth: &Authorization) -> Vec<u8> {
+    keys::hold_by_expiry(client, auth.expires_at.millis(), &auth.card_id, &auth.id)
+}
+
+/// The cards with a hold lapsed by `now_ms` but still stored as pending (their next write settles
+/// it): what they can spend is more than the kept index of it holds, which is given for each.
+pub(crate) fn lapsed_cards(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    index: &str,
+    now_ms: i64,
+) -> std::result::Result<Vec<table::RangePosition>, crate::storage::StoreError> {
+    let (start, end) = keys::holds_by_expiry(client, now_ms);
+    let mut ids: Vec<String> = Vec::new();
+    for (k, _) in tx.scan(&start, &end, Direction::Forward, usize::MAX)? {
+        if let Some(card) = keys::hold_by_expiry_card(&start, &k) {
+            ids.push(card.to_string());
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let value = table::kept_value(tx, client, Kind::Card, index, &id)?
+            .ok_or_else(|| crate::storage::StoreError(format!("card {id} has no {index} entry")))?;
+        out.push(table::RangePosition { value, id });
+    }
+    Ok(out)
+}
 
 fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
     keys::hold(s.client, &auth.card_id, auth.expires_at.millis(), &auth.id)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct HeldTotal {
+pub(crate) struct HeldTotal {
     #[serde(with = "money")]
-    amount: Decimal,
+    pub(crate) amount: Decimal,
 }
 
 impl Record for HeldTotal {
@@ -208,7 +261,7 @@ impl Record for HeldTotal {
     const NAME: &'static str = "held total";
 }
 
-fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+pub(crate) fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
     let key = keys::held_total(s.client, card_id);
     Ok(codec::get::<HeldTotal>(s.tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
 }
@@ -216,7 +269,12 @@ fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
 fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
     let amount = (stored_held(s, card_id)? + delta).normalize();
     let key = keys::held_total(s.client, card_id);
-    Ok(codec::put(s.tx, &key, &HeldTotal { amount })?)
+    codec::put(s.tx, &key, &HeldTotal { amount })?;
+    // The card's available balance moved with its holds.
+    if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
+        cards::keep_available(s.tx, s.client, card_id, card.balance, amount)?;
+    }
+    Ok(())
 }
 
 /// One of the caller's authorizations, as it stands now.
@@ -274,6 +332,7 @@ fn release(s: &mut Scope, auth: &Authorization, released: Decimal) -> Result<()>
     if auth.pending_amount.is_zero() {
         let key = hold_key(s, auth);
         s.tx.delete(&key)?;
+        s.tx.delete(&queue_key(s.client, auth))?;
     }
     Ok(())
 }
@@ -372,13 +431,34 @@ fn decide(
     }
 }
 
-/// Decides a purchase on one of the caller's cards and records the authorization, approved (its
-/// amount held on the card) or declined (nothing moves).
+/// What a decision endpoint adds to a purchase (see [`decisions`]).
+#[derive(Debug, Clone, Default)]
+pub struct Decide {
+    /// The id the endpoint was shown for this authorization, to keep (a fresh one if unusable).
+    pub id: Option<String>,
+    /// Set when the client has a decision endpoint: it decides what the issuer approves.
+    pub asking: Option<Asking>,
+}
+
+/// Decides a purchase on one of the caller's cards by the issuer's checks alone and records it.
 pub fn authorize(
     s: &mut Scope,
     card_id: &str,
     new: NewAuthorization,
     ttl_secs: i64,
+) -> Result<Authorization> {
+    authorize_with(s, card_id, new, ttl_secs, Decide::default())
+}
+
+/// Decides a purchase on one of the caller's cards and records the authorization, approved (its
+/// amount held on the card) or declined (nothing moves). The issuer's checks run first; what they
+/// approve, a decision endpoint's answer (`with.asking`) may decline or approve in part.
+pub fn authorize_with(
+    s: &mut Scope,
+    card_id: &str,
+    new: NewAuthorization,
+    ttl_secs: i64,
+    with: Decide,
 ) -> Result<Authorization> {
     let card = cards::get(s, card_id)?;
     settle(s, &card.id)?;
@@ -389,13 +469,27 @@ pub fn authorize(
         .clone()
         .unwrap_or_else(|| card.currency.clone());
     let requested = new.amount;
-    let (amount, reason) = match new.simulate_decline {
+    let (mut amount, mut reason) = match new.simulate_decline {
         Some(forced) => (requested, Some(forced)),
         None => decide(&card, &new, &currency, &limits, available),
     };
+    let mut decision = Decision::issuer();
+    // The endpoint decides only what the issuer approved (a forced outcome asks nobody).
+    if let (None, Some(asking)) = (reason, &with.asking) {
+        let judged = decisions::judge(asking, requested, amount, new.partial_approval_capable);
+        match judged.approved {
+            Ok(approved) => amount = approved,
+            Err(declined) => (amount, reason) = (requested, Some(declined)),
+        }
+        decision = judged.decision;
+    }
     let approved = reason.is_none();
+    let id = match with.id {
+        Some(id) if unused_id(s, &id)? => id,
+        _ => s.new_id(),
+    };
     let auth = Authorization {
-        id: s.new_id(),
+        id,
         card_id: card.id.clone(),
         card_holder_id: card.card_holder_id.clone(),
         amount,
@@ -417,16 +511,26 @@ pub fn authorize(
         expires_at: s.now.plus_seconds(ttl_secs),
         created_at: s.now,
         updated_at: s.now,
+        decision: Some(decision),
     };
     table::insert(s.tx, s.client, &auth)?;
     if approved {
         let key = hold_key(s, &auth);
         s.tx.put(&key, auth.id.as_bytes())?;
+        s.tx.put(&queue_key(s.client, &auth), &[])?;
         add_held(s, &card.id, auth.amount)?;
         spend::add(s.tx, s.client, &auth, auth.amount)?;
         touch(s, card)?;
     }
     Ok(auth)
+}
+
+/// Whether `id` (handed back by a host from the ask) can name a new authorization of the caller.
+fn unused_id(s: &mut Scope, id: &str) -> Result<bool> {
+    Ok(super::ids::is_valid(id)
+        && s.tx
+            .get(&keys::record(s.client, Kind::Authorization, id))?
+            .is_none())
 }
 
 /// The card's available balance changed: so did the card.
@@ -626,5 +730,54 @@ mod tests {
         let again: Authorization = codec::decode(&codec::encode(&read).unwrap()).unwrap();
         assert_eq!(again, read);
         assert!(codec::decode::<Authorization>(&[3, 0]).is_err());
+    }
+
+    /// A version-2 record (before `decision`, its last field) reads with no decision; a version-3
+    /// one keeps its decision.
+    #[test]
+    fn a_version_2_authorization_reads_without_a_decision() {
+        let t = Timestamp(1_795_341_600_000);
+        let v1 = AuthorizationV1 {
+            id: "6b0441f0af7223969f33f312".into(),
+            card_id: "card".into(),
+            card_holder_id: "holder".into(),
+            amount: Decimal::new(700, 2),
+            currency: Currency::parse("USD").unwrap(),
+            channel: Channel::Pos,
+            merchant: Merchant {
+                name: "Shop".into(),
+                category: None,
+                mcc: Some("5411".into()),
+                city: None,
+                country: None,
+            },
+            approved: true,
+            status: AuthorizationStatus::Pending,
+            decline_reason: None,
+            pending_amount: Decimal::new(700, 2),
+            captured_amount: Decimal::ZERO,
+            reversed_amount: Decimal::ZERO,
+            refunded_amount: Decimal::ZERO,
+            expires_at: t.plus_seconds(60),
+            created_at: t,
+            updated_at: t,
+        };
+        let mut auth = Authorization::from(v1);
+        auth.requested_amount = Decimal::new(900, 2);
+        // Version 2 wrote exactly version 3's fields but the last: drop the `None`'s byte.
+        let mut v2 = codec::encode(&auth).unwrap();
+        assert_eq!(v2.pop(), Some(0));
+        v2[0] = 2;
+        let read: Authorization = codec::decode(&v2).unwrap();
+        assert_eq!(read, auth);
+        assert_eq!(read.decision, None);
+        auth.decision = Some(Decision {
+            source: decisions::DecisionSource::Fallback,
+            reason: Some(decisions::DecisionReason::Timeout),
+            latency_ms: 2001,
+            metadata: None,
+        });
+        let again: Authorization = codec::decode(&codec::encode(&auth).unwrap()).unwrap();
+        assert_eq!(again, auth);
     }
 }

@@ -14,6 +14,7 @@ use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
 use crate::storage::codec::Record;
 use crate::storage::keys::Kind;
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
 
 str_enum!(Gender { Male = "m", Female = "f", Other = "o" });
@@ -188,6 +189,8 @@ fn save(s: &mut Scope, holder: &CardHolder) -> Result<()> {
 
 indexed!(CardHolder, Kind::CardHolder, |r| {
     "person.email" => &r.person.email,
+}, ranges {
+    "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 });
 
 /// Creates a holder and stores its uploaded identity files, within the client's `file_quota` bytes

@@ -21,6 +21,7 @@ use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{JsonText, Record, money};
 use crate::storage::keys::Kind;
+use crate::storage::ordered::Ordered;
 use crate::storage::table;
 
 str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
@@ -136,8 +137,34 @@ fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
 }
 
 pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
-    Ok(table::save(s.tx, s.client, card)?)
+    table::save(s.tx, s.client, card)?;
+    let held = authorizations::stored_held(s, &card.id)?;
+    Ok(keep_available(
+        s.tx,
+        s.client,
+        &card.id,
+        card.balance,
+        held,
+    )?)
 }
+
+/// The kept range index of what a card can spend (`balance` and `availableBalance` in its view):
+/// its ledger balance less its stored holds. Both hooks that change either call it with the other's
+/// stored value ([`save`], `authorizations::add_held`), so it holds the stored state after every
+/// write. A hold that lapses by the clock raises the true value without a write: such cards are
+/// [`Indexed::stale`] until their next write settles them.
+pub(crate) fn keep_available(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    id: &str,
+    balance: Decimal,
+    held: Decimal,
+) -> std::result::Result<(), crate::storage::StoreError> {
+    let value = Ordered::Num(balance - held);
+    table::keep_range(tx, client, Kind::Card, AVAILABLE, id, &value)
+}
+
+const AVAILABLE: &str = "available";
 
 indexed!(Card, Kind::Card, |r| {
     "status" => r.status.as_str(),
@@ -146,7 +173,12 @@ indexed!(Card, Kind::Card, |r| {
     "currency" => r.currency.as_str(),
     "cardHolderId" => &r.card_holder_id,
     "debitAccountId" => &r.debit_account_id,
-});
+}, ranges {
+    "ledgerBalance" ["ledgerBalance"] => Ordered::Num(r.balance),
+    "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
+}, kept {
+    "available" ["balance", "availableBalance"],
+}, stale = authorizations::lapsed_cards);
 
 /// The card as lists show it: with the sum of its holds.
 pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {
@@ -230,6 +262,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
         updated_at: s.now,
     };
     table::insert(s.tx, s.client, &card)?;
+    keep_available(s.tx, s.client, &card.id, card.balance, Decimal::ZERO)?;
     Ok(card)
 }
 

@@ -4,10 +4,16 @@
 use rust_decimal::Decimal;
 use serde_json::Map;
 
+use serde_json::json;
+
 use super::{Call, emit, to_value};
-use crate::domain::authorizations::{self, Authorization, transactions};
+use crate::callout::CallOut;
+use crate::domain::authorizations::decisions::{Asking, Outcome};
+use crate::domain::authorizations::{self, Authorization, Decide, endpoint, transactions};
 use crate::domain::cards;
 use crate::domain::events::EventType;
+use crate::domain::push::signature::{self, Secret};
+use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::http::listing::Records;
 use crate::http::views::{self, AuthorizationView, CardTransactionView, LimitSpendView};
@@ -17,11 +23,89 @@ pub fn check_create(c: &mut Call) -> ApiResult<()> {
     parse::authorizations::create(c.json_body()?).map(drop)
 }
 
-/// 201 whether approved or declined: the decision is the resource.
+/// The `authorization.request` a decision endpoint is sent (`http::callout`): the authorization as
+/// the issuer's checks would create it on the snapshot, signed. None when there is no endpoint, the
+/// purchase is forced or declined by the issuer anyway (the write answers any refusal).
+pub fn ask_create(c: &mut Call) -> ApiResult<Option<CallOut>> {
+    let new = parse::authorizations::create(c.json_body()?)?;
+    if new.simulate_decline.is_some() {
+        return Ok(None);
+    }
+    let Some(endpoint) = endpoint::get(&mut c.scope)? else {
+        return Ok(None);
+    };
+    let partial = new.partial_approval_capable;
+    let ttl = c.config.authorization_ttl_secs;
+    // On the overlay the ask runs in: what this writes is dropped.
+    let mut draft = authorizations::authorize(&mut c.scope, &c.route.id, new, ttl)?;
+    if !draft.approved {
+        return Ok(None);
+    }
+    draft.decision = None;
+    let vault = super::cards::vault(c)?;
+    let secrets = endpoint::signing_secrets(&c.scope, &vault, &endpoint)?;
+    let secrets = secrets
+        .iter()
+        .map(|s| Secret::parse(s))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| ApiError::internal("a stored decision endpoint secret does not parse"))?;
+    let event_id = c.scope.new_id();
+    let body = to_value(json!({
+        "_id": event_id,
+        "type": AUTHORIZATION_REQUEST,
+        "data": {
+            "object": AuthorizationView::from(&draft),
+            "partialApprovalCapable": partial,
+        },
+        "createdAt": c.scope.now.to_rfc3339(),
+    }))?;
+    let body = serde_json::to_vec(&body)
+        .map_err(|e| ApiError::internal(format!("cannot serialize a request: {e}")))?;
+    // Signatures carry the host's time: receivers compare it with their own clock.
+    let at = c.scope.env.now().seconds();
+    let signing: Vec<&Secret> = secrets.iter().collect();
+    let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+    headers.extend(
+        signature::headers(&signing, &event_id, at, &body)
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value)),
+    );
+    Ok(Some(CallOut {
+        url: endpoint.url,
+        headers,
+        body,
+        timeout_ms: u64::from(endpoint.timeout_ms),
+        context: draft.id,
+    }))
+}
+
+/// The event type of a decision request: sent, never stored, so never listed in `/events`.
+pub const AUTHORIZATION_REQUEST: &str = "authorization.request";
+
+/// What the client's decision endpoint (if it has one) adds to this write: the answer the host got
+/// before it (`Request::asked`), or none, when the fallback decides.
+fn endpoint_part(c: &mut Call) -> ApiResult<Decide> {
+    let Some(endpoint) = endpoint::get(&mut c.scope)? else {
+        return Ok(Decide::default());
+    };
+    let asked = c.req.asked.as_ref();
+    Ok(Decide {
+        id: asked.map(|a| a.context.clone()),
+        asking: Some(Asking {
+            fallback: endpoint.fallback,
+            outcome: asked.map(|a| Outcome::of(a, parse::decisions::answer)),
+            latency_ms: asked.map_or(0, |a| a.latency_ms),
+        }),
+    })
+}
+
+/// 201 whether approved or declined: the decision is the resource. The issuer's checks run again
+/// here, on the card as it is now, whatever the endpoint answered.
 pub fn create(c: &mut Call) -> ApiResult<Response> {
     let new = parse::authorizations::create(c.json_body()?)?;
     let ttl = c.config.authorization_ttl_secs;
-    let auth = authorizations::authorize(&mut c.scope, &c.route.id, new, ttl)?;
+    let with = endpoint_part(c)?;
+    let auth = authorizations::authorize_with(&mut c.scope, &c.route.id, new, ttl, with)?;
     emit(
         c,
         EventType::AuthorizationCreated,

@@ -16,7 +16,7 @@ use crate::http::{Response, parse, reply};
 use crate::query;
 
 /// The vault, once its key is known to be the one the stored card data was sealed with.
-fn vault(c: &mut Call) -> ApiResult<Vault> {
+pub(crate) fn vault(c: &mut Call) -> ApiResult<Vault> {
     let vault =
         c.config
             .vault_key

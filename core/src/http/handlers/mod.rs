@@ -3,6 +3,9 @@
 
 pub mod account_details;
 pub mod accounts;
+pub mod api_keys;
+pub mod audit;
+pub mod authorization_endpoint;
 pub mod authorizations;
 pub mod card_holders;
 pub mod cards;
@@ -28,12 +31,16 @@ pub struct Call<'a> {
     pub req: &'a Request,
     pub route: &'a Prepared,
     pub config: &'a Config,
+    /// The calling key (None for public routes, and for body checks, which never need it).
+    pub key: Option<&'a crate::domain::api_keys::KeyInfo>,
     pub scope: Scope<'a>,
 }
 
 pub type Handler = fn(&mut Call) -> ApiResult<Response>;
 /// Judges a write request's body without writing (see `Route::check`).
 pub type Check = fn(&mut Call) -> ApiResult<()>;
+/// What a write asks an outside endpoint before it runs (see `Route::ask`), on a read-only scope.
+pub type Ask = fn(&mut Call) -> ApiResult<Option<crate::callout::CallOut>>;
 
 impl Call<'_> {
     /// The first path parameter (`{id}`).

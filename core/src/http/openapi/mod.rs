@@ -28,6 +28,7 @@ fn every_error() -> Vec<ApiError> {
         ApiError::Validation(vec![FieldError::new("f", "m")]),
         ApiError::Unauthorized,
         ApiError::InvalidToken,
+        ApiError::PermissionDenied(String::new()),
         ApiError::NotFound("Card"),
         ApiError::MethodNotAllowed(String::new()),
         ApiError::InvalidState(String::new()),
@@ -69,6 +70,7 @@ fn every_error() -> Vec<ApiError> {
             ApiError::Validation(_)
             | ApiError::Unauthorized
             | ApiError::InvalidToken
+            | ApiError::PermissionDenied(_)
             | ApiError::NotFound(_)
             | ApiError::MethodNotAllowed(_)
             | ApiError::InvalidState(_)
@@ -113,7 +115,7 @@ fn operation_of(route: &Route) -> Option<&'static Operation> {
 fn error_statuses(route: &Route, op: &Operation) -> Vec<u16> {
     let mut s = vec![408];
     if route.auth == Auth::Key {
-        s.extend([401, 429]);
+        s.extend([401, 403, 429]);
     }
     if op.body != Body::None {
         s.extend([400, 413, 415]);
@@ -557,6 +559,8 @@ pub fn document() -> Value {
         "Dispute",
         "WebhookEndpoint",
         "WebhookDelivery",
+        "ApiKey",
+        "AuditEvent",
     ] {
         schemas.insert(format!("{item}List"), schemas::list_envelope(item));
     }
@@ -574,7 +578,7 @@ pub fn document() -> Value {
         "security": [{"bearer": []}, {"apiKey": []}],
         "tags": [
             {"name": "Service"}, {"name": "Accounts"}, {"name": "Account details"},
-            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Events"}, {"name": "Webhooks"},
+            {"name": "Card holders"}, {"name": "Cards"}, {"name": "Card spend"}, {"name": "Disputes"}, {"name": "Simulate"}, {"name": "Real-time decisions"}, {"name": "Events"}, {"name": "Webhooks"},
         ],
         "paths": paths,
         "components": {

@@ -7,6 +7,8 @@ use serde_json::{Map, Value, json};
 use crate::domain::Currency;
 use crate::domain::account_details::DetailType;
 use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
+use crate::domain::authorizations::decisions::{DecisionReason, DecisionSource, Fallback};
+use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use crate::domain::authorizations::transactions::TransactionType;
 use crate::domain::authorizations::{AuthorizationStatus, Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
@@ -335,7 +337,41 @@ fn authorization() -> Value {
         "createdAt": timestamp(),
         "updatedAt": timestamp(),
         "requestedAmount": {"type": "number", "description": "What was asked (and incremented); more than `amount` after a partial approval."},
+        "decision": nullable(reference("Decision")),
     }))
+}
+
+fn decision() -> Value {
+    record(json!({
+        "source": string_enum(DecisionSource::ALL),
+        "reason": nullable_enum(DecisionReason::ALL),
+        "latencyMs": {"type": "integer", "minimum": 0},
+        "metadata": {"type": ["object", "null"], "description": "What the decision endpoint attached to its answer."},
+    }))
+    .tap_description("Who decided: the issuer's checks alone, the client's decision endpoint, or its fallback (after a timeout, an error or an invalid answer). Null for authorizations older than decisions.")
+}
+
+fn authorization_endpoint() -> Value {
+    record(json!({
+        "url": string(),
+        "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS},
+        "fallback": string_enum(Fallback::ALL),
+        "secret": {"type": ["string", "null"], "description": "`whsec_` + base64 of 32 random bytes: shown when the endpoint is first set and by rotate-secret, null otherwise."},
+        "createdAt": timestamp(),
+        "updatedAt": timestamp(),
+    }))
+}
+
+fn authorization_endpoint_set() -> Value {
+    object(
+        json!({
+            "url": {"type": "string", "description": "https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them."},
+            "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS},
+            "fallback": {"type": "string", "enum": Fallback::ALL, "default": "decline"},
+        }),
+        &["url"],
+        true,
+    )
 }
 
 fn card_transaction() -> Value {
@@ -508,6 +544,63 @@ fn card_token() -> Value {
         },
         "expiresAt": timestamp(),
     }))
+}
+
+fn api_key_properties() -> Value {
+    let levels: Map<String, Value> = crate::domain::permissions::Resource::ALL
+        .iter()
+        .map(|r| (r.to_string(), string_enum(&["none", "read", "write"])))
+        .collect();
+    json!({
+        "_id": {"type": "string", "description": "The first 24 hex characters of the key's SHA-256; never the key."},
+        "client": string(),
+        "permissions": record(Value::Object(levels)),
+        "reveal": {"type": "boolean", "description": "May create card tokens and reveal card numbers."},
+        "createdAt": nullable(timestamp()),
+    })
+}
+
+fn audit_event() -> Value {
+    use crate::domain::audit::{AuditAction, Outcome};
+    record(json!({
+        "_id": string(),
+        "action": string_enum(AuditAction::ALL),
+        "outcome": string_enum(Outcome::ALL),
+        "error": nullable_string().tap_description("The error code of a refusal."),
+        "keyId": string().tap_description("The id of the key that asked (never the key)."),
+        "cardId": nullable_string(),
+        "subjectKeyId": nullable_string().tap_description("The key created or revoked."),
+        "requestId": nullable_string(),
+        "address": nullable_string().tap_description("The caller's address as the host saw it."),
+        "createdAt": timestamp(),
+    }))
+}
+
+fn api_key() -> Value {
+    record(api_key_properties())
+}
+
+fn api_key_created() -> Value {
+    let mut p = api_key_properties();
+    p["key"] = json!({
+        "type": ["string", "null"],
+        "description": "The key: shown only here; null on an idempotent replay."
+    });
+    record(p)
+}
+
+fn api_key_create() -> Value {
+    object(
+        json!({"permissions": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^(reveal|[a-z_*]+:(none|read|write))$"},
+            "description": "Grants such as `cards:read`, `accounts:write`, `*:read`, `reveal`; \
+                unnamed resources get none. Default: the caller's grants without reveal. A key can \
+                only grant what it holds (else 403 permission_denied)."
+        }}),
+        &[],
+        true,
+    )
 }
 
 fn card_secrets() -> Value {
@@ -975,6 +1068,9 @@ pub fn example(schema: &str) -> Option<Value> {
         "AmountBody" => json!({"amount": 5}),
         "IncrementBody" => json!({"amount": 20}),
         "TestClockAdvance" => json!({"seconds": 86400}),
+        "AuthorizationEndpointSet" => {
+            json!({"url": "https://example.com/decide", "timeoutMs": 2000, "fallback": "decline"})
+        }
         "TransferCreate" => json!({
             "debitAccountId": "6b0441f0af7223969f33f312", "creditAccountId": "6b0441f0af7223969f33f313",
             "amount": 40, "narration": "Top up savings", "reference": "inv-1001",
@@ -989,6 +1085,7 @@ pub fn example(schema: &str) -> Option<Value> {
         }),
         "WebhookEndpointUpdate" => json!({"status": "disabled"}),
         "WebhookReplay" => json!({"from": "2026-11-22T10:00:00Z"}),
+        "ApiKeyCreate" => json!({"permissions": ["cards:read", "accounts:write"]}),
         _ => return None,
     })
 }
@@ -1013,6 +1110,9 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("CardToken", card_token());
     add("Merchant", merchant());
     add("Authorization", authorization());
+    add("Decision", decision());
+    add("AuthorizationEndpoint", authorization_endpoint());
+    add("AuthorizationEndpointSet", authorization_endpoint_set());
     add("CardTransaction", card_transaction());
     add("LimitSpend", limit_spend());
     add(
@@ -1020,6 +1120,10 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         json!({"type": "array", "items": reference("LimitSpend")}),
     );
     add("Event", event());
+    add("ApiKey", api_key());
+    add("AuditEvent", audit_event());
+    add("ApiKeyCreated", api_key_created());
+    add("ApiKeyCreate", api_key_create());
     add("Transfer", transfer());
     add("Dispute", dispute());
     add("TransferCreate", transfer_create());
@@ -1139,6 +1243,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ("Dispute", dispute()),
         ("WebhookEndpoint", webhook_endpoint()),
         ("WebhookDelivery", webhook_delivery()),
+        ("ApiKey", api_key()),
+        ("AuditEvent", audit_event()),
     ] {
         let item = loose(schema, &m);
         m.insert(format!("{name}ListItem"), item);

@@ -8,6 +8,7 @@ pub mod card_holder_validation;
 pub mod card_holders;
 pub mod cards;
 pub mod controls;
+pub mod decisions;
 pub mod disputes;
 pub mod multipart;
 pub mod test_clock;

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ApiKeyCreatedPermissionsDisputes(StrEnum):
+    NONE = "none"
+    READ = "read"
+    WRITE = "write"
+
+    def __str__(self) -> str:
+        return str(self.value)

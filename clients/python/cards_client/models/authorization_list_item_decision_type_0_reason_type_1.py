@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class AuthorizationListItemDecisionType0ReasonType1(StrEnum):
+    ERROR = "error"
+    INVALID_RESPONSE = "invalid_response"
+    TIMEOUT = "timeout"
+
+    def __str__(self) -> str:
+        return str(self.value)

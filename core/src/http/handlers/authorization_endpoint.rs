@@ -1,0 +1,63 @@
+//! `/authorization-endpoint`: a client's real-time decision endpoint (README, "Real-time
+//! authorization decisions"). The secret is in the answer that made it (the first PUT, a rotation)
+//! and nowhere else.
+
+use super::Call;
+use crate::domain::authorizations::endpoint;
+use crate::domain::push::signature::Secret;
+use crate::domain::push::url_policy;
+use crate::error::ApiResult;
+use crate::http::views::AuthorizationEndpointView;
+use crate::http::{Response, parse, reply};
+
+fn settings(c: &Call) -> ApiResult<endpoint::Settings> {
+    let policy = c.config.url_policy;
+    parse::decisions::settings(c.json_body()?, |url| {
+        url_policy::check_url(policy, url)
+            .map(drop)
+            .map_err(|refusal| refusal.to_string())
+    })
+}
+
+pub fn check_put(c: &mut Call) -> ApiResult<()> {
+    settings(c).map(drop)
+}
+
+pub fn put(c: &mut Call) -> ApiResult<Response> {
+    let settings = settings(c)?;
+    let vault = super::cards::vault(c)?;
+    let env = c.scope.env;
+    let (saved, secret) = endpoint::put(&mut c.scope, &vault, settings, || {
+        Secret::generate(env).to_whsec()
+    })?;
+    Ok(reply::ok(
+        "Authorization endpoint set successfully",
+        &AuthorizationEndpointView::new(&saved, secret.as_deref()),
+    ))
+}
+
+pub fn get(c: &mut Call) -> ApiResult<Response> {
+    let found = endpoint::find(&mut c.scope)?;
+    Ok(reply::ok(
+        "Authorization endpoint fetched successfully",
+        &AuthorizationEndpointView::new(&found, None),
+    ))
+}
+
+pub fn delete(c: &mut Call) -> ApiResult<Response> {
+    let deleted = endpoint::delete(&mut c.scope)?;
+    Ok(reply::ok(
+        "Authorization endpoint deleted successfully",
+        &AuthorizationEndpointView::new(&deleted, None),
+    ))
+}
+
+pub fn rotate_secret(c: &mut Call) -> ApiResult<Response> {
+    let vault = super::cards::vault(c)?;
+    let secret = Secret::generate(c.scope.env).to_whsec();
+    let (saved, secret) = endpoint::rotate(&mut c.scope, &vault, secret)?;
+    Ok(reply::ok(
+        "Authorization endpoint secret rotated successfully",
+        &AuthorizationEndpointView::new(&saved, Some(&secret)),
+    ))
+}

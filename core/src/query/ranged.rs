@@ -1,0 +1,457 @@
+//! Plans over range indexes (numbers and instants, `Source::ranged`):
+//!
+//! - a sort on one range-indexed field walks that index in the sort's direction, bounded by the
+//!   query's conditions on the field, and stops after the page: the index order (value, then id) is
+//!   the list order, ties broken on `_id` in the sort's direction;
+//! - a range condition on such a field whose span holds few entries (under [`NARROW`]) reads just
+//!   those records and sorts them like any list, when that is fewer than an equality index would
+//!   give.
+//!
+//! When the span decides the whole query (every condition is on the walked field, no search), the
+//! walk reads keys only until the page starts, and `meta.total` is the number of keys in the span,
+//! counted by walking keys (no record is read): inside the span and outside it in turns, so the walk
+//! costs twice the smaller side (the index holds every record, so its size is the `*` count).
+//! Otherwise each candidate is read and matched, and the total counted in the same pass.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use serde_json::Value;
+
+use super::ListQuery;
+use super::filter::{Op, Operand};
+use super::run::{ALL, Bounds, Candidates, Page, Pos, RangePos, Source};
+use super::schema::lookup;
+use super::value::{Scalar, parse_decimal};
+use crate::env::Timestamp;
+use crate::error::{ApiError, ApiResult};
+use crate::storage::ordered::{Ordered, Span};
+
+/// A span with fewer entries than this is read whole rather than walked in another order.
+#[cfg(not(test))]
+const NARROW: usize = 1024;
+/// An equality index with at most this many entries is read whole (and sorted) rather than walking
+/// the sort's range index and checking each record against it.
+#[cfg(not(test))]
+const SMALL_INDEX: u64 = 1024;
+#[cfg(not(test))]
+const CHUNK: usize = 256;
+#[cfg(not(test))]
+const COUNT_CHUNK: usize = 2048;
+// Tests use small lists: small thresholds make them take every path.
+#[cfg(test)]
+const NARROW: usize = 6;
+#[cfg(test)]
+const SMALL_INDEX: u64 = 4;
+#[cfg(test)]
+const CHUNK: usize = 3;
+#[cfg(test)]
+const COUNT_CHUNK: usize = 2;
+
+/// The range index to walk and how.
+pub(super) struct RangePlan {
+    field: String,
+    span: Span,
+    /// The span alone decides the query: records are read only for the page.
+    decided: bool,
+    /// `Some(desc)`: walked in list order (the sort is on this field); `None`: read whole.
+    order: Option<bool>,
+}
+
+impl ListQuery {
+    /// The span of each range-indexed field the conditions bound, and how many conditions each
+    /// folds in.
+    fn spans(&self, src: &dyn Source) -> HashMap<String, (Span, usize)> {
+        let mut spans: HashMap<String, (Span, usize)> = HashMap::new();
+        for c in &self.conditions {
+            if !src.ranged(&c.path) {
+                continue;
+            }
+            let one = |s: &Scalar| ordered(s);
+            let ends: Vec<(bool, Ordered, bool)> = match (&c.op, &c.operand) {
+                (Op::Gt, Operand::One(s)) => one(s).map(|v| vec![(true, v, false)]),
+                (Op::Gte, Operand::One(s)) => one(s).map(|v| vec![(true, v, true)]),
+                (Op::Lt, Operand::One(s)) => one(s).map(|v| vec![(false, v, false)]),
+                (Op::Lte, Operand::One(s)) => one(s).map(|v| vec![(false, v, true)]),
+                (Op::Eq, Operand::One(s)) => {
+                    one(s).map(|v| vec![(true, v, true), (false, v, true)])
+                }
+                (Op::Between, Operand::Range(lo, hi)) => one(lo)
+                    .zip(one(hi))
+                    .map(|(lo, hi)| vec![(true, lo, true), (false, hi, true)]),
+                _ => None,
+            }
+            .unwrap_or_default();
+            if ends.is_empty() {
+                continue;
+            }
+            let (span, folded) = spans.entry(c.path.clone()).or_default();
+            for (low, v, inclusive) in ends {
+                span.narrow(low, v, inclusive);
+            }
+            *folded += 1;
+        }
+        spans
+    }
+
+    /// A plan over a range index, when one beats the equality access (`eq_cost`: its entries).
+    pub(super) fn range_plan(
+        &self,
+        src: &mut dyn Source,
+        eq_cost: Option<u64>,
+    ) -> ApiResult<Option<RangePlan>> {
+        let spans = self.spans(src);
+        let decided = |field: &str| {
+            self.search.is_none()
+                && spans
+                    .get(field)
+                    .is_some_and(|(_, n)| *n == self.conditions.len())
+                || self.search.is_none() && self.conditions.is_empty()
+        };
+        if let [key] = self.sort.as_slice()
+            && src.ranged(&key.path)
+        {
+            if eq_cost.is_some_and(|c| c <= SMALL_INDEX) {
+                return Ok(None);
+            }
+            let span = spans.get(&key.path).map(|(s, _)| s.clone());
+            return Ok(Some(RangePlan {
+                field: key.path.clone(),
+                decided: decided(&key.path),
+                span: span.unwrap_or_default(),
+                order: Some(key.desc),
+            }));
+        }
+        let mut best: Option<(usize, &String, &Span)> = None;
+        for (field, (span, _)) in &spans {
+            let n = src.range_positions(field, span, false, None, NARROW)?.len();
+            let better = best.is_none_or(|(b, _, _)| n < b);
+            if n < NARROW && eq_cost.is_none_or(|c| (n as u64) < c) && better {
+                best = Some((n, field, span));
+            }
+        }
+        Ok(best.map(|(_, field, span)| RangePlan {
+            field: field.clone(),
+            decided: decided(field),
+            span: span.clone(),
+            order: None,
+        }))
+    }
+
+    pub(super) fn run_range(
+        &self,
+        src: &mut dyn Source,
+        plan: &RangePlan,
+        bounds: Bounds,
+    ) -> ApiResult<Page> {
+        let stale = Stale::read(self, src, &plan.field)?;
+        let Some(desc) = plan.order else {
+            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            let mut docs = VecDeque::new();
+            while let Some((p, doc)) = walk.next(src)? {
+                docs.push_back(match doc {
+                    Some(doc) => (
+                        Pos {
+                            created_ms: 0,
+                            id: p.id,
+                        },
+                        doc,
+                    ),
+                    None => load(src, &p.id)?,
+                });
+            }
+            return self.top_k_of(src, Candidates::Loaded(docs), bounds, None);
+        };
+        let (skip, limit) = (self.skip(), self.limit_usize());
+        let place = |b: &Option<(Pos, Value)>| -> ApiResult<Option<RangePos>> {
+            b.as_ref()
+                .map(|(_, doc)| range_place(doc, &plan.field))
+                .transpose()
+        };
+        let (after, before) = (place(&bounds.after)?, place(&bounds.before)?);
+        // Only `endingBefore`: walk back from it; otherwise forward (from `startingAfter`).
+        let backwards = after.is_none() && before.is_some();
+        let walk_desc = desc != backwards;
+        let (from, stop) = match backwards {
+            true => (before, None),
+            false => (after, before),
+        };
+        let past = |p: &RangePos, stop: &RangePos| if walk_desc { p <= stop } else { p >= stop };
+        // Unless the keys decide it, the total is counted by reading every candidate: in this
+        // walk when it covers the whole list.
+        let count_here = !plan.decided && from.is_none() && stop.is_none();
+        let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
+        let mut walk = RangeWalk::new(plan, &stale, walk_desc, from);
+        while let Some((p, doc)) = walk.next(src)? {
+            if stop.as_ref().is_some_and(|s| past(&p, s)) {
+                break;
+            }
+            let doc = match (doc, plan.decided) {
+                (Some(doc), _) => Some(doc),
+                (None, true) => None,
+                (None, false) => {
+                    let (_, doc) = load(src, &p.id)?;
+                    if !self.matches(&doc) {
+                        continue;
+                    }
+                    Some(doc)
+                }
+            };
+            seen += 1;
+            if seen <= skip {
+                continue;
+            }
+            if items.len() < limit {
+                items.push(match doc {
+                    Some(doc) => doc,
+                    None => load(src, &p.id)?.1,
+                });
+            } else {
+                has_more = true;
+                if !count_here {
+                    break;
+                }
+            }
+        }
+        if backwards {
+            items.reverse();
+        }
+        let total = if plan.decided {
+            // The stale entries the keys count are replaced by their records' true values.
+            let stored_inside = stale
+                .stored
+                .iter()
+                .filter(|p| span_holds(&plan.span, &p.value))
+                .count() as u64;
+            (count_span(src, &plan.field, &plan.span)? + stale.docs.len() as u64)
+                .saturating_sub(stored_inside)
+        } else if count_here {
+            seen as u64
+        } else {
+            let mut n = 0u64;
+            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            while let Some((p, doc)) = walk.next(src)? {
+                let doc = match doc {
+                    Some(doc) => doc,
+                    None => load(src, &p.id)?.1,
+                };
+                if self.matches(&doc) {
+                    n += 1;
+                }
+            }
+            n
+        };
+        Ok(Page {
+            items,
+            total,
+            has_more,
+        })
+    }
+}
+
+/// The records whose index entries may be stale: their entries as stored (skipped in walks), and
+/// those of them that match the query, read, at their true places.
+struct Stale {
+    stored: Vec<RangePos>,
+    ids: HashSet<String>,
+    docs: Vec<(RangePos, Value)>,
+}
+
+impl Stale {
+    fn read(q: &ListQuery, src: &mut dyn Source, field: &str) -> ApiResult<Stale> {
+        let stored = src.stale(field)?;
+        let mut docs = Vec::new();
+        for p in &stored {
+            let (_, doc) = load(src, &p.id)?;
+            if q.matches(&doc) {
+                docs.push((range_place(&doc, field)?, doc));
+            }
+        }
+        docs.sort_by(|a, b| a.0.cmp(&b.0));
+        let ids = stored.iter().map(|p| p.id.clone()).collect();
+        Ok(Stale { stored, ids, docs })
+    }
+}
+
+/// A walk over a span of a range index in one direction, chunk by chunk, with the stale entries
+/// left out and the matching stale records merged in at their true places (with their documents).
+struct RangeWalk<'p> {
+    plan: &'p RangePlan,
+    stale: &'p Stale,
+    desc: bool,
+    from: Option<RangePos>,
+    buf: VecDeque<RangePos>,
+    done: bool,
+    /// The stale documents still to merge, in walk order.
+    pending: VecDeque<(RangePos, Value)>,
+}
+
+impl<'p> RangeWalk<'p> {
+    fn new(plan: &'p RangePlan, stale: &'p Stale, desc: bool, from: Option<RangePos>) -> Self {
+        let ahead = |p: &RangePos| {
+            from.as_ref()
+                .is_none_or(|f| if desc { p < f } else { p > f })
+        };
+        let mut pending: VecDeque<(RangePos, Value)> = stale
+            .docs
+            .iter()
+            .filter(|(p, _)| ahead(p))
+            .cloned()
+            .collect();
+        if desc {
+            pending = pending.into_iter().rev().collect();
+        }
+        RangeWalk {
+            plan,
+            stale,
+            desc,
+            from,
+            buf: VecDeque::new(),
+            done: false,
+            pending,
+        }
+    }
+
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(RangePos, Option<Value>)>> {
+        loop {
+            if self.buf.is_empty() && !self.done {
+                let chunk = src.range_positions(
+                    &self.plan.field,
+                    &self.plan.span,
+                    self.desc,
+                    self.from.as_ref(),
+                    CHUNK,
+                )?;
+                self.done = chunk.len() < CHUNK;
+                if let Some(last) = chunk.last() {
+                    self.from = Some(last.clone());
+                }
+                self.buf.extend(chunk);
+            }
+            let first = |a: &RangePos, b: &RangePos| if self.desc { a > b } else { a < b };
+            let take_stale = match (self.pending.front(), self.buf.front()) {
+                (Some(_), None) => true,
+                (Some((s, _)), Some(p)) => first(s, p),
+                (None, _) => false,
+            };
+            if take_stale {
+                return Ok(self.pending.pop_front().map(|(p, d)| (p, Some(d))));
+            }
+            let Some(p) = self.buf.pop_front() else {
+                return Ok(None);
+            };
+            if !self.stale.ids.contains(&p.id) {
+                return Ok(Some((p, None)));
+            }
+        }
+    }
+}
+
+/// Whether the encoded value `v` lies in `span`.
+fn span_holds(span: &Span, v: &[u8]) -> bool {
+    let above = span.lo.as_ref().is_none_or(|(lo, incl)| {
+        let lo = lo.encode();
+        v > lo.as_slice() || (*incl && v == lo.as_slice())
+    });
+    let below = span.hi.as_ref().is_none_or(|(hi, incl)| {
+        let hi = hi.encode();
+        v < hi.as_slice() || (*incl && v == hi.as_slice())
+    });
+    above && below
+}
+
+/// The value of a filter operand as a range index holds it.
+fn ordered(s: &Scalar) -> Option<Ordered> {
+    match s {
+        Scalar::Num(d) => Some(Ordered::Num(*d)),
+        Scalar::Date(t) => Some(Ordered::Millis(t.millis())),
+        _ => None,
+    }
+}
+
+/// A record's place in the range index of `field`, from its list document.
+fn range_place(doc: &Value, field: &str) -> ApiResult<RangePos> {
+    let value = match lookup(doc, field) {
+        Some(Value::Number(n)) => parse_decimal(&n.to_string()).map(Ordered::Num),
+        Some(Value::String(s)) => Timestamp::parse_rfc3339(s).map(|t| Ordered::Millis(t.millis())),
+        _ => None,
+    };
+    let id = doc.get("_id").and_then(Value::as_str);
+    match (value, id) {
+        (Some(v), Some(id)) => Ok(RangePos {
+            value: v.encode(),
+            id: id.to_string(),
+        }),
+        _ => Err(ApiError::internal(format!(
+            "a range-indexed record has no value of {field}"
+        ))),
+    }
+}
+
+fn load(src: &mut dyn Source, id: &str) -> ApiResult<(Pos, Value)> {
+    // An index entry always has its record: both are written in one transaction.
+    src.find(id)?.ok_or_else(|| {
+        ApiError::internal(format!("an index entry points at a missing record {id}"))
+    })
+}
+
+/// The number of entries in `span`: the keys inside and the keys outside are walked in turns, and
+/// the side that ends first gives the count (the index holds every record).
+fn count_span(src: &mut dyn Source, field: &str, span: &Span) -> ApiResult<u64> {
+    if span.lo.is_none() && span.hi.is_none() {
+        return src.count(ALL, "");
+    }
+    let below = span.lo.as_ref().map(|(v, incl)| Span {
+        lo: None,
+        hi: Some((*v, !incl)),
+    });
+    let above = span.hi.as_ref().map(|(v, incl)| Span {
+        lo: Some((*v, !incl)),
+        hi: None,
+    });
+    let mut inside = Lane::new(span.clone());
+    let mut outside: Vec<Lane> = below.into_iter().chain(above).map(Lane::new).collect();
+    loop {
+        if inside.step(src, field)? {
+            return Ok(inside.n);
+        }
+        let mut open = false;
+        for lane in &mut outside {
+            if !lane.done {
+                open |= !lane.step(src, field)?;
+            }
+        }
+        if !open {
+            let out: u64 = outside.iter().map(|l| l.n).sum();
+            return Ok(src.count(ALL, "")?.saturating_sub(out));
+        }
+    }
+}
+
+/// A key-only count of one span, a chunk at a time.
+struct Lane {
+    span: Span,
+    after: Option<RangePos>,
+    n: u64,
+    done: bool,
+}
+
+impl Lane {
+    fn new(span: Span) -> Lane {
+        Lane {
+            span,
+            after: None,
+            n: 0,
+            done: false,
+        }
+    }
+
+    /// Counts one more chunk; true when the span is done.
+    fn step(&mut self, src: &mut dyn Source, field: &str) -> ApiResult<bool> {
+        let chunk =
+            src.range_positions(field, &self.span, false, self.after.as_ref(), COUNT_CHUNK)?;
+        self.n += chunk.len() as u64;
+        self.done = chunk.len() < COUNT_CHUNK;
+        self.after = chunk.last().cloned();
+        Ok(self.done)
+    }
+}
