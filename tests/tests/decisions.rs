@@ -369,3 +369,34 @@ fn concurrent_purchases_with_a_slow_endpoint_never_overspend() {
     assert_eq!(balances(&t, &c).1, d("0"));
     assert!(asked.load(Ordering::SeqCst) >= 10);
 }
+
+#[test]
+fn a_replayed_rotation_never_shows_the_secret_again() {
+    let t = tenant();
+    let endpoint = DecisionEndpoint::start(|_| approve());
+    set_endpoint(&t, &endpoint.url, json!({}));
+    let headers = [
+        ("content-type", "application/json"),
+        ("idempotency-key", "rotate-once"),
+    ];
+    let first = t.send(
+        "POST",
+        "/authorization-endpoint/rotate-secret",
+        &headers,
+        Some(b"{}".to_vec()),
+    );
+    let secret = first.data(200)["secret"].as_str().unwrap().to_string();
+    let again = t.send(
+        "POST",
+        "/authorization-endpoint/rotate-secret",
+        &headers,
+        Some(b"{}".to_vec()),
+    );
+    assert_eq!(again.data(200)["secret"], Value::Null);
+    assert!(!again.text.contains(&secret));
+    // Still the first rotation's secret: the replay rotated nothing.
+    let c = card(&t, 100);
+    authorize(&t, &c, &purchase(1, "After"));
+    let last = endpoint.received().pop().unwrap();
+    assert!(signed_by(&last, &secret));
+}
