@@ -51,11 +51,17 @@ fn from_code(code: &ErrorCode) -> Reply {
 
 fn send(target: &Target, call: &CallOut) -> Result<Reply, Reply> {
     let timeout_ns = call.timeout_ms.saturating_mul(1_000_000);
-    let entries: Vec<(String, Vec<u8>)> = call
+    let mut entries: Vec<(String, Vec<u8>)> = call
         .headers
         .iter()
         .map(|(k, v)| (k.to_ascii_lowercase(), v.as_bytes().to_vec()))
         .collect();
+    // Without it the body goes chunked, which some receivers (and signature checks behind proxies)
+    // handle badly; the length is known.
+    entries.push((
+        "content-length".into(),
+        call.body.len().to_string().into_bytes(),
+    ));
     let headers = Fields::from_list(&entries).map_err(|e| error(&format!("headers: {e:?}")))?;
     let request = OutgoingRequest::new(headers);
     let scheme = match target.scheme {
