@@ -350,7 +350,9 @@ fn concurrent_purchases_with_a_slow_endpoint_never_overspend() {
         seen.fetch_add(1, Ordering::SeqCst);
         approve().after(Duration::from_millis(200))
     });
-    set_endpoint(&t, &endpoint.url, json!({}));
+    // The longest timeout: this is about the balance, and spin-test-host runs one guest at a time
+    // (a guest back from its call waits its turn behind the others' asks).
+    set_endpoint(&t, &endpoint.url, json!({"timeoutMs": 10000}));
     let threads: Vec<_> = (0..50)
         .map(|i| {
             let (t, c) = (t.clone(), c.clone());
