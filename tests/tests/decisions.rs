@@ -402,3 +402,19 @@ fn a_replayed_rotation_never_shows_the_secret_again() {
     let last = endpoint.received().pop().unwrap();
     assert!(signed_by(&last, &secret));
 }
+
+#[test]
+fn one_clients_endpoint_never_hears_of_anothers_purchases() {
+    let (a, b) = (tenant(), tenant());
+    let endpoint = DecisionEndpoint::start(|_| Behaviour::json(json!({"approved": false})));
+    set_endpoint(&a, &endpoint.url, json!({}));
+    b.get("/authorization-endpoint").expect(404);
+    let c = card(&b, 100);
+    let auth = authorize(&b, &c, &purchase(5, "Elsewhere"));
+    assert_eq!(auth["approved"], true);
+    assert_eq!(auth["decision"]["source"], "issuer");
+    assert!(endpoint.received().is_empty());
+    // Nor can the other client read, replace or delete it.
+    b.delete("/authorization-endpoint").expect(404);
+    a.get("/authorization-endpoint").expect(200);
+}
