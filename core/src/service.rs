@@ -185,7 +185,7 @@ impl Service {
     /// For a route that asks an outside endpoint before its write (`Prepared::asks`): what to send,
     /// judged on a read-only snapshot `tx`, or None (nothing to ask; the write decides alone, and
     /// answers any refusal). The host performs the call with no transaction or writer held, then
-    /// hands the write the outcome in `Request::asked` (`http::callout`).
+    /// hands the write the outcome in `Request::asked` (`crate::callout`).
     pub fn ask(
         &self,
         checked: &Prechecked,

@@ -164,6 +164,17 @@ export interface AdvanceTestClockBody {
   seconds: number;
 }
 
+/** PUT /authorization-endpoint */
+export interface SetAuthorizationEndpointBody {
+  /** https anywhere; http only to loopback; never link-local or metadata addresses (private ranges:
+   * the operator's choice, which the server checks). */
+  url: string;
+  /** 100 to 10000 (default 2000). */
+  timeoutMs?: number;
+  /** Default "decline". */
+  fallback?: "approve" | "decline";
+}
+
 /** POST /accounts/transfers */
 export interface CreateTransferBody {
   debitAccountId: string;
@@ -330,6 +341,14 @@ pub fn validate_advance_test_clock(
     #[wasm_bindgen(unchecked_param_type = "Draft<AdvanceTestClockBody>")] body: JsValue,
 ) -> JsValue {
     validate(&body, forms::advance_test_clock)
+}
+
+/// Checks a PUT /authorization-endpoint body (private ranges are the operator's choice: the server's).
+#[wasm_bindgen(js_name = validateSetAuthorizationEndpoint, unchecked_return_type = "FieldError[]")]
+pub fn validate_set_authorization_endpoint(
+    #[wasm_bindgen(unchecked_param_type = "Draft<SetAuthorizationEndpointBody>")] body: JsValue,
+) -> JsValue {
+    validate(&body, forms::set_authorization_endpoint)
 }
 
 /// Checks a POST /accounts/transfers body (the accounts themselves, their currencies and funds are

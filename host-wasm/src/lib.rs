@@ -13,6 +13,9 @@ pub mod spin;
 #[cfg(all(target_os = "wasi", feature = "postgres"))]
 mod spin_pg;
 
+#[cfg(target_os = "wasi")]
+mod spin_out;
+
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod browser;
 

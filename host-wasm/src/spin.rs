@@ -7,6 +7,7 @@
 
 use std::cell::Cell;
 
+use card_core::callout::CallOut;
 use card_core::domain::api_keys::ConfiguredKeys;
 use card_core::http::Prepared;
 use card_core::http::body::BodyReader;
@@ -60,7 +61,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
                     .header_value("spin-client-addr")
                     .and_then(|a| a.parse::<std::net::SocketAddr>().ok())
                     .map(|a| a.ip().to_string());
-                (serve(&req), req.method, routes::template(&req.path))
+                (serve(&mut req), req.method, routes::template(&req.path))
             }
         },
         Err(resp) => (resp, Method::Other, "unread"),
@@ -121,8 +122,10 @@ fn to_spin(resp: Response) -> spin_sdk::http::Response {
     builder.build()
 }
 
-/// One request: configuration, a transaction of the kind the core asks for, the core, commit.
-fn serve(req: &Request) -> Response {
+/// One request: configuration, a transaction of the kind the core asks for, the core, commit. A
+/// write that asks an outside endpoint first (`card_core::callout`) asks on a read transaction that
+/// is closed before the call, so no transaction is open while the endpoint thinks.
+fn serve(req: &mut Request) -> Response {
     let config = match config_from_variables() {
         Ok(config) => config,
         Err(e) => return fail(&format!("bad configuration: {e}")),
@@ -134,11 +137,46 @@ fn serve(req: &Request) -> Response {
         Ok(url) => url.trim().to_string(),
         Err(e) => return fail(&format!("bad configuration: {e}")),
     };
+    if prepared.asks() {
+        let call = if database_url.is_empty() {
+            ask_sqlite(req, &service, &env)
+        } else {
+            ask_postgres(req, &service, &env, &database_url)
+        };
+        if let Some(call) = call {
+            req.asked = Some(crate::spin_out::call_out(service.config().url_policy, call));
+        }
+    }
+    let req = &*req;
     if database_url.is_empty() {
         serve_sqlite(req, &prepared, &service, &env)
     } else {
         serve_postgres(req, &prepared, &service, &env, &database_url)
     }
+}
+
+/// What a write that asks first should send, judged on a read transaction of the `default` SQLite
+/// database (rolled back before the call). None on any failure: the write then answers it.
+fn ask_sqlite(req: &Request, service: &Service, env: &WasiEnv) -> Option<CallOut> {
+    let conn = Connection::open(DATABASE).ok()?;
+    let mut tx = SqliteTx::new(&conn);
+    sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::BEGIN_READ, &[])).ok()?;
+    let call = service
+        .precheck(req, &mut tx)
+        .ok()
+        .and_then(|pre| service.ask(&pre, req, &mut tx, env));
+    rollback(&tx);
+    call.filter(|_| tx.failed.is_none())
+}
+
+#[cfg(feature = "postgres")]
+fn ask_postgres(req: &Request, service: &Service, env: &WasiEnv, url: &str) -> Option<CallOut> {
+    crate::spin_pg::ask(req, service, env, url)
+}
+
+#[cfg(not(feature = "postgres"))]
+fn ask_postgres(_: &Request, _: &Service, _: &WasiEnv, _: &str) -> Option<CallOut> {
+    None
 }
 
 #[cfg(feature = "postgres")]
@@ -258,6 +296,11 @@ fn config_from_variables() -> Result<Config, String> {
         config.authorization_ttl_secs = ttl;
     }
     config.test_clock = settings::parse_switch("test_clock", &variable("test_clock")?)?;
+    // Off unless set: clients' endpoints (a decision endpoint) may then be in private ranges.
+    config.url_policy.allow_private = match variable("allow_private_urls")?.trim() {
+        "" => false,
+        value => settings::parse_switch("allow_private_urls", value)?,
+    };
     let quota = variable("file_quota")?;
     if !quota.trim().is_empty() {
         config.file_quota_bytes = quota

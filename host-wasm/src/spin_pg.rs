@@ -26,6 +26,7 @@
 //!
 //! The schema is created (and the data format stamped) by the first request that finds it missing.
 
+use card_core::callout::CallOut;
 use card_core::http::Prepared;
 use card_core::storage::KvPair;
 use card_core::{Access, Direction, Request, Response, Service, StoreError, Tx};
@@ -168,6 +169,25 @@ fn finish(req: &Request, outcome: Outcome) -> Response {
 /// One try: BEGIN, the schema version, the data format, the core, COMMIT.
 /// A write sets its timeouts and, unless a re-run holds the lock alone beside it (`shared` false),
 /// takes the write lock shared.
+/// What a write that asks first should send, judged on a read transaction (rolled back before the
+/// call). None on any failure, or before the schema exists: the write then answers it.
+pub(crate) fn ask(req: &Request, service: &Service, env: &WasiEnv, url: &str) -> Option<CallOut> {
+    let conn = open(url).ok()?;
+    conn.execute(sql::BEGIN_READ, &[]).ok()?;
+    let call = match schema_version(&conn) {
+        Ok(Some(v)) if v == sql::SCHEMA_VERSION => {
+            let mut tx = PgTx::new(&conn, true);
+            service
+                .precheck(req, &mut tx)
+                .ok()
+                .and_then(|pre| service.ask(&pre, req, &mut tx, env))
+        }
+        _ => None,
+    };
+    rollback(&conn);
+    call
+}
+
 fn run_once(
     conn: &Connection,
     req: &Request,

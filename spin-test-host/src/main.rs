@@ -98,6 +98,7 @@ fn variables_from_env() -> HashMap<String, String> {
         ("database_url", "CARDS_DATABASE_URL"),
         ("store_timeout", "CARDS_STORE_TIMEOUT"),
         ("cors_origins", "CARDS_CORS_ORIGINS"),
+        ("allow_private_urls", "CARDS_ALLOW_PRIVATE_URLS"),
     ]
     .into_iter()
     .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))
@@ -117,7 +118,49 @@ pub(crate) struct State {
     pub(crate) table: ResourceTable,
     wasi: WasiCtx,
     http: WasiHttpCtx,
+    pub(crate) hooks: GuestLockHooks,
     shared: Arc<Shared>,
+}
+
+/// Outgoing HTTP as wasmtime sends it, with the guest lock let go while the guest waits for the
+/// answer: another guest may run meanwhile (the component holds no transaction while it calls out,
+/// and the endpoint it calls may call the service back, as on a real Spin, which runs instances
+/// side by side). The lock is taken again before the guest sees the answer.
+#[derive(Default)]
+pub(crate) struct GuestLockHooks {
+    /// The lock and the guard the running guest holds (None: not yet taken, or let go).
+    lock: Option<Arc<Mutex<()>>>,
+    held: Arc<std::sync::Mutex<Option<tokio::sync::OwnedMutexGuard<()>>>>,
+}
+
+type SendResult = wasmtime_wasi_http::Result<(
+    hyper::Response<wasmtime_wasi_http::WasiBody>,
+    Box<dyn std::future::Future<Output = Result<(), wasmtime_wasi_http::Error>> + Send>,
+)>;
+
+impl wasmtime_wasi_http::WasiHttpHooks for GuestLockHooks {
+    fn send_request(
+        &mut self,
+        request: hyper::Request<wasmtime_wasi_http::WasiBody>,
+        options: Option<wasmtime_wasi_http::RequestOptions>,
+        fut: Box<dyn std::future::Future<Output = Result<(), wasmtime_wasi_http::Error>> + Send>,
+    ) -> Box<dyn std::future::Future<Output = SendResult> + Send> {
+        _ = fut;
+        drop(self.held.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let (lock, held) = (self.lock.clone(), self.held.clone());
+        Box::new(async move {
+            let sent = wasmtime_wasi_http::default_send_request(request, options).await;
+            if let Some(lock) = lock {
+                let guard = lock.lock_owned().await;
+                *held.lock().unwrap_or_else(|e| e.into_inner()) = Some(guard);
+            }
+            let (res, io) = sent?;
+            Ok((
+                res.map(BodyExt::boxed_unsync),
+                Box::new(io) as Box<dyn std::future::Future<Output = _> + Send>,
+            ))
+        })
+    }
 }
 
 impl WasiView for State {
@@ -134,7 +177,7 @@ impl WasiHttpView for State {
         WasiHttpCtxView {
             ctx: &mut self.http,
             table: &mut self.table,
-            hooks: Default::default(),
+            hooks: &mut self.hooks,
         }
     }
 }
@@ -309,9 +352,14 @@ impl Server {
                 table: ResourceTable::new(),
                 wasi: WasiCtx::builder().inherit_stdout().inherit_stderr().build(),
                 http: WasiHttpCtx::new(),
+                hooks: GuestLockHooks {
+                    lock: Some(self.guest_lock.clone()),
+                    ..GuestLockHooks::default()
+                },
                 shared: self.shared.clone(),
             },
         );
+        let held = store.data().hooks.held.clone();
         store.set_epoch_deadline(GUEST_TIMEOUT.as_millis() as u64 / EPOCH_TICK.as_millis() as u64);
         store.epoch_deadline_trap();
 
@@ -331,13 +379,17 @@ impl Server {
 
         // The guest keeps running after it sets the response head (it still writes the body), so it
         // runs in its own task, holding the lock until it returns.
+        // The guard sits in `held`, where the outgoing-HTTP hook lets it go while the guest waits.
         let task = tokio::task::spawn(async move {
-            let _guard = lock.lock_owned().await;
+            let guard = lock.lock_owned().await;
+            *held.lock().unwrap_or_else(|e| e.into_inner()) = Some(guard);
             let proxy = pre.instantiate_async(&mut store).await?;
-            proxy
+            let result = proxy
                 .wasi_http_incoming_handler()
                 .call_handle(&mut store, incoming, out)
-                .await
+                .await;
+            drop(held.lock().unwrap_or_else(|e| e.into_inner()).take());
+            result
         });
 
         match receiver.await {
@@ -511,6 +563,7 @@ mod tests {
             table: ResourceTable::new(),
             wasi: WasiCtx::builder().build(),
             http: WasiHttpCtx::new(),
+            hooks: GuestLockHooks::default(),
             shared: Arc::new(Shared {
                 db_path,
                 variables: HashMap::from([("api_keys".to_string(), "k=v".to_string())]),

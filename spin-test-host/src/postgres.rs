@@ -239,6 +239,7 @@ mod tests {
             table: ResourceTable::new(),
             wasi: WasiCtx::builder().build(),
             http: WasiHttpCtx::new(),
+            hooks: Default::default(),
             shared: Arc::new(crate::Shared {
                 db_path: PathBuf::from("unused"),
                 variables: HashMap::new(),

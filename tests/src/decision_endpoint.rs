@@ -135,15 +135,26 @@ fn serve(stream: TcpStream, decide: &Decide, log: &Mutex<Vec<Received>>) {
                 headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
             }
         }
-        let length = headers
+        let chunked = headers
             .iter()
-            .find(|(k, _)| k == "content-length")
-            .and_then(|(_, v)| v.parse::<usize>().ok())
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
+            .any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+        let body = if chunked {
+            match read_chunked(&mut reader) {
+                Some(body) => body,
+                None => return,
+            }
+        } else {
+            let length = headers
+                .iter()
+                .find(|(k, _)| k == "content-length")
+                .and_then(|(_, v)| v.parse::<usize>().ok())
+                .unwrap_or(0);
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_err() {
+                return;
+            }
+            body
+        };
         let request = Received {
             method,
             path,
@@ -175,6 +186,30 @@ fn serve(stream: TcpStream, decide: &Decide, log: &Mutex<Vec<Received>>) {
                 return;
             }
         }
+    }
+}
+
+/// A chunked request body (RFC 9112, 7.1), trailers skipped.
+fn read_chunked(reader: &mut impl BufRead) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size = String::new();
+        reader.read_line(&mut size).ok()?;
+        let size = usize::from_str_radix(size.trim().split(';').next()?, 16).ok()?;
+        if size == 0 {
+            // Trailers, up to the empty line.
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).ok()? == 0 || line.trim().is_empty() {
+                    return Some(body);
+                }
+            }
+        }
+        let start = body.len();
+        body.resize(start + size, 0);
+        reader.read_exact(&mut body[start..]).ok()?;
+        let mut end = String::new();
+        reader.read_line(&mut end).ok()?;
     }
 }
 

@@ -350,7 +350,9 @@ fn concurrent_purchases_with_a_slow_endpoint_never_overspend() {
         seen.fetch_add(1, Ordering::SeqCst);
         approve().after(Duration::from_millis(200))
     });
-    set_endpoint(&t, &endpoint.url, json!({}));
+    // The longest timeout: this is about the balance, and spin-test-host runs one guest at a time
+    // (a guest back from its call waits its turn behind the others' asks).
+    set_endpoint(&t, &endpoint.url, json!({"timeoutMs": 10000}));
     let threads: Vec<_> = (0..50)
         .map(|i| {
             let (t, c) = (t.clone(), c.clone());
@@ -368,4 +370,51 @@ fn concurrent_purchases_with_a_slow_endpoint_never_overspend() {
     }
     assert_eq!(balances(&t, &c).1, d("0"));
     assert!(asked.load(Ordering::SeqCst) >= 10);
+}
+
+#[test]
+fn a_replayed_rotation_never_shows_the_secret_again() {
+    let t = tenant();
+    let endpoint = DecisionEndpoint::start(|_| approve());
+    set_endpoint(&t, &endpoint.url, json!({}));
+    let headers = [
+        ("content-type", "application/json"),
+        ("idempotency-key", "rotate-once"),
+    ];
+    let first = t.send(
+        "POST",
+        "/authorization-endpoint/rotate-secret",
+        &headers,
+        Some(b"{}".to_vec()),
+    );
+    let secret = first.data(200)["secret"].as_str().unwrap().to_string();
+    let again = t.send(
+        "POST",
+        "/authorization-endpoint/rotate-secret",
+        &headers,
+        Some(b"{}".to_vec()),
+    );
+    assert_eq!(again.data(200)["secret"], Value::Null);
+    assert!(!again.text.contains(&secret));
+    // Still the first rotation's secret: the replay rotated nothing.
+    let c = card(&t, 100);
+    authorize(&t, &c, &purchase(1, "After"));
+    let last = endpoint.received().pop().unwrap();
+    assert!(signed_by(&last, &secret));
+}
+
+#[test]
+fn one_clients_endpoint_never_hears_of_anothers_purchases() {
+    let (a, b) = (tenant(), tenant());
+    let endpoint = DecisionEndpoint::start(|_| Behaviour::json(json!({"approved": false})));
+    set_endpoint(&a, &endpoint.url, json!({}));
+    b.get("/authorization-endpoint").expect(404);
+    let c = card(&b, 100);
+    let auth = authorize(&b, &c, &purchase(5, "Elsewhere"));
+    assert_eq!(auth["approved"], true);
+    assert_eq!(auth["decision"]["source"], "issuer");
+    assert!(endpoint.received().is_empty());
+    // Nor can the other client read, replace or delete it.
+    b.delete("/authorization-endpoint").expect(404);
+    a.get("/authorization-endpoint").expect(200);
 }

@@ -71,6 +71,22 @@ pub fn advance_test_clock(body: &Value) -> Vec<FieldError> {
     }
 }
 
+/// PUT /authorization-endpoint. Private ranges are the operator's choice, which a client does not
+/// know: they pass here and the server decides.
+pub fn set_authorization_endpoint(body: &Value) -> Vec<FieldError> {
+    let lenient = crate::domain::push::UrlPolicy {
+        allow_private: true,
+    };
+    match object(body) {
+        Ok(m) => errors(parse::decisions::settings(m, |url| {
+            crate::domain::push::url_policy::check_url(lenient, url)
+                .map(drop)
+                .map_err(|r| r.to_string())
+        })),
+        Err(e) => e,
+    }
+}
+
 /// POST /cards/{id}/fund.
 pub fn fund_card(body: &Value) -> Vec<FieldError> {
     match object(body) {

@@ -34,7 +34,7 @@ pub struct Route {
     /// The part of a write handler that judges the body (reading at most the records it must find
     /// first), so a host can refuse a bad body before it queues the write. The handler runs it too.
     pub check: Option<Check>,
-    /// For a write that asks an outside endpoint first (`http::callout`): what to ask, judged on a
+    /// For a write that asks an outside endpoint first (`crate::callout`): what to ask, judged on a
     /// read-only snapshot before the write is queued. The handler finds the answer in `Request::asked`.
     pub ask: Option<Ask>,
 }
@@ -64,7 +64,7 @@ const fn with_body(method: Method, path: &'static str, handler: Handler, check: 
     }
 }
 
-/// A write route with a body that asks an outside endpoint before it writes (`http::callout`).
+/// A write route with a body that asks an outside endpoint before it writes (`crate::callout`).
 const fn asking(route: Route, ask: Ask) -> Route {
     Route {
         ask: Some(ask),

@@ -56,8 +56,15 @@ pub fn rotate_secret(c: &mut Call) -> ApiResult<Response> {
     let vault = super::cards::vault(c)?;
     let secret = Secret::generate(c.scope.env).to_whsec();
     let (saved, secret) = endpoint::rotate(&mut c.scope, &vault, secret)?;
-    Ok(reply::ok(
+    let mut response = reply::ok(
         "Authorization endpoint secret rotated successfully",
         &AuthorizationEndpointView::new(&saved, Some(&secret)),
-    ))
+    );
+    // The idempotency record keeps this instead: a secret is shown once and stored only sealed.
+    let replay = reply::ok(
+        "Authorization endpoint secret already rotated for this Idempotency-Key; a secret is shown only once",
+        &AuthorizationEndpointView::new(&saved, None),
+    );
+    response.replay_body = Some(replay.body);
+    Ok(response)
 }

@@ -23,7 +23,7 @@ pub fn check_create(c: &mut Call) -> ApiResult<()> {
     parse::authorizations::create(c.json_body()?).map(drop)
 }
 
-/// The `authorization.request` a decision endpoint is sent (`http::callout`): the authorization as
+/// The `authorization.request` a decision endpoint is sent (`crate::callout`): the authorization as
 /// the issuer's checks would create it on the snapshot, signed. None when there is no endpoint, the
 /// purchase is forced or declined by the issuer anyway (the write answers any refusal).
 pub fn ask_create(c: &mut Call) -> ApiResult<Option<CallOut>> {
