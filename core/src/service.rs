@@ -51,10 +51,8 @@ impl Service {
     /// Checks the configured vault key against the data (stamping its fingerprint on first use):
     /// hosts call it at start so that a wrong key stops the service with a clear message.
     pub fn check_vault_key(&self, tx: &mut dyn Tx) -> Result<(), String> {
-        match &self.config.vault_key {
-            Some(key) => crate::domain::vault::Vault::new(key)
-                .check_key(tx)
-                .map_err(|e| e.to_string()),
+        match self.config.vault() {
+            Some(vault) => vault.check_key(tx).map_err(|e| e.to_string()),
             None => Ok(()),
         }
     }

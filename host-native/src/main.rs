@@ -54,6 +54,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
+        Command::Vault(cmd) => cli::vault::run(cmd),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut cmd, "cards", &mut std::io::stdout());
@@ -99,10 +100,15 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .add_pair(pair)
             .map_err(|e| anyhow!("--api-key / CARDS_API_KEYS: {e}"))?;
     }
-    let (vault_key, source) =
-        vault_key::resolve(args.vault_key.as_deref(), store_url.as_deref(), &data)?;
+    let (vault_keys, source) = vault_key::resolve(
+        &args.vault.vault_keys,
+        args.vault.vault_key_file.as_deref(),
+        store_url.as_deref(),
+        &data,
+    )?;
     match source {
         vault_key::Source::Configured => info!("vault key from configuration"),
+        vault_key::Source::KeyFile(p) => info!(file = %p.display(), "vault keys from file"),
         vault_key::Source::FileReused(p) => info!(file = %p.display(), "vault key from file"),
         vault_key::Source::FileCreated(p) => warn!(
             file = %p.display(),
@@ -124,7 +130,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             api_keys,
             token_ttl_secs: args.token_ttl,
             authorization_ttl_secs: args.authorization_ttl,
-            vault_key: Some(vault_key),
+            vault_key: vault_keys.first().copied(),
+            vault_older_keys: vault_keys.get(1..).unwrap_or_default().to_vec(),
             // Long-lived instances: the id counter lives in memory. Ids stay unique across instances
             // on one database through their 5 random instance bytes.
             stored_ids: false,
@@ -136,6 +143,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     store
         .write(|tx| service.check_vault_key(tx).map_err(anyhow::Error::msg))
         .with_context(|| store.describe(&data))?;
+    if let Some(vault) = service.config().vault() {
+        // Ids only: which key seals, which others are kept for opening.
+        info!(active = vault.active_id(), keys = ?vault.key_ids(), "vault keys");
+    }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

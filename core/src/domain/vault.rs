@@ -6,6 +6,7 @@ use aes_gcm::{Aes256Gcm, Key, Nonce};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
 
 use super::{Result, Scope};
 use crate::env::{Env, Timestamp};
@@ -13,22 +14,51 @@ use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
 use crate::storage::{Direction, StoreError, Tx, keys};
 
-/// A card's secrets in clear: only ever held in memory while issuing or revealing.
+/// A card's secrets in clear: only ever held in memory while issuing or revealing, and wiped when
+/// dropped.
 pub struct CardSecrets {
     pub pan: String,
     pub cvv: String,
 }
 
-/// What the vault keeps per card: one ciphertext of `pan:cvv` under a fresh nonce.
+impl Drop for CardSecrets {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.pan.zeroize();
+        self.cvv.zeroize();
+    }
+}
+
+/// What the vault keeps per card: one ciphertext of `pan:cvv` under a fresh nonce, and the id of
+/// the key that sealed it (empty: the store's original key, for entries written before key ids).
 #[derive(Debug, Serialize, Deserialize)]
 struct Sealed {
+    key_id: String,
     nonce: [u8; 12],
     ciphertext: Vec<u8>,
 }
 
 impl Record for Sealed {
-    const VERSION: u8 = 1;
+    const VERSION: u8 = 2;
     const NAME: &'static str = "sealed card";
+
+    fn older(version: u8, rest: &[u8]) -> Option<std::result::Result<Self, postcard::Error>> {
+        (version == 1).then(|| {
+            postcard::from_bytes::<SealedV1>(rest).map(|v| Sealed {
+                key_id: String::new(),
+                nonce: v.nonce,
+                ciphertext: v.ciphertext,
+            })
+        })
+    }
+}
+
+/// A sealed card as version 1 stored it (before key rotation): always under the original key.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
+struct SealedV1 {
+    nonce: [u8; 12],
+    ciphertext: Vec<u8>,
 }
 
 /// Parses a vault key given as 64 hex characters (surrounding whitespace ignored).
@@ -116,8 +146,8 @@ fn corrupt(what: &str) -> ApiError {
 /// Why a vault key cannot serve the stored data.
 #[derive(Debug)]
 pub enum VaultKeyError {
-    /// The data was sealed with another key.
-    Mismatch,
+    /// Stored data was sealed with these keys (ids), which are not configured.
+    Mismatch(Vec<String>),
     Storage(StoreError),
 }
 
@@ -130,9 +160,9 @@ impl From<StoreError> for VaultKeyError {
 impl From<VaultKeyError> for ApiError {
     fn from(e: VaultKeyError) -> ApiError {
         match e {
-            VaultKeyError::Mismatch => ApiError::NotConfigured {
+            VaultKeyError::Mismatch(ids) => ApiError::NotConfigured {
                 code: KEY_MISMATCH,
-                message: MISMATCH.into(),
+                message: mismatch(&ids),
             },
             VaultKeyError::Storage(e) => e.into(),
         }
@@ -142,7 +172,7 @@ impl From<VaultKeyError> for ApiError {
 impl std::fmt::Display for VaultKeyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            VaultKeyError::Mismatch => f.write_str(MISMATCH),
+            VaultKeyError::Mismatch(ids) => f.write_str(&mismatch(ids)),
             VaultKeyError::Storage(e) => write!(f, "cannot check the vault key: {e}"),
         }
     }
@@ -153,27 +183,138 @@ pub const NOT_CONFIGURED: &str = "not_configured";
 /// The error code of a vault key that did not seal the stored card data (503).
 pub const KEY_MISMATCH: &str = "vault_key_mismatch";
 
-const MISMATCH: &str = "the configured vault key is not the key the stored card data was sealed with; \
-     configure the original key (card numbers cannot be read without it)";
+fn mismatch(ids: &[String]) -> String {
+    let which = if ids.is_empty() {
+        String::new()
+    } else {
+        format!(" (key id {})", ids.join(", "))
+    };
+    format!(
+        "the stored card data was sealed with a vault key that is not configured{which}; \
+         configure it (card numbers cannot be read without it), see README \"Card data security\""
+    )
+}
 
-pub struct Vault {
+/// One vault key: its id (the first 16 hex digits of its fingerprint), its cipher, and the key
+/// itself (for the keyed hashes), wiped from memory when dropped.
+struct VaultKey {
+    id: String,
     cipher: Aes256Gcm,
-    key: [u8; 32],
+    key: Zeroizing<[u8; 32]>,
+}
+
+impl VaultKey {
+    fn new(key: &[u8; 32]) -> VaultKey {
+        let mut k = VaultKey {
+            id: String::new(),
+            cipher: Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(key)),
+            key: Zeroizing::new(*key),
+        };
+        k.id = key_id(&k.fingerprint());
+        k
+    }
+
+    fn fingerprint(&self) -> String {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&*self.key)
+            .expect("HMAC takes keys of any length");
+        mac.update(b"cards vault key fingerprint v1");
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
+    /// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
+    fn pan_fingerprint(&self, pan: &str) -> String {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&*self.key)
+            .expect("HMAC takes keys of any length");
+        mac.update(pan.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
+        let plain = Zeroizing::new(
+            self.cipher
+                .decrypt(
+                    Nonce::from_slice(&sealed.nonce),
+                    Payload {
+                        msg: &sealed.ciphertext,
+                        aad: card_id.as_bytes(),
+                    },
+                )
+                .map_err(|_| corrupt("the card data does not open with this key"))?,
+        );
+        let text = std::str::from_utf8(&plain).map_err(|_| corrupt("card data is not text"))?;
+        let (pan, cvv) = text
+            .split_once(':')
+            .ok_or_else(|| corrupt("card data has no separator"))?;
+        Ok(CardSecrets {
+            pan: pan.to_string(),
+            cvv: cvv.to_string(),
+        })
+    }
+}
+
+/// A key's id from its fingerprint: what sealed entries, `cards vault status` and error messages name.
+fn key_id(fingerprint: &str) -> String {
+    fingerprint[..16.min(fingerprint.len())].to_string()
+}
+
+/// The vault: the active key, which seals, and older keys, which only open what they sealed until
+/// `cards vault rotate` has re-sealed it under the active one.
+pub struct Vault {
+    keys: Vec<VaultKey>,
+}
+
+/// What one batch of a rotation did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RotationStep {
+    /// Entries looked at.
+    pub scanned: u64,
+    /// Entries re-sealed under the active key.
+    pub resealed: u64,
+    /// Where the next batch starts; None when every entry has been seen.
+    pub next: Option<Vec<u8>>,
 }
 
 impl Vault {
     pub fn new(key: &[u8; 32]) -> Vault {
-        Vault {
-            cipher: Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(key)),
-            key: *key,
+        Vault::with_keys(key, &[])
+    }
+
+    /// `active` seals; `older` keys only open.
+    pub fn with_keys(active: &[u8; 32], older: &[[u8; 32]]) -> Vault {
+        let mut keys = vec![VaultKey::new(active)];
+        for k in older {
+            let k = VaultKey::new(k);
+            if keys.iter().all(|have| have.id != k.id) {
+                keys.push(k);
+            }
         }
+        Vault { keys }
+    }
+
+    fn active(&self) -> &VaultKey {
+        &self.keys[0]
+    }
+
+    /// The id of the key that seals.
+    pub fn active_id(&self) -> &str {
+        &self.active().id
+    }
+
+    /// The ids of every configured key, the active one first.
+    pub fn key_ids(&self) -> Vec<String> {
+        self.keys.iter().map(|k| k.id.clone()).collect()
+    }
+
+    fn key(&self, id: &str) -> Option<&VaultKey> {
+        self.keys.iter().find(|k| k.id == id)
     }
 
     fn seal(&self, env: &dyn Env, card_id: &str, secrets: &CardSecrets) -> Result<Sealed> {
         let mut nonce = [0u8; 12];
         env.fill_random(&mut nonce);
-        let plaintext = format!("{}:{}", secrets.pan, secrets.cvv);
-        let ciphertext = self
+        let plaintext = Zeroizing::new(format!("{}:{}", secrets.pan, secrets.cvv));
+        let active = self.active();
+        let ciphertext = active
             .cipher
             .encrypt(
                 Nonce::from_slice(&nonce),
@@ -183,82 +324,119 @@ impl Vault {
                 },
             )
             .map_err(|_| corrupt("encryption failed"))?;
-        Ok(Sealed { nonce, ciphertext })
-    }
-
-    /// Fails on any tampering with the ciphertext, the nonce or the card id it was sealed for.
-    fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
-        let plain = self
-            .cipher
-            .decrypt(
-                Nonce::from_slice(&sealed.nonce),
-                Payload {
-                    msg: &sealed.ciphertext,
-                    aad: card_id.as_bytes(),
-                },
-            )
-            .map_err(|_| corrupt("the card data does not open with this key"))?;
-        let text = String::from_utf8(plain).map_err(|_| corrupt("card data is not text"))?;
-        let (pan, cvv) = text
-            .split_once(':')
-            .ok_or_else(|| corrupt("card data has no separator"))?;
-        Ok(CardSecrets {
-            pan: pan.to_string(),
-            cvv: cvv.to_string(),
+        Ok(Sealed {
+            key_id: active.id.clone(),
+            nonce,
+            ciphertext,
         })
     }
 
-    /// Identifies the key without revealing it: stored with the data so that a different key is
-    /// caught at once instead of failing every reveal.
-    pub fn fingerprint(&self) -> String {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key)
-            .expect("HMAC takes keys of any length");
-        mac.update(b"cards vault key fingerprint v1");
-        hex::encode(&mac.finalize().into_bytes()[..16])
+    /// Opens an entry with the key it names (an entry without a key id, from before key ids, with
+    /// whichever configured key opens it); also returns that key. Fails on any tampering with the
+    /// ciphertext, the nonce or the card id it was sealed for.
+    fn open_with(&self, card_id: &str, sealed: &Sealed) -> Result<(CardSecrets, &VaultKey)> {
+        if sealed.key_id.is_empty() {
+            for k in &self.keys {
+                if let Ok(secrets) = k.open(card_id, sealed) {
+                    return Ok((secrets, k));
+                }
+            }
+            return Err(ApiError::from(VaultKeyError::Mismatch(vec![
+                "(the original key)".into(),
+            ])));
+        }
+        let k = self
+            .key(&sealed.key_id)
+            .ok_or_else(|| ApiError::from(VaultKeyError::Mismatch(vec![sealed.key_id.clone()])))?;
+        Ok((k.open(card_id, sealed)?, k))
     }
 
-    /// Checks the key against the fingerprint stored with the data; with none stored yet, against one
-    /// sealed card if there is any (then stores this key's fingerprint). Without card data any key
-    /// will do: the first card issued stores its fingerprint.
+    fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
+        self.open_with(card_id, sealed).map(|(s, _)| s)
+    }
+
+    /// Identifies the active key without revealing it: stored with the data so that a different key
+    /// is caught at once instead of failing every reveal.
+    pub fn fingerprint(&self) -> String {
+        self.active().fingerprint()
+    }
+
+    /// Checks the keys against the data: every key that may have sealed stored entries (the
+    /// original one, whose fingerprint is stored with the data, and any recorded since) must be
+    /// configured. With no fingerprint stored yet, one sealed card is opened to find the original
+    /// key (then its fingerprint is stored). Without card data any key will do.
     pub fn check_key(&self, tx: &mut dyn Tx) -> std::result::Result<(), VaultKeyError> {
-        let ours = self.fingerprint();
         let key = keys::vault_key_fingerprint();
-        if let Some(stored) = tx.get(&key)? {
-            return if stored == ours.as_bytes() {
-                Ok(())
-            } else {
-                Err(VaultKeyError::Mismatch)
-            };
+        let original = match tx.get(&key)? {
+            Some(stored) => Some(String::from_utf8_lossy(&stored).into_owned()),
+            None => {
+                let start = keys::sealed_cards();
+                let end = crate::storage::prefix_end(&start);
+                match tx.scan(&start, &end, Direction::Forward, 1)?.pop() {
+                    Some((k, v)) => {
+                        let card_id = k.rsplit(|b| *b == 0).next().unwrap_or_default();
+                        let card_id = std::str::from_utf8(card_id)
+                            .map_err(|_| VaultKeyError::Mismatch(Vec::new()))?;
+                        let sealed: Sealed =
+                            codec::decode(&v).map_err(|_| VaultKeyError::Mismatch(Vec::new()))?;
+                        let (_, opener) = self.open_with(card_id, &sealed).map_err(|_| {
+                            VaultKeyError::Mismatch(vec![if sealed.key_id.is_empty() {
+                                "(the original key)".into()
+                            } else {
+                                sealed.key_id.clone()
+                            }])
+                        })?;
+                        let fingerprint = opener.fingerprint();
+                        tx.put(&key, fingerprint.as_bytes())?;
+                        Some(fingerprint)
+                    }
+                    None => None,
+                }
+            }
+        };
+        let mut missing: Vec<String> = in_use(tx, original.as_deref())?
+            .into_iter()
+            .filter(|id| self.key(id).is_none())
+            .collect();
+        missing.dedup();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(VaultKeyError::Mismatch(missing))
         }
-        let start = keys::sealed_cards();
-        let end = crate::storage::prefix_end(&start);
-        if let Some((k, v)) = tx.scan(&start, &end, Direction::Forward, 1)?.pop() {
-            let card_id = k.rsplit(|b| *b == 0).next().unwrap_or_default();
-            let card_id = std::str::from_utf8(card_id).map_err(|_| VaultKeyError::Mismatch)?;
-            let sealed: Sealed = codec::decode(&v).map_err(|_| VaultKeyError::Mismatch)?;
-            self.open(card_id, &sealed)
-                .map_err(|_| VaultKeyError::Mismatch)?;
-            tx.put(&key, ours.as_bytes())?;
+    }
+
+    /// Records that the active key seals data from now on (the first key ever is the store's
+    /// original; later ones are listed so a start without them is refused).
+    fn register_active(&self, tx: &mut dyn Tx) -> Result<()> {
+        let fingerprint = keys::vault_key_fingerprint();
+        match tx.get(&fingerprint)? {
+            None => tx.put(&fingerprint, self.fingerprint().as_bytes())?,
+            Some(original) if key_id(&String::from_utf8_lossy(&original)) == self.active().id => {}
+            Some(_) => {
+                let k = keys::vault_key_in_use(&self.active().id);
+                if tx.get(&k)?.is_none() {
+                    tx.put(&k, b"")?;
+                }
+            }
         }
         Ok(())
     }
 
-    /// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
-    fn pan_fingerprint(&self, pan: &str) -> String {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key)
-            .expect("HMAC takes keys of any length");
-        mac.update(pan.as_bytes());
-        hex::encode(mac.finalize().into_bytes())
-    }
-
     /// Generates secrets whose PAN no other card has, stores them sealed, and returns them.
     pub fn issue(&self, s: &mut Scope, card_id: &str, visa: bool) -> Result<CardSecrets> {
-        for _ in 0..32 {
+        'tries: for _ in 0..32 {
             let pan = generate_pan(s.env, visa);
-            let index = keys::pan_index(&self.pan_fingerprint(&pan));
-            if s.tx.get(&index)?.is_some() {
-                continue;
+            // A card keeps its PAN's index entry under the key that seals it: look under each.
+            for k in &self.keys {
+                if s.tx
+                    .get(&keys::pan_index(&k.pan_fingerprint(&pan)))?
+                    .is_some()
+                {
+                    continue 'tries;
+                }
             }
+            let index = keys::pan_index(&self.active().pan_fingerprint(&pan));
             s.tx.put(&index, card_id.as_bytes())?;
             let secrets = CardSecrets {
                 pan,
@@ -266,10 +444,7 @@ impl Vault {
             };
             let sealed = self.seal(s.env, card_id, &secrets)?;
             codec::put(s.tx, &keys::sealed_card(s.client, card_id), &sealed)?;
-            let fingerprint = keys::vault_key_fingerprint();
-            if s.tx.get(&fingerprint)?.is_none() {
-                s.tx.put(&fingerprint, self.fingerprint().as_bytes())?;
-            }
+            self.register_active(s.tx)?;
             return Ok(secrets);
         }
         Err(ApiError::internal("vault: no unused PAN after 32 tries"))
@@ -280,6 +455,131 @@ impl Vault {
             .ok_or_else(|| corrupt("a live card has no sealed data"))?;
         self.open(card_id, &sealed)
     }
+
+    /// Re-seals up to `limit` entries after `after` (a stored entry's key; None: from the first)
+    /// under the active key, moving each PAN's index entry with it. Entries already under the
+    /// active key are only counted, so a rotation can be run again, or resumed, at no risk.
+    pub fn rotate_batch(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<RotationStep> {
+        let prefix = keys::sealed_cards();
+        let end = crate::storage::prefix_end(&prefix);
+        let start = match after {
+            Some(k) => {
+                let mut k = k.to_vec();
+                k.push(0);
+                k
+            }
+            None => prefix.clone(),
+        };
+        let page = tx.scan(&start, &end, Direction::Forward, limit)?;
+        let mut step = RotationStep {
+            next: (page.len() == limit)
+                .then(|| page.last().map(|(k, _)| k.clone()))
+                .flatten(),
+            ..RotationStep::default()
+        };
+        if page
+            .iter()
+            .any(|(_, v)| codec::decode::<Sealed>(v).map_or(true, |s| s.key_id != self.active().id))
+        {
+            self.register_active(tx)?;
+        }
+        for (key, value) in page {
+            step.scanned += 1;
+            let sealed: Sealed = codec::decode(&value)?;
+            if sealed.key_id == self.active().id {
+                continue;
+            }
+            let parts = keys::text_parts(&key);
+            let card_id = parts
+                .get(2)
+                .and_then(|c| std::str::from_utf8(c).ok())
+                .ok_or_else(|| corrupt("a sealed entry's key names no card"))?
+                .to_string();
+            let (secrets, old) = self.open_with(&card_id, &sealed)?;
+            let old_index = keys::pan_index(&old.pan_fingerprint(&secrets.pan));
+            if tx.get(&old_index)?.as_deref() == Some(card_id.as_bytes()) {
+                tx.delete(&old_index)?;
+            }
+            tx.put(
+                &keys::pan_index(&self.active().pan_fingerprint(&secrets.pan)),
+                card_id.as_bytes(),
+            )?;
+            let resealed = self.seal(env, &card_id, &secrets)?;
+            tx.put(&key, &codec::encode(&resealed)?)?;
+            step.resealed += 1;
+        }
+        Ok(step)
+    }
+
+    /// After a rotation found no entry left under any other key: the active key becomes the
+    /// store's original and the others are forgotten, so they can be removed from the configuration.
+    pub fn retire_others(&self, tx: &mut dyn Tx) -> Result<()> {
+        tx.put(
+            &keys::vault_key_fingerprint(),
+            self.fingerprint().as_bytes(),
+        )?;
+        let start = keys::vault_keys_in_use();
+        let end = crate::storage::prefix_end(&start);
+        for (k, _) in tx.scan(&start, &end, Direction::Forward, 1024)? {
+            tx.delete(&k)?;
+        }
+        Ok(())
+    }
+}
+
+/// The ids of the keys that may have sealed stored data: the original and those recorded since.
+fn in_use(tx: &mut dyn Tx, original: Option<&str>) -> std::result::Result<Vec<String>, StoreError> {
+    let mut ids: Vec<String> = original.map(key_id).into_iter().collect();
+    let start = keys::vault_keys_in_use();
+    let end = crate::storage::prefix_end(&start);
+    for (k, _) in tx.scan(&start, &end, Direction::Forward, 1024)? {
+        if let Some(id) = keys::text_parts(&k).last() {
+            ids.push(String::from_utf8_lossy(id).into_owned());
+        }
+    }
+    Ok(ids)
+}
+
+/// How many sealed entries each key holds (the original key's entries from before key ids under
+/// its id): what `cards vault status` prints, so an operator knows when an old key can go.
+pub fn entries_per_key(
+    tx: &mut dyn Tx,
+) -> std::result::Result<std::collections::BTreeMap<String, u64>, StoreError> {
+    let original = tx
+        .get(&keys::vault_key_fingerprint())?
+        .map(|f| key_id(&String::from_utf8_lossy(&f)))
+        .unwrap_or_else(|| "(original)".into());
+    let mut counts = std::collections::BTreeMap::new();
+    let prefix = keys::sealed_cards();
+    let end = crate::storage::prefix_end(&prefix);
+    let mut start = prefix.clone();
+    loop {
+        let page = tx.scan(&start, &end, Direction::Forward, 4096)?;
+        let full = page.len() == 4096;
+        for (_, v) in &page {
+            let sealed: Sealed = codec::decode(v)?;
+            let id = if sealed.key_id.is_empty() {
+                original.clone()
+            } else {
+                sealed.key_id
+            };
+            *counts.entry(id).or_insert(0) += 1;
+        }
+        match page.last() {
+            Some((k, _)) if full => {
+                start = k.clone();
+                start.push(0);
+            }
+            _ => break,
+        }
+    }
+    Ok(counts)
 }
 
 /// Destroys a card's sealed PAN and CVV (its PAN stays reserved in the keyed index).
@@ -405,6 +705,96 @@ mod tests {
     }
 
     #[test]
+    fn rotation_reseals_under_the_active_key_and_old_entries_still_open() {
+        let env = DeterministicEnv::default();
+        let ids = IdGen::new(&env);
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        let old = Vault::new(&a);
+        let mut tx = MemStore::new();
+        let now = env.now();
+        let mut issued = Vec::new();
+        for n in 0..5 {
+            let card = format!("card{n}");
+            let secrets = old
+                .issue(&mut scope(&mut tx, &env, &ids, "c", now), &card, true)
+                .unwrap();
+            issued.push((card, secrets.pan.clone()));
+        }
+        // One entry as release 1 wrote it: no key id.
+        let (card0, pan0) = &issued[0];
+        let v2: Sealed = codec::get(&mut tx, &keys::sealed_card("c", card0))
+            .unwrap()
+            .unwrap();
+        let mut v1 = vec![1u8];
+        v1.extend(
+            postcard::to_allocvec(&SealedV1 {
+                nonce: v2.nonce,
+                ciphertext: v2.ciphertext,
+            })
+            .unwrap(),
+        );
+        tx.put(&keys::sealed_card("c", card0), &v1).unwrap();
+        let a_id = old.active_id().to_string();
+        assert_eq!(entries_per_key(&mut tx).unwrap().get(&a_id), Some(&5));
+
+        let both = Vault::with_keys(&b, &[a]);
+        let b_id = both.active_id().to_string();
+        assert_ne!(a_id, b_id);
+        both.check_key(&mut tx).unwrap();
+        // A new card under the new key; the new key alone is now refused, naming the old one.
+        both.issue(&mut scope(&mut tx, &env, &ids, "c", now), "card9", true)
+            .unwrap();
+        match Vault::new(&b).check_key(&mut tx) {
+            Err(VaultKeyError::Mismatch(missing)) => assert_eq!(missing, vec![a_id.clone()]),
+            other => panic!("{other:?}"),
+        }
+        // The old key alone is refused too: card9 is sealed under the new one.
+        assert!(Vault::new(&a).check_key(&mut tx).is_err());
+
+        // Rotate two at a time; resume from where the last batch stopped.
+        let mut after: Option<Vec<u8>> = None;
+        let mut total = RotationStep::default();
+        loop {
+            let step = both
+                .rotate_batch(&mut tx, &env, after.as_deref(), 2)
+                .unwrap();
+            total.scanned += step.scanned;
+            total.resealed += step.resealed;
+            match step.next {
+                Some(next) => after = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!((total.scanned, total.resealed), (6, 5));
+        let counts = entries_per_key(&mut tx).unwrap();
+        assert_eq!(counts.len(), 1, "{counts:?}");
+        assert_eq!(counts.get(&b_id), Some(&6));
+        // Again: nothing left to do.
+        let again = both.rotate_batch(&mut tx, &env, None, 100).unwrap();
+        assert_eq!((again.scanned, again.resealed), (6, 0));
+        both.retire_others(&mut tx).unwrap();
+
+        // The new key alone now opens everything, and each PAN's index moved with its card.
+        let new = Vault::new(&b);
+        new.check_key(&mut tx).unwrap();
+        for (card, pan) in &issued {
+            let secrets = new
+                .reveal(&mut scope(&mut tx, &env, &ids, "c", now), card)
+                .unwrap();
+            assert_eq!(&secrets.pan, pan);
+            let index = keys::pan_index(&new.active().pan_fingerprint(pan));
+            assert_eq!(tx.get(&index).unwrap(), Some(card.as_bytes().to_vec()));
+            let old_index = keys::pan_index(&old.active().pan_fingerprint(pan));
+            assert_eq!(tx.get(&old_index).unwrap(), None);
+        }
+        assert_eq!(pan0, &issued[0].1);
+        match Vault::new(&a).check_key(&mut tx) {
+            Err(VaultKeyError::Mismatch(missing)) => assert_eq!(missing, vec![b_id]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn vault_keys_parse_from_hex() {
         let hex64 = "ab".repeat(32);
         assert_eq!(parse_key_hex(&format!(" {hex64}\n")).unwrap(), [0xab; 32]);
@@ -428,10 +818,16 @@ mod tests {
         )
         .unwrap();
         assert!(a.check_key(&mut tx).is_ok());
-        assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
+        assert!(matches!(
+            b.check_key(&mut tx),
+            Err(VaultKeyError::Mismatch(_))
+        ));
         // Data sealed before fingerprints were kept: the key is tried on a sealed card.
         tx.delete(&keys::vault_key_fingerprint()).unwrap();
-        assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
+        assert!(matches!(
+            b.check_key(&mut tx),
+            Err(VaultKeyError::Mismatch(_))
+        ));
         assert!(a.check_key(&mut tx).is_ok());
         assert_eq!(
             tx.get(&keys::vault_key_fingerprint()).unwrap(),
