@@ -21,6 +21,7 @@ use card_core::{Config, Env, Service};
 use clap::Parser;
 use tracing::{error, info, warn};
 use tracing_subscriber::EnvFilter;
+use zeroize::Zeroize;
 
 use crate::cli::{Cli, Command, KeysCommand, LogFormat, ServeArgs};
 use crate::store::Store;
@@ -91,7 +92,7 @@ fn install_panic_hook() {
     }));
 }
 
-fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let data = args.data.data;
     let store_url = args.data.store;
     let mut api_keys = ConfiguredKeys::default();
@@ -106,6 +107,11 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         store_url.as_deref(),
         &data,
     )?;
+    // The keys as given are parsed (API keys kept only hashed): wipe their text, and the parsed
+    // vault keys once the configuration holds them.
+    let vault_keys = zeroize::Zeroizing::new(vault_keys);
+    args.vault.vault_keys.zeroize();
+    args.api_keys.zeroize();
     match source {
         vault_key::Source::Configured => info!("vault key from configuration"),
         vault_key::Source::KeyFile(p) => info!(file = %p.display(), "vault keys from file"),
