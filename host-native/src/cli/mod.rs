@@ -126,8 +126,9 @@ pub enum VaultCommand {
         data: DataArg,
         #[command(flatten)]
         vault: VaultArgs,
-        /// Entries re-sealed per transaction.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        /// Entries re-sealed per transaction (small batches keep the servers' write latency low
+        /// on a shared database; scripts/bench-rotate).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         batch: u64,
     },
     /// Count the sealed cards per vault key id, so an operator knows when an old key can go.
