@@ -101,6 +101,17 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             .add_pair(pair)
             .map_err(|e| anyhow!("--api-key / CARDS_API_KEYS: {e}"))?;
     }
+    if let Some(path) = &args.api_keys_file {
+        let text = vault_key::read_private(path)?;
+        for (n, line) in text.lines().enumerate().map(|(n, l)| (n + 1, l.trim())) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            api_keys
+                .add_pair(line)
+                .map_err(|e| anyhow!("--api-keys-file {}:{n}: {e}", path.display()))?;
+        }
+    }
     let (vault_keys, source) = vault_key::resolve(
         &args.vault.vault_keys,
         args.vault.vault_key_file.as_deref(),

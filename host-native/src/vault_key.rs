@@ -42,7 +42,7 @@ pub enum VaultKeyError {
     #[error("give the vault keys by --vault-key or by --vault-key-file, not both")]
     Both,
     #[error(
-        "vault key file {}: readable by others (mode {mode:o}); make it readable by its owner only \
+        "secret file {}: readable by others (mode {mode:o}); make it readable by its owner only \
          (chmod 600)", path.display()
     )]
     Exposed { path: PathBuf, mode: u32 },
@@ -82,20 +82,7 @@ pub fn resolve(
             .map(|k| (k, Source::Configured))
             .map_err(VaultKeyError::Configured),
         (true, Some(path)) => {
-            let mode = std::fs::metadata(path)
-                .map_err(|source| VaultKeyError::Io {
-                    action: "read",
-                    path: path.to_path_buf(),
-                    source,
-                })?
-                .permissions()
-                .mode();
-            if mode & 0o077 != 0 {
-                return Err(VaultKeyError::Exposed {
-                    path: path.to_path_buf(),
-                    mode: mode & 0o777,
-                });
-            }
+            check_private(path)?;
             match read(&disk::RealDisk, path)? {
                 Some(keys) => Ok((keys, Source::KeyFile(path.to_path_buf()))),
                 None => Err(VaultKeyError::Io {
@@ -108,6 +95,36 @@ pub fn resolve(
         (true, None) if store.is_some() => Err(VaultKeyError::NotConfigured),
         (true, None) => load_or_create(&disk::RealDisk, &key_file_for(data)),
     }
+}
+
+/// Refuses a secret file that group or others may read (a mounted secret should be `0400`/`0600`).
+pub fn check_private(path: &Path) -> Result<(), VaultKeyError> {
+    let mode = std::fs::metadata(path)
+        .map_err(|source| VaultKeyError::Io {
+            action: "read",
+            path: path.to_path_buf(),
+            source,
+        })?
+        .permissions()
+        .mode();
+    if mode & 0o077 != 0 {
+        return Err(VaultKeyError::Exposed {
+            path: path.to_path_buf(),
+            mode: mode & 0o777,
+        });
+    }
+    Ok(())
+}
+
+/// The text of a private secret file (see [`check_private`]), wiped from memory when dropped.
+pub fn read_private(path: &Path) -> Result<zeroize::Zeroizing<String>, VaultKeyError> {
+    check_private(path)?;
+    let text = std::fs::read_to_string(path).map_err(|source| VaultKeyError::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(zeroize::Zeroizing::new(text))
 }
 
 /// The keys of a key file's text: one per line (64 hex characters), blank lines and `#` comments

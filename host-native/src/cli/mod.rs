@@ -195,6 +195,11 @@ pub struct ServeArgs {
     )]
     pub api_keys: Vec<String>,
 
+    /// API keys from a file, one `KEY=CLIENT` per line (`#` comments), e.g. a mounted secret;
+    /// refused when group or others may read it. Kept hashed in memory, with full access.
+    #[arg(long, env = "CARDS_API_KEYS_FILE")]
+    pub api_keys_file: Option<PathBuf>,
+
     #[command(flatten)]
     pub vault: VaultArgs,
 
@@ -262,6 +267,7 @@ impl std::fmt::Debug for ServeArgs {
                 "api_keys",
                 &format_args!("<{} redacted>", self.api_keys.len()),
             )
+            .field("api_keys_file", &self.api_keys_file)
             .field("vault", &self.vault)
             .field("token_ttl", &self.token_ttl)
             .field("authorization_ttl", &self.authorization_ttl)
