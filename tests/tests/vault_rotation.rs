@@ -237,3 +237,94 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
     }
     let _ = old_id;
 }
+
+#[test]
+fn a_killed_rotation_resumes_where_it_stopped() {
+    if HostKind::from_env() != HostKind::Native || on_postgres() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let old = "2222222222222222222222222222222222222222222222222222222222222222";
+    let cards = |args: &[&str]| {
+        let mut cmd = Command::new(cards_bin());
+        for var in [
+            "CARDS_VAULT_KEY",
+            "CARDS_VAULT_KEY_FILE",
+            "CARDS_STORE",
+            "CARDS_DATA",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.args(args).arg("--data").arg(&data);
+        cmd
+    };
+    let out = cards(&["seed", "--cards", "3000", "--vault-key", old])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // One entry per transaction: slow enough to be killed midway.
+    let mut child = cards(&[
+        "vault",
+        "rotate",
+        "--batch",
+        "1",
+        "--vault-key",
+        NEW_KEY,
+        "--vault-key",
+        old,
+    ])
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the rotation ended before it could be killed"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let status = cards(&["vault", "status"]).output().unwrap();
+    let status = String::from_utf8_lossy(&status.stdout).to_string();
+    assert!(status.contains("interrupted"), "{status}");
+    let counts: Vec<u64> = status
+        .lines()
+        .filter_map(|l| {
+            l.split(": ")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert_eq!(counts.len(), 2, "some entries moved, some not: {status}");
+    assert_eq!(counts.iter().sum::<u64>(), 3000);
+
+    let out = cards(&[
+        "vault",
+        "rotate",
+        "--vault-key",
+        NEW_KEY,
+        "--vault-key",
+        old,
+    ])
+    .output()
+    .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("resuming"), "{said}");
+    let status = cards(&["vault", "status", "--vault-key", NEW_KEY])
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout).to_string();
+    assert!(
+        status.contains(": 3000 entries (active)") && !status.contains("interrupted"),
+        "{status}"
+    );
+}
