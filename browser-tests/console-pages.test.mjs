@@ -202,12 +202,30 @@ test("create, browse a filtered list with a cursor, open a card's page, its acco
   // The events feed, filtered to one type.
   await page.click("#nav a[data-page=events]");
   await ready(page, "events-feed");
+  // The type list comes from GET /openapi.json: every type the API declares, the newest ones too.
+  await page.locator('[data-testid="events-type"][data-state="ready"]').waitFor();
+  const offered = await page.locator('[data-testid="events-type"] option').allInnerTexts();
+  assert.ok(offered.includes("card.created") && offered.includes("transfer.created") && offered.includes("dispute.updated"), offered.join());
   await page.selectOption('[data-testid="events-type"]', "card.created");
   await page.waitForURL(/#\/events\?type=card\.created$/);
   await ready(page, "events-feed");
   const types = await page.locator('[data-testid="events-feed-table"] tbody tr td:nth-child(2)').allInnerTexts();
   assert.equal(types.length, 8);
   assert.ok(types.every((t) => t === "card.created"));
+
+  // Live: what happens after "Live" is ticked shows up without a reload, of the page's type only.
+  await page.check('[data-testid="events-live"]');
+  await page.locator('[data-testid="events-live-panel"][data-state="live"]').waitFor();
+  assert.equal(await page.locator('[data-testid="events-live-table"] tbody tr').count(), 0, "nothing from before");
+  const liveAccount = await env.api("POST", "/accounts", { ownerType: "business", name: "Live", type: "checking", category: "fiat", currency: "USD", balance: 0 });
+  assert.equal(liveAccount.status, 201);
+  const liveCard = await env.api("POST", "/cards", { debitAccountId: accountId, cardHolderId: holderId, type: "virtual", brand: "Visa", status: "active" });
+  assert.equal(liveCard.status, 201);
+  const liveRow = page.locator(`[data-testid="events-live-table"] tbody tr td:nth-child(3) a[href="#/cards/${liveCard.json.data._id}"]`);
+  await liveRow.waitFor({ timeout: 10000 });
+  assert.deepEqual(await page.locator('[data-testid="events-live-table"] tbody tr td:nth-child(2)').allInnerTexts(), ["card.created"],
+    "the new card's event, and not the account's (another type)");
+  await page.uncheck('[data-testid="events-live"]');
 
   if (process.env.CONSOLE_SCREENSHOT_DIR) {
     await page.goto(`${env.base}/#/cards/${cardId}`);

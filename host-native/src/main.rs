@@ -3,6 +3,9 @@
 mod cli;
 mod json_log;
 mod metrics;
+// Used by the webhook delivery task and real-time authorization decisions, which build on it next.
+#[cfg_attr(not(test), allow(dead_code))]
+mod outbound;
 mod server;
 mod store;
 mod system_env;

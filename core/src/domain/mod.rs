@@ -18,6 +18,7 @@ pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
 pub mod permissions;
+pub mod push;
 pub mod test_clock;
 pub mod transfers;
 pub mod upgrade;

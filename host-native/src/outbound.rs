@@ -1,0 +1,366 @@
+//! Sending a signed message out (webhook deliveries, authorization requests): one HTTP/1.1 POST, with the
+//! address policy applied to every address the host name resolves to BEFORE any connection is made, so a
+//! refused URL never sees a packet. https through rustls with Mozilla's roots (webpki-roots).
+//! A leaf module: the server and the delivery task call it; it knows nothing of either.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use card_core::domain::push::url_policy::{self, Host, Scheme, Target, UrlPolicy};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::client::conn::http1;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::rustls::{self, pki_types::ServerName};
+
+/// How much of an answer's body is read (a decision answer is small; a webhook answer is ignored).
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
+/// What came of one attempt. `status` is set when an HTTP answer arrived (any status); `error` says why
+/// there was none, or why the body could not be read.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub status: Option<u16>,
+    pub body: Bytes,
+    pub duration: Duration,
+    pub error: Option<AttemptError>,
+}
+
+impl Attempt {
+    pub fn succeeded(&self) -> bool {
+        self.error.is_none() && self.status.is_some_and(|s| (200..300).contains(&s))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AttemptError {
+    #[error("refused: {0}")]
+    Refused(String),
+    #[error("timed out")]
+    Timeout,
+    #[error("could not resolve {0}")]
+    Resolve(String),
+    #[error("could not connect: {0}")]
+    Connect(String),
+    #[error("TLS: {0}")]
+    Tls(String),
+    #[error("HTTP: {0}")]
+    Http(String),
+}
+
+/// The sender, shared by every caller (cheap to clone).
+#[derive(Clone)]
+pub struct Outbound {
+    policy: UrlPolicy,
+    tls: TlsConnector,
+    user_agent: Arc<str>,
+}
+
+impl Outbound {
+    pub fn new(policy: UrlPolicy) -> Outbound {
+        let roots = rustls::RootCertStore {
+            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        };
+        // The ring provider named explicitly: the process may link more than one (see store/pg.rs).
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .expect("ring supports the default protocol versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        Outbound {
+            policy,
+            tls: TlsConnector::from(Arc::new(config)),
+            user_agent: format!("cards/{}", env!("CARGO_PKG_VERSION")).into(),
+        }
+    }
+
+    /// POSTs `body` as JSON to `target` with `headers`, all of it (resolving, connecting, TLS, the answer)
+    /// within `timeout`.
+    pub async fn post(
+        &self,
+        target: &Target,
+        headers: &[(&str, &str)],
+        body: Bytes,
+        timeout: Duration,
+    ) -> Attempt {
+        let start = Instant::now();
+        let result = tokio::time::timeout(timeout, self.exchange(target, headers, body)).await;
+        let duration = start.elapsed();
+        match result {
+            Ok(Ok((status, body))) => Attempt {
+                status: Some(status),
+                body,
+                duration,
+                error: None,
+            },
+            Ok(Err(error)) => Attempt {
+                status: None,
+                body: Bytes::new(),
+                duration,
+                error: Some(error),
+            },
+            Err(_) => Attempt {
+                status: None,
+                body: Bytes::new(),
+                duration,
+                error: Some(AttemptError::Timeout),
+            },
+        }
+    }
+
+    async fn exchange(
+        &self,
+        target: &Target,
+        headers: &[(&str, &str)],
+        body: Bytes,
+    ) -> Result<(u16, Bytes), AttemptError> {
+        let addrs = self.addresses(target).await?;
+        let tcp = connect(&addrs).await?;
+        let _ = tcp.set_nodelay(true);
+        match target.scheme {
+            Scheme::Http => self.request(tcp, target, headers, body).await,
+            Scheme::Https => {
+                let name = match &target.host {
+                    Host::Name(name) => ServerName::try_from(name.clone())
+                        .map_err(|e| AttemptError::Tls(e.to_string()))?,
+                    Host::Ip(ip) => ServerName::IpAddress((*ip).into()),
+                };
+                let tls = self
+                    .tls
+                    .connect(name, tcp)
+                    .await
+                    .map_err(|e| AttemptError::Tls(e.to_string()))?;
+                self.request(tls, target, headers, body).await
+            }
+        }
+    }
+
+    /// Every address the target may be reached at, each allowed by the policy. One refused address refuses
+    /// the whole name: a name that mixes allowed and refused answers is how DNS rebinding starts.
+    async fn addresses(&self, target: &Target) -> Result<Vec<SocketAddr>, AttemptError> {
+        let ips: Vec<IpAddr> = match &target.host {
+            Host::Ip(ip) => vec![*ip],
+            Host::Name(name) => tokio::net::lookup_host((name.as_str(), target.port))
+                .await
+                .map_err(|_| AttemptError::Resolve(name.clone()))?
+                .map(|a| a.ip())
+                .collect(),
+        };
+        if ips.is_empty() {
+            return Err(AttemptError::Resolve(target.authority()));
+        }
+        for ip in &ips {
+            url_policy::check_addr(self.policy, target, *ip)
+                .map_err(|r| AttemptError::Refused(r.0))?;
+        }
+        Ok(ips
+            .into_iter()
+            .map(|ip| SocketAddr::new(ip, target.port))
+            .collect())
+    }
+
+    async fn request<S>(
+        &self,
+        io: S,
+        target: &Target,
+        headers: &[(&str, &str)],
+        body: Bytes,
+    ) -> Result<(u16, Bytes), AttemptError>
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let http = |e: hyper::Error| AttemptError::Http(e.to_string());
+        let (mut sender, conn) = http1::handshake(TokioIo::new(io)).await.map_err(http)?;
+        // The connection is driven beside the exchange and dropped with it (one request per connection).
+        let driver = tokio::spawn(conn);
+        let mut request = hyper::Request::post(target.path_and_query.as_str())
+            .header(hyper::header::HOST, target.authority())
+            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .header(hyper::header::USER_AGENT, &*self.user_agent)
+            .header(hyper::header::CONNECTION, "close");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request
+            .body(Full::new(body))
+            .map_err(|e| AttemptError::Http(e.to_string()))?;
+        let result = async {
+            let answer = sender.send_request(request).await.map_err(http)?;
+            let status = answer.status().as_u16();
+            let body = Limited::new(answer.into_body(), MAX_ANSWER_BYTES)
+                .collect()
+                .await
+                .map_err(|e| AttemptError::Http(e.to_string()))?
+                .to_bytes();
+            Ok((status, body))
+        }
+        .await;
+        driver.abort();
+        result
+    }
+}
+
+async fn connect(addrs: &[SocketAddr]) -> Result<TcpStream, AttemptError> {
+    let mut last = None;
+    for addr in addrs {
+        match TcpStream::connect(addr).await {
+            Ok(tcp) => return Ok(tcp),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(AttemptError::Connect(
+        last.map(|e| e.to_string()).unwrap_or_default(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    fn target(url: &str, policy: UrlPolicy) -> Target {
+        url_policy::check_url(policy, url).unwrap()
+    }
+
+    /// A one-shot receiver on loopback: reads one request, answers `answer`, returns what it read.
+    async fn receiver(answer: &'static str) -> (u16, tokio::task::JoinHandle<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let task = tokio::spawn(async move {
+            let (mut sock, _) = listener.accept().await.unwrap();
+            let mut seen = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Read until the headers and the whole body are in.
+            loop {
+                let n = sock.read(&mut buf).await.unwrap();
+                seen.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&seen).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let len = text
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length: "))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    if seen.len() >= end + 4 + len {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    break;
+                }
+            }
+            sock.write_all(answer.as_bytes()).await.unwrap();
+            String::from_utf8(seen).unwrap()
+        });
+        (port, task)
+    }
+
+    #[tokio::test]
+    async fn posts_signed_json_to_a_loopback_receiver_and_reads_the_answer() {
+        let (port, seen) =
+            receiver("HTTP/1.1 200 OK\r\ncontent-length: 17\r\n\r\n{\"approved\":true}").await;
+        let out = Outbound::new(UrlPolicy::default());
+        let url = format!("http://127.0.0.1:{port}/hook?a=1");
+        let attempt = out
+            .post(
+                &target(&url, UrlPolicy::default()),
+                &[("webhook-id", "evt_1")],
+                Bytes::from_static(b"{\"x\":1}"),
+                Duration::from_secs(5),
+            )
+            .await;
+        assert!(attempt.succeeded(), "{attempt:?}");
+        assert_eq!(attempt.status, Some(200));
+        assert_eq!(&attempt.body[..], b"{\"approved\":true}");
+        let request = seen.await.unwrap();
+        assert!(
+            request.starts_with("POST /hook?a=1 HTTP/1.1\r\n"),
+            "{request}"
+        );
+        assert!(request.contains("webhook-id: evt_1\r\n"));
+        assert!(request.contains("content-type: application/json\r\n"));
+        assert!(request.ends_with("{\"x\":1}"));
+    }
+
+    #[tokio::test]
+    async fn a_non_2xx_answer_is_a_failed_attempt_with_its_status() {
+        let (port, _seen) =
+            receiver("HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n").await;
+        let out = Outbound::new(UrlPolicy::default());
+        let url = format!("http://127.0.0.1:{port}/");
+        let attempt = out
+            .post(
+                &target(&url, UrlPolicy::default()),
+                &[],
+                Bytes::new(),
+                Duration::from_secs(5),
+            )
+            .await;
+        assert_eq!(attempt.status, Some(500));
+        assert!(!attempt.succeeded());
+    }
+
+    #[tokio::test]
+    async fn a_silent_receiver_times_out() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let _hold = tokio::spawn(async move {
+            let (_sock, _) = listener.accept().await.unwrap();
+            tokio::time::sleep(Duration::from_secs(30)).await;
+        });
+        let out = Outbound::new(UrlPolicy::default());
+        let url = format!("http://127.0.0.1:{port}/");
+        let attempt = out
+            .post(
+                &target(&url, UrlPolicy::default()),
+                &[],
+                Bytes::new(),
+                Duration::from_millis(200),
+            )
+            .await;
+        assert_eq!(attempt.error, Some(AttemptError::Timeout));
+        assert!(attempt.duration < Duration::from_secs(5));
+    }
+
+    #[tokio::test]
+    async fn a_refused_address_is_never_connected() {
+        // Allowed when configured (private ranges on), refused by the policy at send time (private off):
+        // the check happens before any connection, so the error is a refusal, not a connect failure.
+        let allowed = UrlPolicy {
+            allow_private: true,
+        };
+        let t = target("http://10.255.255.1:9/", allowed);
+        let attempt = Outbound::new(UrlPolicy::default())
+            .post(&t, &[], Bytes::new(), Duration::from_secs(5))
+            .await;
+        assert!(
+            matches!(attempt.error, Some(AttemptError::Refused(_))),
+            "{attempt:?}"
+        );
+        assert!(attempt.duration < Duration::from_millis(500));
+    }
+
+    #[tokio::test]
+    async fn localhost_resolves_and_is_checked_per_address() {
+        let (port, _seen) = receiver("HTTP/1.1 204 No Content\r\n\r\n").await;
+        let out = Outbound::new(UrlPolicy::default());
+        let url = format!("http://localhost:{port}/");
+        let attempt = out
+            .post(
+                &target(&url, UrlPolicy::default()),
+                &[],
+                Bytes::new(),
+                Duration::from_secs(5),
+            )
+            .await;
+        // localhost may resolve to ::1 first, where nothing listens; the IPv4 address then answers.
+        assert_eq!(attempt.status, Some(204), "{attempt:?}");
+    }
+}
