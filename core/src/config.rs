@@ -14,6 +14,9 @@ pub struct Config {
     pub authorization_ttl_secs: i64,
     /// AES-256 key for PAN and CVV (set by the host from configuration).
     pub vault_key: Option<[u8; 32]>,
+    /// Older vault keys: they only open entries they sealed, until `cards vault rotate` has
+    /// re-sealed those under `vault_key` (README "Card data security").
+    pub vault_older_keys: Vec<[u8; 32]>,
     /// Keep the id generator's state in the store: for hosts that start a fresh instance per request,
     /// so ids still sort by creation. Long-lived hosts keep it in memory.
     pub stored_ids: bool,
@@ -38,6 +41,10 @@ impl fmt::Debug for Config {
             .field("token_ttl_secs", &self.token_ttl_secs)
             .field("authorization_ttl_secs", &self.authorization_ttl_secs)
             .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
+            .field(
+                "vault_older_keys",
+                &format_args!("<{} redacted>", self.vault_older_keys.len()),
+            )
             .field("stored_ids", &self.stored_ids)
             .field("file_quota_bytes", &self.file_quota_bytes)
             .field("test_clock", &self.test_clock)
@@ -48,6 +55,13 @@ impl fmt::Debug for Config {
 }
 
 impl Config {
+    /// The vault over the configured keys (the active one seals); None without a vault key.
+    pub fn vault(&self) -> Option<crate::domain::vault::Vault> {
+        self.vault_key
+            .as_ref()
+            .map(|k| crate::domain::vault::Vault::with_keys(k, &self.vault_older_keys))
+    }
+
     /// 1 GiB of files per client.
     pub const DEFAULT_FILE_QUOTA_BYTES: u64 = 1 << 30;
 }
@@ -59,6 +73,7 @@ impl Default for Config {
             token_ttl_secs: 120,
             authorization_ttl_secs: crate::domain::authorizations::DEFAULT_TTL_SECS,
             vault_key: None,
+            vault_older_keys: Vec::new(),
             stored_ids: false,
             file_quota_bytes: Config::DEFAULT_FILE_QUOTA_BYTES,
             test_clock: true,

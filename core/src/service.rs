@@ -53,21 +53,15 @@ impl Service {
     /// Checks the configured vault key against the data (stamping its fingerprint on first use):
     /// hosts call it at start so that a wrong key stops the service with a clear message.
     pub fn check_vault_key(&self, tx: &mut dyn Tx) -> Result<(), String> {
-        match &self.config.vault_key {
-            Some(key) => crate::domain::vault::Vault::new(key)
-                .check_key(tx)
-                .map_err(|e| e.to_string()),
+        match self.config.vault() {
+            Some(vault) => vault.check_key(tx).map_err(|e| e.to_string()),
             None => Ok(()),
         }
     }
 
     fn delivery_settings(&self) -> crate::domain::webhooks::deliveries::Settings<'_> {
         crate::domain::webhooks::deliveries::Settings {
-            vault: self
-                .config
-                .vault_key
-                .as_ref()
-                .map(crate::domain::vault::Vault::new),
+            vault: self.config.vault(),
             policy: self.config.url_policy,
             schedule: &self.config.webhook_retry_schedule,
         }

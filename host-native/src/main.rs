@@ -25,6 +25,7 @@ use card_core::{Config, Env, Service};
 use clap::Parser;
 use tracing::{error, info, warn};
 use tracing_subscriber::EnvFilter;
+use zeroize::Zeroize;
 
 use crate::cli::{Cli, Command, KeysCommand, LogFormat, ServeArgs};
 use crate::store::Store;
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
         Command::Listen(args) => cli::listen::run(args),
+        Command::Vault(cmd) => cli::vault::run(cmd),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut cmd, "cards", &mut std::io::stdout());
@@ -95,7 +97,7 @@ fn install_panic_hook() {
     }));
 }
 
-fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let data = args.data.data;
     let store_url = args.data.store;
     let mut api_keys = ConfiguredKeys::default();
@@ -104,10 +106,31 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .add_pair(pair)
             .map_err(|e| anyhow!("--api-key / CARDS_API_KEYS: {e}"))?;
     }
-    let (vault_key, source) =
-        vault_key::resolve(args.vault_key.as_deref(), store_url.as_deref(), &data)?;
+    if let Some(path) = &args.api_keys_file {
+        let text = vault_key::read_private(path)?;
+        for (n, line) in text.lines().enumerate().map(|(n, l)| (n + 1, l.trim())) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            api_keys
+                .add_pair(line)
+                .map_err(|e| anyhow!("--api-keys-file {}:{n}: {e}", path.display()))?;
+        }
+    }
+    let (vault_keys, source) = vault_key::resolve(
+        &args.vault.vault_keys,
+        args.vault.vault_key_file.as_deref(),
+        store_url.as_deref(),
+        &data,
+    )?;
+    // The keys as given are parsed (API keys kept only hashed): wipe their text, and the parsed
+    // vault keys once the configuration holds them.
+    let vault_keys = zeroize::Zeroizing::new(vault_keys);
+    args.vault.vault_keys.zeroize();
+    args.api_keys.zeroize();
     match source {
         vault_key::Source::Configured => info!("vault key from configuration"),
+        vault_key::Source::KeyFile(p) => info!(file = %p.display(), "vault keys from file"),
         vault_key::Source::FileReused(p) => info!(file = %p.display(), "vault key from file"),
         vault_key::Source::FileCreated(p) => warn!(
             file = %p.display(),
@@ -132,7 +155,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             api_keys,
             token_ttl_secs: args.token_ttl,
             authorization_ttl_secs: args.authorization_ttl,
-            vault_key: Some(vault_key),
+            vault_key: vault_keys.first().copied(),
+            vault_older_keys: vault_keys.get(1..).unwrap_or_default().to_vec(),
             // Long-lived instances: the id counter lives in memory. Ids stay unique across instances
             // on one database through their 5 random instance bytes.
             stored_ids: false,
@@ -146,6 +170,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     store
         .write(|tx| service.check_vault_key(tx).map_err(anyhow::Error::msg))
         .with_context(|| store.describe(&data))?;
+    if let Some(vault) = service.config().vault() {
+        // Ids only: which key seals, which others are kept for opening.
+        info!(active = vault.active_id(), keys = ?vault.key_ids(), "vault keys");
+    }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -93,6 +93,21 @@ pub mod settings {
             .ok_or_else(|| "vault_key must be 64 hex characters (32 bytes)".to_string())
     }
 
+    /// Parses the `vault_keys` variable: vault keys separated by commas, spaces or newlines, the
+    /// first active (it seals), the others only opening what they sealed until a rotation.
+    pub fn parse_vault_keys(value: &str) -> Result<Vec<[u8; 32]>, String> {
+        value
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|k| !k.is_empty())
+            .map(|k| {
+                let mut key = [0u8; 32];
+                hex_decode(k, &mut key)
+                    .map(|()| key)
+                    .ok_or_else(|| "vault_keys: each key must be 64 hex characters".to_string())
+            })
+            .collect()
+    }
+
     /// Parses the `token_ttl` variable (seconds); empty means the core's default.
     pub fn parse_token_ttl(value: &str) -> Result<Option<i64>, String> {
         parse_ttl("token_ttl", value)
@@ -236,6 +251,14 @@ mod tests {
             timeout_params(1500),
             ["1500".to_string(), "3000".to_string()]
         );
+    }
+
+    #[test]
+    fn vault_keys_parsing() {
+        assert!(parse_vault_keys(" ").unwrap().is_empty());
+        let keys = parse_vault_keys(&format!("{},\n{}", "0f".repeat(32), "a0".repeat(32))).unwrap();
+        assert_eq!(keys, vec![[0x0f; 32], [0xa0; 32]]);
+        assert!(parse_vault_keys(&"0f".repeat(31)).is_err());
     }
 
     #[test]

@@ -284,11 +284,20 @@ fn config_from_variables() -> Result<Config, String> {
     let mut config = Config {
         api_keys: ConfiguredKeys::parse_list(&variable("api_keys")?)
             .map_err(|e| format!("api_keys: {e}"))?,
-        vault_key: settings::parse_vault_key(&variable("vault_key")?)?,
+        vault_key: None,
         // Every request is a fresh instance: keep the id counter in the database so ids sort by creation.
         stored_ids: true,
         ..Config::default()
     };
+    // `vault_keys` (several, the first sealing) replaces `vault_key` when set: see README
+    // "Card data security" for a rotation.
+    let mut keys = settings::parse_vault_keys(&variable("vault_keys")?)?.into_iter();
+    if let Some(active) = keys.next() {
+        config.vault_key = Some(active);
+        config.vault_older_keys = keys.collect();
+    } else {
+        config.vault_key = settings::parse_vault_key(&variable("vault_key")?)?;
+    }
     if let Some(ttl) = settings::parse_token_ttl(&variable("token_ttl")?)? {
         config.token_ttl_secs = ttl;
     }

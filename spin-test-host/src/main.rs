@@ -92,6 +92,7 @@ fn variables_from_env() -> HashMap<String, String> {
     [
         ("api_keys", "CARDS_API_KEYS"),
         ("vault_key", "CARDS_VAULT_KEY"),
+        ("vault_keys", "CARDS_VAULT_KEYS"),
         ("token_ttl", "CARDS_TOKEN_TTL"),
         ("authorization_ttl", "CARDS_AUTHORIZATION_TTL"),
         ("test_clock", "CARDS_TEST_CLOCK"),

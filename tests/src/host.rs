@@ -454,6 +454,21 @@ impl Instance {
     pub fn vault_key(&self) -> Option<&str> {
         self.launch.vault_key.as_deref()
     }
+
+    /// Several vault keys for the next (re)start, the first active: the native host's
+    /// `CARDS_VAULT_KEY` list, the Spin component's `vault_keys` variable.
+    pub fn set_vault_keys(&mut self, keys: &[&str]) {
+        let list = keys.join(",");
+        self.launch.vault_key = Some(list.clone());
+        self.launch.env.retain(|(k, _)| k != "CARDS_VAULT_KEYS");
+        self.launch.env.push(("CARDS_VAULT_KEYS".into(), list));
+    }
+
+    /// The PostgreSQL database under `CARDS_TEST_STORE=postgres`; else None (the data is in
+    /// [`Instance::state_dir`]).
+    pub fn store_url(&self) -> Option<&str> {
+        self.launch.store.as_deref()
+    }
 }
 
 impl Drop for Instance {

@@ -185,6 +185,57 @@ fn keys_made_on_the_command_line_carry_permissions_and_are_audited() {
     assert_eq!(revoked[0]["subjectKeyId"], json!(reader_id));
 }
 
+#[test]
+fn key_files_must_be_private() {
+    if !native() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("cards.redb");
+    let keys_file = dir.path().join("api-keys");
+    let vault_file = dir.path().join("vault-keys");
+    std::fs::write(
+        &keys_file,
+        "# mounted secret\nfile_key_0123456789abcdef=acme\n",
+    )
+    .unwrap();
+    std::fs::write(&vault_file, format!("{}\n", "ab".repeat(32))).unwrap();
+    let start = |log: &str| {
+        let addr = free_addr();
+        let mut cmd = cards();
+        cmd.arg("serve")
+            .arg("--listen")
+            .arg(addr.to_string())
+            .arg("--data")
+            .arg(&data)
+            .arg("--api-keys-file")
+            .arg(&keys_file)
+            .arg("--vault-key-file")
+            .arg(&vault_file);
+        Process::spawn(cmd, addr, &dir.path().join(log))
+    };
+    for (path, mode) in [(&keys_file, 0o644), (&vault_file, 0o640)] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let err = start("refused.log")
+        .err()
+        .expect("started with readable secret files");
+    assert!(err.contains("readable by others"), "{err}");
+    std::fs::set_permissions(&keys_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let err = start("refused-2.log")
+        .err()
+        .expect("started with a readable vault key file");
+    assert!(err.contains("vault-keys") && err.contains("640"), "{err}");
+    std::fs::set_permissions(&vault_file, std::fs::Permissions::from_mode(0o400)).unwrap();
+    let server = start("serve.log").unwrap();
+    raw_to(&server, "file_key_0123456789abcdef", "x-api-key").expect(200);
+    // The key file's keys have full access, reveal included.
+    let t = Tenant::at(&server.base_url, "file_key_0123456789abcdef", "acme");
+    t.get("/audit-events").expect(200);
+    assert!(!server.output().contains("file_key_0123456789abcdef"));
+}
+
 fn raw_to(server: &Process, key: &str, header: &str) -> Resp {
     try_send_to(&server.base_url, "GET", "/accounts", &[(header, key)], None).expect("request")
 }

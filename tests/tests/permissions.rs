@@ -266,7 +266,9 @@ fn tokens_reveals_and_key_changes_are_audited_without_card_data() {
         .clone();
     assert_eq!(one["action"], "card.token_created");
 
-    // Never card data, a token or a key.
+    // Never card data, a token or a key (a CVV is 3 digits: as a whole JSON value, not inside ids).
+    let cvv = format!("\"{cvv}\"");
+    assert!(!list.text.contains("\"pan\"") && !list.text.contains("\"cvv\""));
     for secret in [&pan, &cvv, &token, &revealer.key, &no_reveal.key] {
         assert!(
             !list.text.contains(secret.as_str()),

@@ -6,6 +6,7 @@ use aes_gcm::{Aes256Gcm, Key, Nonce};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
 
 use super::{Result, Scope};
 use crate::env::{Env, Timestamp};
@@ -13,22 +14,51 @@ use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
 use crate::storage::{Direction, StoreError, Tx, keys};
 
-/// A card's secrets in clear: only ever held in memory while issuing or revealing.
+/// A card's secrets in clear: only ever held in memory while issuing or revealing, and wiped when
+/// dropped.
 pub struct CardSecrets {
     pub pan: String,
     pub cvv: String,
 }
 
-/// What the vault keeps per card: one ciphertext of `pan:cvv` under a fresh nonce.
+impl Drop for CardSecrets {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.pan.zeroize();
+        self.cvv.zeroize();
+    }
+}
+
+/// What the vault keeps per card: one ciphertext of `pan:cvv` under a fresh nonce, and the id of
+/// the key that sealed it (empty: the store's original key, for entries written before key ids).
 #[derive(Debug, Serialize, Deserialize)]
 struct Sealed {
+    key_id: String,
     nonce: [u8; 12],
     ciphertext: Vec<u8>,
 }
 
 impl Record for Sealed {
-    const VERSION: u8 = 1;
+    const VERSION: u8 = 2;
     const NAME: &'static str = "sealed card";
+
+    fn older(version: u8, rest: &[u8]) -> Option<std::result::Result<Self, postcard::Error>> {
+        (version == 1).then(|| {
+            postcard::from_bytes::<SealedV1>(rest).map(|v| Sealed {
+                key_id: String::new(),
+                nonce: v.nonce,
+                ciphertext: v.ciphertext,
+            })
+        })
+    }
+}
+
+/// A sealed card as version 1 stored it (before key rotation): always under the original key.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
+struct SealedV1 {
+    nonce: [u8; 12],
+    ciphertext: Vec<u8>,
 }
 
 /// Parses a vault key given as 64 hex characters (surrounding whitespace ignored).
@@ -116,8 +146,8 @@ fn corrupt(what: &str) -> ApiError {
 /// Why a vault key cannot serve the stored data.
 #[derive(Debug)]
 pub enum VaultKeyError {
-    /// The data was sealed with another key.
-    Mismatch,
+    /// Stored data was sealed with these keys (ids), which are not configured.
+    Mismatch(Vec<String>),
     Storage(StoreError),
 }
 
@@ -130,9 +160,9 @@ impl From<StoreError> for VaultKeyError {
 impl From<VaultKeyError> for ApiError {
     fn from(e: VaultKeyError) -> ApiError {
         match e {
-            VaultKeyError::Mismatch => ApiError::NotConfigured {
+            VaultKeyError::Mismatch(ids) => ApiError::NotConfigured {
                 code: KEY_MISMATCH,
-                message: MISMATCH.into(),
+                message: mismatch(&ids),
             },
             VaultKeyError::Storage(e) => e.into(),
         }
@@ -142,7 +172,7 @@ impl From<VaultKeyError> for ApiError {
 impl std::fmt::Display for VaultKeyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            VaultKeyError::Mismatch => f.write_str(MISMATCH),
+            VaultKeyError::Mismatch(ids) => f.write_str(&mismatch(ids)),
             VaultKeyError::Storage(e) => write!(f, "cannot check the vault key: {e}"),
         }
     }
@@ -153,27 +183,138 @@ pub const NOT_CONFIGURED: &str = "not_configured";
 /// The error code of a vault key that did not seal the stored card data (503).
 pub const KEY_MISMATCH: &str = "vault_key_mismatch";
 
-const MISMATCH: &str = "the configured vault key is not the key the stored card data was sealed with; \
-     configure the original key (card numbers cannot be read without it)";
+fn mismatch(ids: &[String]) -> String {
+    let which = if ids.is_empty() {
+        String::new()
+    } else {
+        format!(" (key id {})", ids.join(", "))
+    };
+    format!(
+        "the stored card data was sealed with a vault key that is not configured{which}; \
+         configure it (card numbers cannot be read without it), see README \"Card data security\""
+    )
+}
 
-pub struct Vault {
+/// One vault key: its id (the first 16 hex digits of its fingerprint), its cipher, and the key
+/// itself (for the keyed hashes), wiped from memory when dropped.
+struct VaultKey {
+    id: String,
     cipher: Aes256Gcm,
-    key: [u8; 32],
+    key: Zeroizing<[u8; 32]>,
+}
+
+impl VaultKey {
+    fn new(key: &[u8; 32]) -> VaultKey {
+        let mut k = VaultKey {
+            id: String::new(),
+            cipher: Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(key)),
+            key: Zeroizing::new(*key),
+        };
+        k.id = key_id(&k.fingerprint());
+        k
+    }
+
+    fn fingerprint(&self) -> String {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&*self.key)
+            .expect("HMAC takes keys of any length");
+        mac.update(b"cards vault key fingerprint v1");
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
+    /// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
+    fn pan_fingerprint(&self, pan: &str) -> String {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&*self.key)
+            .expect("HMAC takes keys of any length");
+        mac.update(pan.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
+        let plain = Zeroizing::new(
+            self.cipher
+                .decrypt(
+                    Nonce::from_slice(&sealed.nonce),
+                    Payload {
+                        msg: &sealed.ciphertext,
+                        aad: card_id.as_bytes(),
+                    },
+                )
+                .map_err(|_| corrupt("the card data does not open with this key"))?,
+        );
+        let text = std::str::from_utf8(&plain).map_err(|_| corrupt("card data is not text"))?;
+        let (pan, cvv) = text
+            .split_once(':')
+            .ok_or_else(|| corrupt("card data has no separator"))?;
+        Ok(CardSecrets {
+            pan: pan.to_string(),
+            cvv: cvv.to_string(),
+        })
+    }
+}
+
+/// A key's id from its fingerprint: what sealed entries, `cards vault status` and error messages name.
+fn key_id(fingerprint: &str) -> String {
+    fingerprint[..16.min(fingerprint.len())].to_string()
+}
+
+/// The vault: the active key, which seals, and older keys, which only open what they sealed until
+/// `cards vault rotate` has re-sealed it under the active one.
+pub struct Vault {
+    keys: Vec<VaultKey>,
+}
+
+/// What one batch of a rotation did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RotationStep {
+    /// Entries looked at.
+    pub scanned: u64,
+    /// Entries re-sealed under the active key.
+    pub resealed: u64,
+    /// Where the next batch starts; None when every entry has been seen.
+    pub next: Option<Vec<u8>>,
 }
 
 impl Vault {
     pub fn new(key: &[u8; 32]) -> Vault {
-        Vault {
-            cipher: Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(key)),
-            key: *key,
+        Vault::with_keys(key, &[])
+    }
+
+    /// `active` seals; `older` keys only open.
+    pub fn with_keys(active: &[u8; 32], older: &[[u8; 32]]) -> Vault {
+        let mut keys = vec![VaultKey::new(active)];
+        for k in older {
+            let k = VaultKey::new(k);
+            if keys.iter().all(|have| have.id != k.id) {
+                keys.push(k);
+            }
         }
+        Vault { keys }
+    }
+
+    fn active(&self) -> &VaultKey {
+        &self.keys[0]
+    }
+
+    /// The id of the key that seals.
+    pub fn active_id(&self) -> &str {
+        &self.active().id
+    }
+
+    /// The ids of every configured key, the active one first.
+    pub fn key_ids(&self) -> Vec<String> {
+        self.keys.iter().map(|k| k.id.clone()).collect()
+    }
+
+    fn key(&self, id: &str) -> Option<&VaultKey> {
+        self.keys.iter().find(|k| k.id == id)
     }
 
     fn seal(&self, env: &dyn Env, card_id: &str, secrets: &CardSecrets) -> Result<Sealed> {
         let mut nonce = [0u8; 12];
         env.fill_random(&mut nonce);
-        let plaintext = format!("{}:{}", secrets.pan, secrets.cvv);
-        let ciphertext = self
+        let plaintext = Zeroizing::new(format!("{}:{}", secrets.pan, secrets.cvv));
+        let active = self.active();
+        let ciphertext = active
             .cipher
             .encrypt(
                 Nonce::from_slice(&nonce),
@@ -183,82 +324,119 @@ impl Vault {
                 },
             )
             .map_err(|_| corrupt("encryption failed"))?;
-        Ok(Sealed { nonce, ciphertext })
-    }
-
-    /// Fails on any tampering with the ciphertext, the nonce or the card id it was sealed for.
-    fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
-        let plain = self
-            .cipher
-            .decrypt(
-                Nonce::from_slice(&sealed.nonce),
-                Payload {
-                    msg: &sealed.ciphertext,
-                    aad: card_id.as_bytes(),
-                },
-            )
-            .map_err(|_| corrupt("the card data does not open with this key"))?;
-        let text = String::from_utf8(plain).map_err(|_| corrupt("card data is not text"))?;
-        let (pan, cvv) = text
-            .split_once(':')
-            .ok_or_else(|| corrupt("card data has no separator"))?;
-        Ok(CardSecrets {
-            pan: pan.to_string(),
-            cvv: cvv.to_string(),
+        Ok(Sealed {
+            key_id: active.id.clone(),
+            nonce,
+            ciphertext,
         })
     }
 
-    /// Identifies the key without revealing it: stored with the data so that a different key is
-    /// caught at once instead of failing every reveal.
-    pub fn fingerprint(&self) -> String {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key)
-            .expect("HMAC takes keys of any length");
-        mac.update(b"cards vault key fingerprint v1");
-        hex::encode(&mac.finalize().into_bytes()[..16])
+    /// Opens an entry with the key it names (an entry without a key id, from before key ids, with
+    /// whichever configured key opens it); also returns that key. Fails on any tampering with the
+    /// ciphertext, the nonce or the card id it was sealed for.
+    fn open_with(&self, card_id: &str, sealed: &Sealed) -> Result<(CardSecrets, &VaultKey)> {
+        if sealed.key_id.is_empty() {
+            for k in &self.keys {
+                if let Ok(secrets) = k.open(card_id, sealed) {
+                    return Ok((secrets, k));
+                }
+            }
+            return Err(ApiError::from(VaultKeyError::Mismatch(vec![
+                "(the original key)".into(),
+            ])));
+        }
+        let k = self
+            .key(&sealed.key_id)
+            .ok_or_else(|| ApiError::from(VaultKeyError::Mismatch(vec![sealed.key_id.clone()])))?;
+        Ok((k.open(card_id, sealed)?, k))
     }
 
-    /// Checks the key against the fingerprint stored with the data; with none stored yet, against one
-    /// sealed card if there is any (then stores this key's fingerprint). Without card data any key
-    /// will do: the first card issued stores its fingerprint.
+    fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
+        self.open_with(card_id, sealed).map(|(s, _)| s)
+    }
+
+    /// Identifies the active key without revealing it: stored with the data so that a different key
+    /// is caught at once instead of failing every reveal.
+    pub fn fingerprint(&self) -> String {
+        self.active().fingerprint()
+    }
+
+    /// Checks the keys against the data: every key that may have sealed stored entries (the
+    /// original one, whose fingerprint is stored with the data, and any recorded since) must be
+    /// configured. With no fingerprint stored yet, one sealed card is opened to find the original
+    /// key (then its fingerprint is stored). Without card data any key will do.
     pub fn check_key(&self, tx: &mut dyn Tx) -> std::result::Result<(), VaultKeyError> {
-        let ours = self.fingerprint();
         let key = keys::vault_key_fingerprint();
-        if let Some(stored) = tx.get(&key)? {
-            return if stored == ours.as_bytes() {
-                Ok(())
-            } else {
-                Err(VaultKeyError::Mismatch)
-            };
+        let original = match tx.get(&key)? {
+            Some(stored) => Some(String::from_utf8_lossy(&stored).into_owned()),
+            None => {
+                let start = keys::sealed_cards();
+                let end = crate::storage::prefix_end(&start);
+                match tx.scan(&start, &end, Direction::Forward, 1)?.pop() {
+                    Some((k, v)) => {
+                        let card_id = k.rsplit(|b| *b == 0).next().unwrap_or_default();
+                        let card_id = std::str::from_utf8(card_id)
+                            .map_err(|_| VaultKeyError::Mismatch(Vec::new()))?;
+                        let sealed: Sealed =
+                            codec::decode(&v).map_err(|_| VaultKeyError::Mismatch(Vec::new()))?;
+                        let (_, opener) = self.open_with(card_id, &sealed).map_err(|_| {
+                            VaultKeyError::Mismatch(vec![if sealed.key_id.is_empty() {
+                                "(the original key)".into()
+                            } else {
+                                sealed.key_id.clone()
+                            }])
+                        })?;
+                        let fingerprint = opener.fingerprint();
+                        tx.put(&key, fingerprint.as_bytes())?;
+                        Some(fingerprint)
+                    }
+                    None => None,
+                }
+            }
+        };
+        let mut missing: Vec<String> = in_use(tx, original.as_deref())?
+            .into_iter()
+            .filter(|id| self.key(id).is_none())
+            .collect();
+        missing.dedup();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(VaultKeyError::Mismatch(missing))
         }
-        let start = keys::sealed_cards();
-        let end = crate::storage::prefix_end(&start);
-        if let Some((k, v)) = tx.scan(&start, &end, Direction::Forward, 1)?.pop() {
-            let card_id = k.rsplit(|b| *b == 0).next().unwrap_or_default();
-            let card_id = std::str::from_utf8(card_id).map_err(|_| VaultKeyError::Mismatch)?;
-            let sealed: Sealed = codec::decode(&v).map_err(|_| VaultKeyError::Mismatch)?;
-            self.open(card_id, &sealed)
-                .map_err(|_| VaultKeyError::Mismatch)?;
-            tx.put(&key, ours.as_bytes())?;
+    }
+
+    /// Records that the active key seals data from now on (the first key ever is the store's
+    /// original; later ones are listed so a start without them is refused).
+    fn register_active(&self, tx: &mut dyn Tx) -> Result<()> {
+        let fingerprint = keys::vault_key_fingerprint();
+        match tx.get(&fingerprint)? {
+            None => tx.put(&fingerprint, self.fingerprint().as_bytes())?,
+            Some(original) if key_id(&String::from_utf8_lossy(&original)) == self.active().id => {}
+            Some(_) => {
+                let k = keys::vault_key_in_use(&self.active().id);
+                if tx.get(&k)?.is_none() {
+                    tx.put(&k, b"")?;
+                }
+            }
         }
         Ok(())
     }
 
-    /// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
-    fn pan_fingerprint(&self, pan: &str) -> String {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key)
-            .expect("HMAC takes keys of any length");
-        mac.update(pan.as_bytes());
-        hex::encode(mac.finalize().into_bytes())
-    }
-
     /// Generates secrets whose PAN no other card has, stores them sealed, and returns them.
     pub fn issue(&self, s: &mut Scope, card_id: &str, visa: bool) -> Result<CardSecrets> {
-        for _ in 0..32 {
+        'tries: for _ in 0..32 {
             let pan = generate_pan(s.env, visa);
-            let index = keys::pan_index(&self.pan_fingerprint(&pan));
-            if s.tx.get(&index)?.is_some() {
-                continue;
+            // A card keeps its PAN's index entry under the key that seals it: look under each.
+            for k in &self.keys {
+                if s.tx
+                    .get(&keys::pan_index(&k.pan_fingerprint(&pan)))?
+                    .is_some()
+                {
+                    continue 'tries;
+                }
             }
+            let index = keys::pan_index(&self.active().pan_fingerprint(&pan));
             s.tx.put(&index, card_id.as_bytes())?;
             let secrets = CardSecrets {
                 pan,
@@ -266,10 +444,7 @@ impl Vault {
             };
             let sealed = self.seal(s.env, card_id, &secrets)?;
             codec::put(s.tx, &keys::sealed_card(s.client, card_id), &sealed)?;
-            let fingerprint = keys::vault_key_fingerprint();
-            if s.tx.get(&fingerprint)?.is_none() {
-                s.tx.put(&fingerprint, self.fingerprint().as_bytes())?;
-            }
+            self.register_active(s.tx)?;
             return Ok(secrets);
         }
         Err(ApiError::internal("vault: no unused PAN after 32 tries"))
@@ -280,42 +455,131 @@ impl Vault {
             .ok_or_else(|| corrupt("a live card has no sealed data"))?;
         self.open(card_id, &sealed)
     }
-}
 
-/// A secret other than card data (a decision endpoint's signing secret), sealed under the vault
-/// key like card data, with associated data naming what it belongs to (so it opens nowhere else).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SealedText {
-    nonce: [u8; 12],
-    ciphertext: Vec<u8>,
-}
-
-impl Vault {
-    pub fn seal_text(&self, env: &dyn Env, aad: &str, text: &str) -> Result<SealedText> {
-        let mut nonce = [0u8; 12];
-        env.fill_random(&mut nonce);
-        let payload = Payload {
-            msg: text.as_bytes(),
-            aad: aad.as_bytes(),
+    /// Re-seals up to `limit` entries after `after` (a stored entry's key; None: from the first)
+    /// under the active key, moving each PAN's index entry with it. Entries already under the
+    /// active key are only counted, so a rotation can be run again, or resumed, at no risk.
+    pub fn rotate_batch(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<RotationStep> {
+        let prefix = keys::sealed_cards();
+        let end = crate::storage::prefix_end(&prefix);
+        let start = match after {
+            Some(k) => {
+                let mut k = k.to_vec();
+                k.push(0);
+                k
+            }
+            None => prefix.clone(),
         };
-        let ciphertext = self
-            .cipher
-            .encrypt(Nonce::from_slice(&nonce), payload)
-            .map_err(|_| corrupt("encryption failed"))?;
-        Ok(SealedText { nonce, ciphertext })
+        let page = tx.scan(&start, &end, Direction::Forward, limit)?;
+        let mut step = RotationStep {
+            next: (page.len() == limit)
+                .then(|| page.last().map(|(k, _)| k.clone()))
+                .flatten(),
+            ..RotationStep::default()
+        };
+        if page
+            .iter()
+            .any(|(_, v)| codec::decode::<Sealed>(v).map_or(true, |s| s.key_id != self.active().id))
+        {
+            self.register_active(tx)?;
+        }
+        for (key, value) in page {
+            step.scanned += 1;
+            let sealed: Sealed = codec::decode(&value)?;
+            if sealed.key_id == self.active().id {
+                continue;
+            }
+            let parts = keys::text_parts(&key);
+            let card_id = parts
+                .get(2)
+                .and_then(|c| std::str::from_utf8(c).ok())
+                .ok_or_else(|| corrupt("a sealed entry's key names no card"))?
+                .to_string();
+            let (secrets, old) = self.open_with(&card_id, &sealed)?;
+            let old_index = keys::pan_index(&old.pan_fingerprint(&secrets.pan));
+            if tx.get(&old_index)?.as_deref() == Some(card_id.as_bytes()) {
+                tx.delete(&old_index)?;
+            }
+            tx.put(
+                &keys::pan_index(&self.active().pan_fingerprint(&secrets.pan)),
+                card_id.as_bytes(),
+            )?;
+            let resealed = self.seal(env, &card_id, &secrets)?;
+            tx.put(&key, &codec::encode(&resealed)?)?;
+            step.resealed += 1;
+        }
+        Ok(step)
     }
 
-    pub fn open_text(&self, aad: &str, sealed: &SealedText) -> Result<String> {
-        let payload = Payload {
-            msg: &sealed.ciphertext,
-            aad: aad.as_bytes(),
-        };
-        let plain = self
-            .cipher
-            .decrypt(Nonce::from_slice(&sealed.nonce), payload)
-            .map_err(|_| corrupt("a sealed secret does not open with this key"))?;
-        String::from_utf8(plain).map_err(|_| corrupt("a sealed secret is not text"))
+    /// After a rotation found no entry left under any other key: the active key becomes the
+    /// store's original and the others are forgotten, so they can be removed from the configuration.
+    pub fn retire_others(&self, tx: &mut dyn Tx) -> Result<()> {
+        tx.put(
+            &keys::vault_key_fingerprint(),
+            self.fingerprint().as_bytes(),
+        )?;
+        let start = keys::vault_keys_in_use();
+        let end = crate::storage::prefix_end(&start);
+        for (k, _) in tx.scan(&start, &end, Direction::Forward, 1024)? {
+            tx.delete(&k)?;
+        }
+        Ok(())
     }
+}
+
+/// The ids of the keys that may have sealed stored data: the original and those recorded since.
+fn in_use(tx: &mut dyn Tx, original: Option<&str>) -> std::result::Result<Vec<String>, StoreError> {
+    let mut ids: Vec<String> = original.map(key_id).into_iter().collect();
+    let start = keys::vault_keys_in_use();
+    let end = crate::storage::prefix_end(&start);
+    for (k, _) in tx.scan(&start, &end, Direction::Forward, 1024)? {
+        if let Some(id) = keys::text_parts(&k).last() {
+            ids.push(String::from_utf8_lossy(id).into_owned());
+        }
+    }
+    Ok(ids)
+}
+
+/// How many sealed entries each key holds (the original key's entries from before key ids under
+/// its id): what `cards vault status` prints, so an operator knows when an old key can go.
+pub fn entries_per_key(
+    tx: &mut dyn Tx,
+) -> std::result::Result<std::collections::BTreeMap<String, u64>, StoreError> {
+    let original = tx
+        .get(&keys::vault_key_fingerprint())?
+        .map(|f| key_id(&String::from_utf8_lossy(&f)))
+        .unwrap_or_else(|| "(original)".into());
+    let mut counts = std::collections::BTreeMap::new();
+    let prefix = keys::sealed_cards();
+    let end = crate::storage::prefix_end(&prefix);
+    let mut start = prefix.clone();
+    loop {
+        let page = tx.scan(&start, &end, Direction::Forward, 4096)?;
+        let full = page.len() == 4096;
+        for (_, v) in &page {
+            let sealed: Sealed = codec::decode(v)?;
+            let id = if sealed.key_id.is_empty() {
+                original.clone()
+            } else {
+                sealed.key_id
+            };
+            *counts.entry(id).or_insert(0) += 1;
+        }
+        match page.last() {
+            Some((k, _)) if full => {
+                start = k.clone();
+                start.push(0);
+            }
+            _ => break,
+        }
+    }
+    Ok(counts)
 }
 
 /// Destroys a card's sealed PAN and CVV (its PAN stays reserved in the keyed index).
@@ -380,19 +644,30 @@ pub fn consume_token(s: &mut Scope, card_id: &str, token: Option<&str>) -> Resul
     }
 }
 
-/// A secret other than card data (a webhook endpoint's signing secret) sealed under the vault key,
-/// bound to `context` (what it belongs to) as associated data, so it cannot be moved to another record.
+/// A secret other than card data (a webhook or decision endpoint's signing secret), sealed under the
+/// active vault key like card data and naming that key, bound to `context` (what it belongs to) as
+/// associated data, so it cannot be moved to another record. It opens with whichever configured key
+/// sealed it; one sealed under a key no longer configured is a 503 naming that key, never a 500.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SealedSecret {
+    key_id: String,
     nonce: [u8; 12],
     ciphertext: Vec<u8>,
+}
+
+impl SealedSecret {
+    /// The id of the vault key that sealed it.
+    pub fn key_id(&self) -> &str {
+        &self.key_id
+    }
 }
 
 impl Vault {
     pub fn seal_secret(&self, env: &dyn Env, context: &str, secret: &[u8]) -> Result<SealedSecret> {
         let mut nonce = [0u8; 12];
         env.fill_random(&mut nonce);
-        let ciphertext = self
+        let active = self.active();
+        let ciphertext = active
             .cipher
             .encrypt(
                 Nonce::from_slice(&nonce),
@@ -402,11 +677,18 @@ impl Vault {
                 },
             )
             .map_err(|_| corrupt("encryption failed"))?;
-        Ok(SealedSecret { nonce, ciphertext })
+        Ok(SealedSecret {
+            key_id: active.id.clone(),
+            nonce,
+            ciphertext,
+        })
     }
 
     pub fn open_secret(&self, context: &str, sealed: &SealedSecret) -> Result<Vec<u8>> {
-        self.cipher
+        let key = self.key(&sealed.key_id).ok_or_else(|| {
+            ApiError::from(VaultKeyError::Mismatch(vec![sealed.key_id.clone()]))
+        })?;
+        key.cipher
             .decrypt(
                 Nonce::from_slice(&sealed.nonce),
                 Payload {
@@ -416,188 +698,13 @@ impl Vault {
             )
             .map_err(|_| corrupt("a sealed secret does not open with this key"))
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::IdGen;
-    use crate::env::DeterministicEnv;
-    use crate::storage::MemStore;
-
-    #[test]
-    fn pans_are_luhn_valid_with_brand_prefixes() {
-        let env = DeterministicEnv::default();
-        for _ in 0..2000 {
-            let visa = generate_pan(&env, true);
-            assert_eq!(visa.len(), 16);
-            assert!(visa.starts_with('4') && luhn_valid(&visa), "{visa}");
-            let mc = generate_pan(&env, false);
-            assert_eq!(mc.len(), 16);
-            assert!(("51".."56").contains(&&mc[..2]) && luhn_valid(&mc), "{mc}");
-        }
-        assert!(luhn_valid("4111111111111111"));
-        assert!(!luhn_valid("4111111111111112"));
-        assert_eq!(mask("4111111111111111"), "411111******1111");
+    pub fn seal_text(&self, env: &dyn Env, context: &str, text: &str) -> Result<SealedSecret> {
+        self.seal_secret(env, context, text.as_bytes())
     }
 
-    #[test]
-    fn mastercard_prefixes_cover_51_to_55() {
-        let env = DeterministicEnv::default();
-        let mut seen: Vec<String> = (0..500)
-            .map(|_| generate_pan(&env, false)[..2].to_string())
-            .collect();
-        seen.sort();
-        seen.dedup();
-        assert_eq!(seen, ["51", "52", "53", "54", "55"]);
-    }
-
-    #[test]
-    fn sealing_round_trips_and_detects_tampering() {
-        let env = DeterministicEnv::default();
-        let vault = Vault::new(&[7u8; 32]);
-        let secrets = CardSecrets {
-            pan: "4111111111111111".into(),
-            cvv: "123".into(),
-        };
-        let sealed = vault.seal(&env, "card-a", &secrets).unwrap();
-        let bytes = codec::encode(&sealed).unwrap();
-        assert!(!String::from_utf8_lossy(&bytes).contains("4111111111111111"));
-        let opened = vault.open("card-a", &sealed).unwrap();
-        assert_eq!(
-            (opened.pan.as_str(), opened.cvv.as_str()),
-            ("4111111111111111", "123")
-        );
-        // Another card id as associated data fails.
-        assert!(vault.open("card-b", &sealed).is_err());
-        // A flipped ciphertext bit fails.
-        let mut flipped: Sealed = codec::decode(&bytes).unwrap();
-        flipped.ciphertext[0] ^= 1;
-        assert!(vault.open("card-a", &flipped).is_err());
-        // Another key fails.
-        assert!(Vault::new(&[8u8; 32]).open("card-a", &sealed).is_err());
-    }
-
-    #[test]
-    fn vault_keys_parse_from_hex() {
-        let hex64 = "ab".repeat(32);
-        assert_eq!(parse_key_hex(&format!(" {hex64}\n")).unwrap(), [0xab; 32]);
-        assert!(parse_key_hex("abcd").is_err());
-        assert!(parse_key_hex(&"zz".repeat(32)).is_err());
-    }
-
-    #[test]
-    fn a_vault_key_is_checked_against_the_data_it_sealed() {
-        let env = DeterministicEnv::default();
-        let ids = IdGen::new(&env);
-        let (a, b) = (Vault::new(&[1u8; 32]), Vault::new(&[2u8; 32]));
-        let mut tx = MemStore::new();
-        // No card data: any key will do, and nothing is written.
-        assert!(b.check_key(&mut tx).is_ok());
-        assert_eq!(tx.get(&keys::vault_key_fingerprint()).unwrap(), None);
-        a.issue(
-            &mut scope(&mut tx, &env, &ids, "c", env.now()),
-            "card1",
-            true,
-        )
-        .unwrap();
-        assert!(a.check_key(&mut tx).is_ok());
-        assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
-        // Data sealed before fingerprints were kept: the key is tried on a sealed card.
-        tx.delete(&keys::vault_key_fingerprint()).unwrap();
-        assert!(matches!(b.check_key(&mut tx), Err(VaultKeyError::Mismatch)));
-        assert!(a.check_key(&mut tx).is_ok());
-        assert_eq!(
-            tx.get(&keys::vault_key_fingerprint()).unwrap(),
-            Some(a.fingerprint().into_bytes())
-        );
-        assert_ne!(a.fingerprint(), b.fingerprint());
-    }
-
-    fn scope<'a>(
-        tx: &'a mut MemStore,
-        env: &'a DeterministicEnv,
-        ids: &'a IdGen,
-        client: &'a str,
-        now: Timestamp,
-    ) -> Scope<'a> {
-        Scope {
-            tx,
-            client,
-            now,
-            ids,
-            env,
-        }
-    }
-
-    #[test]
-    fn tokens_are_single_use_bound_and_expire() {
-        let env = DeterministicEnv::default();
-        let ids = IdGen::new(&env);
-        let mut tx = MemStore::new();
-        let now = env.now();
-        let (t, exp) =
-            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
-        assert_eq!(exp, now.plus_seconds(120));
-        assert!(
-            !tx.iter()
-                .any(|(k, v)| k.windows(t.len()).any(|w| w == t.as_bytes())
-                    || v.windows(t.len()).any(|w| w == t.as_bytes()))
-        );
-        let consume =
-            |tx: &mut MemStore, client: &str, card: &str, at: Timestamp, token: Option<&str>| {
-                consume_token(&mut scope(tx, &env, &ids, client, at), card, token)
-            };
-        assert_eq!(
-            consume(&mut tx, "c", "card2", now, Some(&t)),
-            Err(ApiError::InvalidToken)
-        );
-        assert_eq!(
-            consume(&mut tx, "other", "card1", now, Some(&t)),
-            Err(ApiError::InvalidToken)
-        );
-        assert_eq!(
-            consume(&mut tx, "c", "card1", now, None),
-            Err(ApiError::InvalidToken)
-        );
-        assert_eq!(
-            consume(&mut tx, "c", "card1", now, Some("rvl_nope")),
-            Err(ApiError::InvalidToken)
-        );
-        assert_eq!(consume(&mut tx, "c", "card1", now, Some(&t)), Ok(()));
-        assert_eq!(
-            consume(&mut tx, "c", "card1", now, Some(&t)),
-            Err(ApiError::InvalidToken)
-        );
-        let (t2, _) =
-            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
-        let late = now.plus_seconds(120);
-        assert_eq!(
-            consume(&mut tx, "c", "card1", late, Some(&t2)),
-            Err(ApiError::InvalidToken)
-        );
-        let just_in_time = Timestamp(late.millis() - 1);
-        let (t3, _) =
-            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 120).unwrap();
-        assert_eq!(
-            consume(&mut tx, "c", "card1", just_in_time, Some(&t3)),
-            Ok(())
-        );
-    }
-
-    #[test]
-    fn expired_tokens_are_swept_when_a_new_one_is_made() {
-        let env = DeterministicEnv::default();
-        let ids = IdGen::new(&env);
-        let mut tx = MemStore::new();
-        let now = env.now();
-        for _ in 0..5 {
-            create_token(&mut scope(&mut tx, &env, &ids, "c", now), "card1", 1).unwrap();
-        }
-        let later = now.plus_seconds(10);
-        create_token(&mut scope(&mut tx, &env, &ids, "c", later), "card1", 120).unwrap();
-        let left =
-            crate::storage::scan_prefix(&mut tx, &keys::reveal_tokens("c", "card1")).unwrap();
-        assert_eq!(left.len(), 1);
+    pub fn open_text(&self, context: &str, sealed: &SealedSecret) -> Result<String> {
+        String::from_utf8(self.open_secret(context, sealed)?)
+            .map_err(|_| corrupt("a sealed secret is not text"))
     }
 }

@@ -412,6 +412,20 @@ pub fn vault_key_fingerprint() -> Vec<u8> {
     Key::new("m").part("vaultkey").done()
 }
 
+/// A vault key (by id) that may have sealed stored card data, besides the original one above.
+pub fn vault_key_in_use(id: &str) -> Vec<u8> {
+    Key::new("m").part("vaultkeys").part(id).done()
+}
+
+pub fn vault_keys_in_use() -> Vec<u8> {
+    Key::new("m").part("vaultkeys").prefix()
+}
+
+/// Where an interrupted `cards vault rotate` resumes (the last entry it re-sealed).
+pub fn vault_rotation() -> Vec<u8> {
+    Key::new("m").part("vaultrotation").done()
+}
+
 pub fn pan_index(fingerprint: &str) -> Vec<u8> {
     Key::new("pan").part(fingerprint).done()
 }

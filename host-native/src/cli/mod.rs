@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub mod listen;
 pub mod seed;
+pub mod vault;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,6 +39,9 @@ pub enum Command {
     /// Manage stored API keys (only their SHA-256 hashes are stored).
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Vault keys: re-seal card data under the active key (`rotate`), count entries per key (`status`).
+    #[command(subcommand)]
+    Vault(VaultCommand),
     /// Fill the store with accounts, card holders and cards for one client, through the same code
     /// that serves requests (to try the service at volume).
     Seed(SeedArgs),
@@ -79,9 +83,65 @@ pub struct SeedArgs {
     #[command(flatten)]
     pub data: DataArg,
 
-    /// AES-256 key (64 hex characters) for card numbers; default: the key file beside the data file.
-    #[arg(long, env = "CARDS_VAULT_KEY", hide_env_values = true)]
-    pub vault_key: Option<String>,
+    #[command(flatten)]
+    pub vault: VaultArgs,
+}
+
+/// Where the vault keys come from (both `serve` and the commands that open card data).
+#[derive(Args)]
+pub struct VaultArgs {
+    /// AES-256 vault key, 64 hex characters; repeatable (the env var takes a comma-separated list):
+    /// the first seals, the others only open what they sealed until `cards vault rotate`. Default:
+    /// `<data file>.vault-key` (one key per line), created on first start.
+    #[arg(
+        long = "vault-key",
+        env = "CARDS_VAULT_KEY",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub vault_keys: Vec<String>,
+
+    /// A file of vault keys, one per line, the first active (e.g. a mounted secret); refused when
+    /// group or others may read it.
+    #[arg(long, env = "CARDS_VAULT_KEY_FILE")]
+    pub vault_key_file: Option<PathBuf>,
+}
+
+/// Never prints the keys.
+impl std::fmt::Debug for VaultArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VaultArgs")
+            .field(
+                "vault_keys",
+                &format_args!("<{} redacted>", self.vault_keys.len()),
+            )
+            .field("vault_key_file", &self.vault_key_file)
+            .finish()
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VaultCommand {
+    /// Re-seal every card under the active (first) vault key, in batches of bounded size, each its
+    /// own transaction: on PostgreSQL while the servers keep serving (a redb data file belongs to
+    /// one process: stop the server first). Resumes where a killed run stopped.
+    Rotate {
+        #[command(flatten)]
+        data: DataArg,
+        #[command(flatten)]
+        vault: VaultArgs,
+        /// Entries re-sealed per transaction (small batches keep the servers' write latency low
+        /// on a shared database; scripts/bench-rotate).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        batch: u64,
+    },
+    /// Count the sealed cards per vault key id, so an operator knows when an old key can go.
+    Status {
+        #[command(flatten)]
+        data: DataArg,
+        #[command(flatten)]
+        vault: VaultArgs,
+    },
 }
 
 impl std::fmt::Debug for SeedArgs {
@@ -93,7 +153,7 @@ impl std::fmt::Debug for SeedArgs {
             .field("holders", &self.holders)
             .field("batch", &self.batch)
             .field("data", &self.data)
-            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
+            .field("vault", &self.vault)
             .finish()
     }
 }
@@ -139,9 +199,13 @@ pub struct ServeArgs {
     )]
     pub api_keys: Vec<String>,
 
-    /// AES-256 vault key, 64 hex characters. Default: `<data file>.vault-key`, created on first start.
-    #[arg(long, env = "CARDS_VAULT_KEY", hide_env_values = true)]
-    pub vault_key: Option<String>,
+    /// API keys from a file, one `KEY=CLIENT` per line (`#` comments), e.g. a mounted secret;
+    /// refused when group or others may read it. Kept hashed in memory, with full access.
+    #[arg(long, env = "CARDS_API_KEYS_FILE")]
+    pub api_keys_file: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub vault: VaultArgs,
 
     /// Lifetime of a reveal token: seconds, or a duration (`2m`, `90s`).
     #[arg(long, env = "CARDS_TOKEN_TTL", default_value = "120", value_parser = parse_secs)]
@@ -221,7 +285,8 @@ impl std::fmt::Debug for ServeArgs {
                 "api_keys",
                 &format_args!("<{} redacted>", self.api_keys.len()),
             )
-            .field("vault_key", &self.vault_key.as_ref().map(|_| "<redacted>"))
+            .field("api_keys_file", &self.api_keys_file)
+            .field("vault", &self.vault)
             .field("token_ttl", &self.token_ttl)
             .field("authorization_ttl", &self.authorization_ttl)
             .field("test_clock", &self.test_clock)
@@ -559,12 +624,15 @@ mod tests {
             "serve",
             "--vault-key",
             &vault,
+            "--vault-key",
+            &"cd".repeat(32),
             "--api-key",
             "sekrit-api-key-123=alice",
         ])
         .unwrap();
         let printed = format!("{cli:?}");
         assert!(!printed.contains(&vault), "{printed}");
+        assert!(!printed.contains(&"cd".repeat(32)), "{printed}");
         assert!(!printed.contains("sekrit-api-key-123"), "{printed}");
         assert!(printed.contains("redacted"), "{printed}");
     }

@@ -22,8 +22,9 @@ use crate::vault_key;
 const OPENING_BALANCE: u64 = 100_000_000_000_000;
 
 pub fn run(args: SeedArgs) -> anyhow::Result<ExitCode> {
-    let (vault_key, _) = vault_key::resolve(
-        args.vault_key.as_deref(),
+    let (vault_keys, _) = vault_key::resolve(
+        &args.vault.vault_keys,
+        args.vault.vault_key_file.as_deref(),
         args.data.store.as_deref(),
         &args.data.data,
     )?;
@@ -43,7 +44,8 @@ pub fn run(args: SeedArgs) -> anyhow::Result<ExitCode> {
     let service = Service::new(
         Config {
             api_keys,
-            vault_key: Some(vault_key),
+            vault_key: vault_keys.first().copied(),
+            vault_older_keys: vault_keys.get(1..).unwrap_or_default().to_vec(),
             ..Config::default()
         },
         &env,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::decisions::Fallback;
-use crate::domain::vault::{SealedText, Vault};
+use crate::domain::vault::{SealedSecret, Vault};
 use crate::domain::{Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
@@ -31,7 +31,7 @@ pub struct Endpoint {
     pub url: String,
     pub timeout_ms: u32,
     pub fallback: Fallback,
-    pub secret: SealedText,
+    pub secret: SealedSecret,
     pub previous: Option<Previous>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
@@ -40,7 +40,7 @@ pub struct Endpoint {
 /// The secret before the last rotation, and until when it still signs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Previous {
-    pub secret: SealedText,
+    pub secret: SealedSecret,
     pub until: Timestamp,
 }
 

@@ -17,17 +17,12 @@ use crate::query;
 
 /// The vault, once its key is known to be the one the stored card data was sealed with.
 pub(crate) fn vault(c: &mut Call) -> ApiResult<Vault> {
-    let vault =
-        c.config
-            .vault_key
-            .as_ref()
-            .map(Vault::new)
-            .ok_or_else(|| ApiError::NotConfigured {
-                code: crate::domain::vault::NOT_CONFIGURED,
-                message: "no vault key is configured (native: --vault-key or CARDS_VAULT_KEY; \
+    let vault = c.config.vault().ok_or_else(|| ApiError::NotConfigured {
+        code: crate::domain::vault::NOT_CONFIGURED,
+        message: "no vault key is configured (native: --vault-key or CARDS_VAULT_KEY; \
                       Spin: the variable vault_key), so cards cannot be issued or revealed"
-                    .into(),
-            })?;
+            .into(),
+    })?;
     vault.check_key(c.scope.tx)?;
     Ok(vault)
 }

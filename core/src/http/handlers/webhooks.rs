@@ -13,17 +13,12 @@ use crate::http::{Response, parse, reply};
 
 /// Endpoint secrets are sealed with the vault key: without one, endpoints cannot be made.
 fn vault(c: &mut Call) -> ApiResult<Vault> {
-    let vault =
-        c.config
-            .vault_key
-            .as_ref()
-            .map(Vault::new)
-            .ok_or_else(|| ApiError::NotConfigured {
-                code: crate::domain::vault::NOT_CONFIGURED,
-                message: "no vault key is configured (native: --vault-key or CARDS_VAULT_KEY; \
-                      Spin: the variable vault_key), so webhook secrets cannot be sealed"
-                    .into(),
-            })?;
+    let vault = c.config.vault().ok_or_else(|| ApiError::NotConfigured {
+        code: crate::domain::vault::NOT_CONFIGURED,
+        message: "no vault key is configured (native: --vault-key or CARDS_VAULT_KEY; \
+                  Spin: the variable vault_key), so webhook secrets cannot be sealed"
+            .into(),
+    })?;
     vault.check_key(c.scope.tx)?;
     Ok(vault)
 }
