@@ -504,7 +504,7 @@ fn upgrade_and_compare(app: &mut App, current: &[(Vec<u8>, Vec<u8>)]) {
 
 /// Format 4 and older had no range indexes, kept range values or queue of holds by expiry.
 fn delete_range_indexes(store: &mut crate::storage::MemStore) {
-    for tag in ["r", "rv", "hq"] {
+    for tag in ["r", "rc", "rv", "hq"] {
         let entries = crate::storage::scan_prefix(store, &keys::tagged(tag)).unwrap();
         assert!(!entries.is_empty(), "no {tag} keys");
         for (k, _) in entries {
@@ -615,7 +615,7 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .collect();
         match parts.first().map(String::as_str) {
-            Some("i" | "c" | "r" | "rv" | "hq") => app.store.delete(&k).unwrap(),
+            Some("i" | "c" | "r" | "rc" | "rv" | "hq") => app.store.delete(&k).unwrap(),
             Some("p") if parts[2] == "ledger" => {
                 let e: Entry = codec::decode(&v).unwrap();
                 app.store.delete(&k).unwrap();

@@ -129,6 +129,14 @@ where
         table::range_index_of::<R>(field).is_some()
     }
 
+    fn range_count(&mut self, field: &str, span: &Span) -> ApiResult<Option<u64>> {
+        let Some(index) = table::range_index_of::<R>(field) else {
+            return Ok(None);
+        };
+        let (tx, client) = (&mut *self.scope.tx, self.scope.client);
+        Ok(Some(table::range_count(tx, client, R::KIND, index, span)?))
+    }
+
     fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
         let Some(index) = table::range_index_of::<R>(field) else {
             return Ok(Vec::new());

@@ -222,8 +222,11 @@ impl ListQuery {
                 .iter()
                 .filter(|p| span_holds(&plan.span, &p.value))
                 .count() as u64;
-            (count_span(src, &plan.field, &plan.span)? + stale.docs.len() as u64)
-                .saturating_sub(stored_inside)
+            let keys = match src.range_count(&plan.field, &plan.span)? {
+                Some(n) => n,
+                None => count_span(src, &plan.field, &plan.span)?,
+            };
+            (keys + stale.docs.len() as u64).saturating_sub(stored_inside)
         } else if count_here {
             seen as u64
         } else {

@@ -69,6 +69,11 @@ pub trait Source {
     fn ranged(&self, _field: &str) -> bool {
         false
     }
+    /// The exact number of entries of the range index of `field` in `span`, when the source keeps
+    /// counts that tell it without walking the span.
+    fn range_count(&mut self, _field: &str, _span: &Span) -> ApiResult<Option<u64>> {
+        Ok(None)
+    }
     /// The entries of the range index of `field` that may not hold their record's value now (the
     /// clock moved it since the record's last write), as stored: the planner reads those records.
     fn stale(&mut self, _field: &str) -> ApiResult<Vec<RangePos>> {
