@@ -107,8 +107,10 @@ impl ListQuery {
                     .is_some_and(|(_, n)| *n == self.conditions.len())
                 || self.search.is_none() && self.conditions.is_empty()
         };
+        // A sort on createdAt alone is the order of every index (`walk_in_order`).
         if let [key] = self.sort.as_slice()
             && src.ranged(&key.path)
+            && key.path != "createdAt"
         {
             if eq_cost.is_some_and(|c| c <= SMALL_INDEX) {
                 return Ok(None);

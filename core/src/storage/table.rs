@@ -521,6 +521,64 @@ pub fn range_positions(
         .collect()
 }
 
+/// [`range_positions`] over creation times: the index of every record ([`keys::ALL`]) is in
+/// (createdAt, id) order, so it is the range index of `createdAt` (`span` holds `Ordered::Millis`).
+#[allow(clippy::too_many_arguments)]
+pub fn created_positions(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    span: &Span,
+    dir: Direction,
+    after: Option<&RangePosition>,
+    n: usize,
+) -> Result<Vec<RangePosition>, StoreError> {
+    let range = keys::index_range(client, kind, keys::ALL, "");
+    let ms = |v: &Ordered| match v {
+        Ordered::Millis(ms) => *ms,
+        Ordered::Num(_) => 0,
+    };
+    let at = |m: i64| keys::index_position(&range, m, "")[..range.len() + 8].to_vec();
+    let mut start = match &span.lo {
+        None => range.clone(),
+        Some((v, true)) => at(ms(v)),
+        Some((v, false)) => at(ms(v).saturating_add(1)),
+    };
+    let mut end = match &span.hi {
+        None => super::prefix_end(&range),
+        Some((v, true)) => at(ms(v).saturating_add(1)),
+        Some((v, false)) => at(ms(v)),
+    };
+    if let Some(p) = after {
+        let created = match Ordered::encoded_len(&p.value) {
+            Some(9) => i64::from_be_bytes(p.value[1..9].try_into().unwrap_or_default()) ^ i64::MIN,
+            _ => return Err(StoreError("a createdAt cursor is not an instant".into())),
+        };
+        let mut k = keys::index_position(&range, created, &p.id);
+        match dir {
+            Direction::Forward => {
+                k.push(0);
+                start = start.max(k);
+            }
+            Direction::Reverse => end = end.min(k),
+        }
+    }
+    if start >= end {
+        return Ok(Vec::new());
+    }
+    tx.scan(&start, &end, dir, n)?
+        .iter()
+        .map(|(k, _)| {
+            keys::index_entry_parts(&range, k)
+                .map(|(created, id)| RangePosition {
+                    value: Ordered::Millis(created).encode(),
+                    id: id.to_string(),
+                })
+                .ok_or_else(|| StoreError("an index entry key is malformed".into()))
+        })
+        .collect()
+}
+
 /// Up to `n` records of kind `R` in id order, after the record `after`: the records themselves,
 /// read in one range scan.
 pub fn scan<R: Indexed>(

@@ -138,7 +138,7 @@ impl Source for Indexed {
     }
 
     fn ranged(&self, field: &str) -> bool {
-        self.ranges && (field == "balance" || field == "updatedAt")
+        self.ranges && ["balance", "updatedAt", "createdAt"].contains(&field)
     }
 
     fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
@@ -308,7 +308,9 @@ const RANGE_SORTS: [&str; 6] = [
 ];
 
 /// Range conditions on the range-indexed fields, beside the random filter.
-const RANGES: [&str; 7] = [
+const RANGES: [&str; 9] = [
+    "createdAt.gte=2026-01-02T12:00:00.000Z",
+    "createdAt.between=2026-01-01T00:00:00.000Z|2026-01-02T00:00:00.000Z",
     "balance.gte=0.5",
     "balance.lt=-1",
     "balance.between=-0.5|0.5",
