@@ -502,8 +502,19 @@ fn upgrade_and_compare(app: &mut App, current: &[(Vec<u8>, Vec<u8>)]) {
     );
 }
 
-/// Format 4 and older had no range indexes, kept range values or queue of holds by expiry.
+/// Format 4 and older had no range indexes, kept range values, queue of holds by expiry or index
+/// of cards' `last4`.
 fn delete_range_indexes(store: &mut crate::storage::MemStore) {
+    for prefix in [
+        &b"i\0alice\0card\0last4\0"[..],
+        &b"c\0alice\0card\0last4\0"[..],
+    ] {
+        let entries = crate::storage::scan_prefix(store, prefix).unwrap();
+        assert!(!entries.is_empty());
+        for (k, _) in entries {
+            store.delete(&k).unwrap();
+        }
+    }
     for tag in ["r", "rc", "rv", "hq"] {
         let entries = crate::storage::scan_prefix(store, &keys::tagged(tag)).unwrap();
         assert!(!entries.is_empty(), "no {tag} keys");
@@ -730,4 +741,55 @@ fn range_queries_over_the_store_match_the_whole_list() {
         None,
     );
     assert_eq!(ids(&v), narrow);
+}
+
+/// A search on `last4` alone is answered from the `last4` index, value by value: the same cards
+/// and total as matching every card's `last4`.
+#[test]
+fn a_last4_search_matches_what_every_card_would() {
+    let mut app = App::new();
+    let acct = app.account("1000", "USD");
+    let holder = app.holder();
+    for _ in 0..30 {
+        let (s, v) = app.issue(&acct, &holder, None);
+        assert_eq!(s, 201, "{v}");
+    }
+    let (_, all) = app.call(Method::Get, "/cards?limit=200", None);
+    let all = all["data"].as_array().unwrap().clone();
+    for pattern in ["1", "^9", "0$", "[0-3]{2}", "x", "."] {
+        let re = regex::RegexBuilder::new(pattern)
+            .case_insensitive(true)
+            .build()
+            .unwrap();
+        let want: Vec<&str> = all
+            .iter()
+            .filter(|c| re.is_match(c["last4"].as_str().unwrap()))
+            .map(|c| c["_id"].as_str().unwrap())
+            .collect();
+        let query: String = form_urlencoded::byte_serialize(pattern.as_bytes()).collect();
+        for limit in [200, 3] {
+            let (s, v) = app.call(
+                Method::Get,
+                &format!("/cards?search={query}&searchIn=last4&limit={limit}"),
+                None,
+            );
+            assert_eq!(s, 200, "{v}");
+            let got: Vec<&str> = v["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["_id"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                got,
+                want.iter().copied().take(limit).collect::<Vec<_>>(),
+                "{pattern}"
+            );
+            assert_eq!(
+                v["meta"]["total"].as_u64(),
+                Some(want.len() as u64),
+                "{pattern}"
+            );
+        }
+    }
 }

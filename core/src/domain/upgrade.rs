@@ -98,7 +98,8 @@ fn spend_totals_per_merchant_pair(tx: &mut dyn Tx) -> Result<(), StoreError> {
     })
 }
 
-/// Format 5 adds range indexes: every record of a kind that has some gets its entries (which
+/// Format 5 adds range indexes and the index of cards' `last4`: every record of a kind that has
+/// some gets its entries (which
 /// `table::insert` writes, so a format-2 store upgraded above already has them: puts of the same
 /// empty entries change nothing); each card its kept index of what it can spend (ledger balance
 /// less stored holds); and each client a queue of its cards' holds by expiry.
@@ -112,6 +113,7 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
             Some(Kind::Card) => {
                 ranges::<Card>(tx, &client, &value)?;
                 let card: Card = codec::decode(&value)?;
+                table::index_field(tx, &client, &card, "last4")?;
                 let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
                     .map_or(Decimal::ZERO, |t| t.amount);
                 cards::keep_available(tx, &client, &card.id, card.balance, held)

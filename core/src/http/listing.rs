@@ -128,6 +128,10 @@ where
         self.load(id)
     }
 
+    fn digits(&self, field: &str) -> Option<u32> {
+        R::DIGITS.iter().find(|(f, _)| *f == field).map(|(_, n)| *n)
+    }
+
     fn ranged(&self, field: &str) -> bool {
         field == CREATED || table::range_index_of::<R>(field).is_some()
     }

@@ -28,6 +28,8 @@ pub trait Indexed: Record {
     fn range_values(&self) -> Vec<Ordered> {
         Vec::new()
     }
+    /// Indexed fields whose every value is exactly this many ASCII digits (a card's `last4`).
+    const DIGITS: &'static [(&'static str, u32)] = &[];
     /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
     /// values depend on more than the record.
     const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
@@ -351,6 +353,23 @@ pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     }
     for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
         add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+    }
+    Ok(())
+}
+
+/// Writes the entry of `r` in the index of `field` (one of [`Indexed::FIELDS`]) when it is missing,
+/// with its count (for upgrades that add an indexed field).
+pub fn index_field<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str) -> Res {
+    let Some(value) = entries(r)
+        .into_iter()
+        .find(|(f, _)| *f == field)
+        .map(|(_, v)| v)
+    else {
+        return Ok(());
+    };
+    let key = keys::index_entry(client, R::KIND, field, value, r.created_ms(), r.id());
+    if tx.get(&key)?.is_none() {
+        add_entry(tx, client, r, field, value)?;
     }
     Ok(())
 }

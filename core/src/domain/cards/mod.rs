@@ -173,12 +173,15 @@ indexed!(Card, Kind::Card, |r| {
     "currency" => r.currency.as_str(),
     "cardHolderId" => &r.card_holder_id,
     "debitAccountId" => &r.debit_account_id,
+    "last4" => &r.last4,
 }, ranges {
     "ledgerBalance" ["ledgerBalance"] => Ordered::Num(r.balance),
     "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 }, kept {
     "available" ["balance", "availableBalance"],
-}, stale = authorizations::lapsed_cards);
+}, stale = authorizations::lapsed_cards, digits {
+    "last4" => 4,
+});
 
 /// The card as lists show it: with the sum of its holds.
 pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {

@@ -84,7 +84,11 @@ impl Indexed {
 
 impl Source for Indexed {
     fn indexed(&self) -> &'static [&'static str] {
-        &["name", "ownerId"]
+        &["name", "ownerId", "pin"]
+    }
+
+    fn digits(&self, field: &str) -> Option<u32> {
+        (self.ranges && field == "pin").then_some(2)
     }
 
     fn count(&mut self, field: &str, value: &str) -> ApiResult<u64> {
@@ -293,6 +297,12 @@ fn ranged_docs(docs: Vec<Value>, updated: &[usize]) -> Vec<Value> {
                 d["balance"] = json!(0);
             }
             d["updatedAt"] = json!(super::props::DATES[*u % super::props::DATES.len()]);
+            // Two digits, from the id: the values repeat.
+            let id = d["_id"].as_str().unwrap_or_default();
+            d["pin"] = json!(format!(
+                "{:02}",
+                u64::from_str_radix(id, 16).unwrap_or(0) * 37 % 100
+            ));
             d
         })
         .collect()
@@ -306,6 +316,9 @@ const RANGE_SORTS: [&str; 6] = [
     "sort=-createdAt",
     "sort=name",
 ];
+
+/// Searches of the two-digit `pin`: answered from its index, value by value.
+const PIN_SEARCHES: [&str; 7] = ["1", "^2", "3$", "[12]7", "99", "x", "."];
 
 /// Range conditions on the range-indexed fields, beside the random filter.
 const RANGES: [&str; 9] = [
@@ -327,6 +340,7 @@ proptest! {
         sort in 0..RANGE_SORTS.len(), filter in arb_filter(),
         range in prop::option::of(0..RANGES.len()), indexed in prop::option::of(0..INDEXED.len()),
         search in any::<bool>(), page in 1u64..5, limit in 1u64..8, stale in any::<bool>(),
+        pin in prop::option::of(0..PIN_SEARCHES.len()),
         after in prop::option::of(any::<prop::sample::Index>()),
         before in prop::option::of(any::<prop::sample::Index>()),
     ) {
@@ -337,8 +351,10 @@ proptest! {
             base.push('&');
             base.push_str(&enc_query(extra));
         }
-        if search {
-            base.push_str("&search=%5E%5Bab%5D");
+        match (search, pin) {
+            (_, Some(i)) => base.push_str(&format!("&search={}&searchIn=pin", enc(PIN_SEARCHES[i]))),
+            (true, None) => base.push_str("&search=%5E%5Bab%5D"),
+            (false, None) => {}
         }
         // A filter may already hold the same condition: such queries are refused.
         prop_assume!(parse(&base, &SCHEMA).is_ok());
