@@ -149,6 +149,13 @@ impl ListQuery {
             } else {
                 None
             };
+        // The walk reads keys only when its index decides the query; a range that decides it
+        // still gives the total from its counts while the walk checks each record.
+        let keys_only = counted.is_some();
+        let counted = match (counted, within, access.covers) {
+            (None, None, 0) => self.span_total(src)?,
+            (counted, _, _) => counted,
+        };
         let bounds = Bounds {
             after: cursor(src, "The startingAfter record", self.after.as_deref())?,
             before: cursor(src, "The endingBefore record", self.before.as_deref())?,
@@ -156,7 +163,7 @@ impl ListQuery {
         if let [key] = self.sort.as_slice()
             && key.path == "createdAt"
         {
-            self.walk_in_order(src, &access.ranges, key.desc, bounds, counted)
+            self.walk_in_order(src, &access.ranges, key.desc, bounds, counted, keys_only)
         } else {
             self.top_k(src, &access.ranges, bounds, counted)
         }
@@ -283,6 +290,7 @@ impl ListQuery {
         desc: bool,
         bounds: Bounds,
         counted: Option<u64>,
+        keys_only: bool,
     ) -> ApiResult<Page> {
         let (skip, limit) = (self.skip(), self.limit_usize());
         // Only `endingBefore`: walk back from it; otherwise forward (from `startingAfter`).
@@ -298,7 +306,7 @@ impl ListQuery {
         let mut walk = Walk::new(ranges, walk_desc, start.clone());
         // When the index decides the query, records are read only for the page (a deep page
         // walks keys until it starts).
-        walk.keys_only = counted.is_some();
+        walk.keys_only = keys_only;
         let mut items = Vec::new();
         let mut seen = 0usize;
         let mut has_more = false;
@@ -425,7 +433,11 @@ impl ListQuery {
         })
     }
 
-    fn count_matches(&self, src: &mut dyn Source, ranges: &[(String, String)]) -> ApiResult<u64> {
+    pub(super) fn count_matches(
+        &self,
+        src: &mut dyn Source,
+        ranges: &[(String, String)],
+    ) -> ApiResult<u64> {
         let mut walk = Walk::unordered(ranges);
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
