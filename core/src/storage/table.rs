@@ -77,6 +77,20 @@ pub fn keep_range(
     tx.put(&side, &new)
 }
 
+/// [`keep_range`] for a record that has no entry yet (just created): nothing to read or move.
+pub fn start_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    id: &str,
+    value: &Ordered,
+) -> Res {
+    let new = value.encode();
+    add_range(tx, client, kind, index, &new, id)?;
+    tx.put(&keys::range_kept(client, kind, index, id), &new)
+}
+
 fn range_count_key(client: &str, kind: Kind, index: &str, encoded: &[u8], id: &str) -> Vec<u8> {
     let mut k = keys::range_counts(client, kind, index);
     k.extend_from_slice(Ordered::bucket(encoded));
