@@ -515,7 +515,7 @@ fn delete_range_indexes(store: &mut crate::storage::MemStore) {
             store.delete(&k).unwrap();
         }
     }
-    for tag in ["r", "rc", "rv", "hq"] {
+    for tag in ["r", "rc", "hq"] {
         let entries = crate::storage::scan_prefix(store, &keys::tagged(tag)).unwrap();
         assert!(!entries.is_empty(), "no {tag} keys");
         for (k, _) in entries {
@@ -626,7 +626,7 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .collect();
         match parts.first().map(String::as_str) {
-            Some("i" | "c" | "r" | "rc" | "rv" | "hq") => app.store.delete(&k).unwrap(),
+            Some("i" | "c" | "r" | "rc" | "hq") => app.store.delete(&k).unwrap(),
             Some("p") if parts[2] == "ledger" => {
                 let e: Entry = codec::decode(&v).unwrap();
                 app.store.delete(&k).unwrap();

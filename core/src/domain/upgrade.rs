@@ -11,6 +11,7 @@ use super::events::Event;
 use super::ledger::Entry;
 use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
 use crate::storage::table::{self, Indexed};
 use crate::storage::{Direction, KvPair, StoreError, Tx, codec, prefix_end};
 use rust_decimal::Decimal;
@@ -116,7 +117,15 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
                 table::index_field(tx, &client, &card, "last4")?;
                 let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
                     .map_or(Decimal::ZERO, |t| t.amount);
-                cards::keep_available(tx, &client, &card.id, card.balance, held)
+                let available = Ordered::Num(card.balance - held);
+                table::start_range(
+                    tx,
+                    &client,
+                    Kind::Card,
+                    cards::AVAILABLE,
+                    &card.id,
+                    &available,
+                )
             }
             Some(Kind::Authorization) => {
                 ranges::<Authorization>(tx, &client, &value)?;

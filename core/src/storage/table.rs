@@ -54,30 +54,27 @@ pub fn range_index_of<R: Indexed>(field: &str) -> Option<&'static str> {
         .map(|(name, _)| *name)
 }
 
-/// Sets the entry of record `id` in the kept range index `index` to `value`, moving it when its
-/// value changed (the value held is kept beside it, [`keys::range_kept`]).
+/// Moves the entry of record `id` in the kept range index `index` from `old` (none: no entry
+/// yet) to `new`. The domain derives both from what is stored, so nothing is read here.
 pub fn keep_range(
     tx: &mut dyn Tx,
     client: &str,
     kind: Kind,
     index: &str,
     id: &str,
-    value: &Ordered,
+    (old, new): (Option<&Ordered>, &Ordered),
 ) -> Res {
-    let side = keys::range_kept(client, kind, index, id);
-    let new = value.encode();
-    let old = tx.get(&side)?;
-    if old.as_deref() == Some(new.as_slice()) {
+    if old == Some(new) {
         return Ok(());
     }
-    if let Some(old) = old {
-        remove_range(tx, client, kind, index, &old, id)?;
+    let new = new.encode();
+    match old.map(Ordered::encode) {
+        Some(old) => move_range(tx, client, kind, index, (&old, &new), id),
+        None => add_range(tx, client, kind, index, &new, id),
     }
-    add_range(tx, client, kind, index, &new, id)?;
-    tx.put(&side, &new)
 }
 
-/// [`keep_range`] for a record that has no entry yet (just created): nothing to read or move.
+/// Writes the entry of `id` in the kept range index `index` when it is missing (for upgrades).
 pub fn start_range(
     tx: &mut dyn Tx,
     client: &str,
@@ -87,8 +84,11 @@ pub fn start_range(
     value: &Ordered,
 ) -> Res {
     let new = value.encode();
-    add_range(tx, client, kind, index, &new, id)?;
-    tx.put(&keys::range_kept(client, kind, index, id), &new)
+    let key = keys::range_entry(&keys::range_index(client, kind, index), &new, id);
+    if tx.get(&key)?.is_none() {
+        add_range(tx, client, kind, index, &new, id)?;
+    }
+    Ok(())
 }
 
 fn range_count_key(client: &str, kind: Kind, index: &str, encoded: &[u8], id: &str) -> Vec<u8> {
@@ -282,17 +282,6 @@ impl Keys {
     }
 }
 
-/// The value the kept range index `index` holds for `id`, encoded.
-pub fn kept_value(
-    tx: &mut dyn Tx,
-    client: &str,
-    kind: Kind,
-    index: &str,
-    id: &str,
-) -> Result<Option<Vec<u8>>, StoreError> {
-    tx.get(&keys::range_kept(client, kind, index, id))
-}
-
 fn range_key<R: Indexed>(client: &str, r: &R, index: &str, value: &Ordered) -> Vec<u8> {
     keys::range_entry(
         &keys::range_index(client, R::KIND, index),
@@ -400,9 +389,18 @@ pub fn index_ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
 
 /// Writes a record, moving the index entries whose values changed since the stored version.
 pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    save_over(tx, client, r).map(drop)
+}
+
+/// [`save`], giving back the version it replaced (none: it inserted the record).
+pub fn save_over<R: Indexed>(
+    tx: &mut dyn Tx,
+    client: &str,
+    r: &R,
+) -> Result<Option<R>, StoreError> {
     let key = keys::record(client, R::KIND, r.id());
     let Some(old) = codec::get::<R>(tx, &key)? else {
-        return insert(tx, client, r);
+        return insert(tx, client, r).map(|()| None);
     };
     codec::put(tx, &key, r)?;
     let (before, after) = (entries(&old), entries(r));
@@ -425,7 +423,7 @@ pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
             move_range(tx, client, R::KIND, index, (&was, &now), r.id())?;
         }
     }
-    Ok(())
+    Ok(Some(old))
 }
 
 /// The exact number of records of `kind` whose `field` is `value` ([`keys::ALL`]: all of them).
