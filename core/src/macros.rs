@@ -44,7 +44,8 @@ pub(crate) use str_enum;
 macro_rules! indexed {
     ($ty:ty, $kind:expr, |$r:ident| { $($field:literal => $value:expr),+ $(,)? }
         $(, ranges { $($range:literal [$($shown:literal),+] => $rvalue:expr),+ $(,)? })?
-        $(, kept { $($kept:literal [$($kshown:literal),+]),+ $(,)? }, stale = $stale:path)?) => {
+        $(, kept { $($kept:literal [$($kshown:literal),+]),+ $(,)? }, stale = $stale:path)?
+        $(, digits { $($dfield:literal => $dn:literal),+ $(,)? })?) => {
         impl $crate::storage::table::Indexed for $ty {
             const KIND: $crate::storage::keys::Kind = $kind;
             const FIELDS: &'static [&'static str] = &[$($field),+];
@@ -68,6 +69,8 @@ macro_rules! indexed {
                 let $r = self;
                 vec![$($rvalue),+]
             })?
+
+            $(const DIGITS: &'static [(&'static str, u32)] = &[$(($dfield, $dn)),+];)?
 
             $(const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] =
                 &[$(($kept, &[$($kshown),+])),+];

@@ -661,6 +661,12 @@ proptest! {
                 }
                 want.sort();
                 prop_assert_eq!(entries(&mut s, Kind::Card, "available"), want);
+                // And the bucket counts add up to them.
+                let span = crate::storage::ordered::Span::default();
+                for (kind, index, n) in [(Kind::Card, "available", all_cards.len()), (Kind::Account, "balance", balances.len())] {
+                    let counted = crate::storage::table::range_count(s.tx, "alice", kind, index, &span).unwrap();
+                    prop_assert_eq!(counted, n as u64);
+                }
                 let stale: Vec<String> = authorizations::lapsed_cards(s.tx, "alice", "available", now.millis())
                     .unwrap()
                     .into_iter()

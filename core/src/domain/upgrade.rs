@@ -11,6 +11,7 @@ use super::events::Event;
 use super::ledger::Entry;
 use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
 use crate::storage::table::{self, Indexed};
 use crate::storage::{Direction, KvPair, StoreError, Tx, codec, prefix_end};
 use rust_decimal::Decimal;
@@ -104,7 +105,8 @@ fn spend_totals_per_merchant_pair(tx: &mut dyn Tx) -> Result<(), StoreError> {
     })
 }
 
-/// Format 5 adds range indexes: every record of a kind that has some gets its entries (which
+/// Format 5 adds range indexes and the index of cards' `last4`: every record of a kind that has
+/// some gets its entries (which
 /// `table::insert` writes, so a format-2 store upgraded above already has them: puts of the same
 /// empty entries change nothing); each card its kept index of what it can spend (ledger balance
 /// less stored holds); and each client a queue of its cards' holds by expiry.
@@ -118,9 +120,18 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
             Some(Kind::Card) => {
                 ranges::<Card>(tx, &client, &value)?;
                 let card: Card = codec::decode(&value)?;
+                table::index_field(tx, &client, &card, "last4")?;
                 let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
                     .map_or(Decimal::ZERO, |t| t.amount);
-                cards::keep_available(tx, &client, &card.id, card.balance, held)
+                let available = Ordered::Num(card.balance - held);
+                table::start_range(
+                    tx,
+                    &client,
+                    Kind::Card,
+                    cards::AVAILABLE,
+                    &card.id,
+                    &available,
+                )
             }
             Some(Kind::Authorization) => {
                 ranges::<Authorization>(tx, &client, &value)?;

@@ -12,6 +12,9 @@ use crate::storage::Direction;
 use crate::storage::ordered::Span;
 use crate::storage::table::{self, Indexed, Position};
 
+/// Every index is in creation order: the index of every record is the range index of `createdAt`.
+const CREATED: &str = "createdAt";
+
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
     scope: &'c mut Scope<'s>,
@@ -125,8 +128,20 @@ where
         self.load(id)
     }
 
+    fn digits(&self, field: &str) -> Option<u32> {
+        R::DIGITS.iter().find(|(f, _)| *f == field).map(|(_, n)| *n)
+    }
+
     fn ranged(&self, field: &str) -> bool {
-        table::range_index_of::<R>(field).is_some()
+        field == CREATED || table::range_index_of::<R>(field).is_some()
+    }
+
+    fn range_count(&mut self, field: &str, span: &Span) -> ApiResult<Option<u64>> {
+        let Some(index) = table::range_index_of::<R>(field) else {
+            return Ok(None);
+        };
+        let (tx, client) = (&mut *self.scope.tx, self.scope.client);
+        Ok(Some(table::range_count(tx, client, R::KIND, index, span)?))
     }
 
     fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
@@ -148,13 +163,25 @@ where
         after: Option<&RangePos>,
         n: usize,
     ) -> ApiResult<Vec<RangePos>> {
-        let Some(index) = table::range_index_of::<R>(field) else {
-            return Ok(Vec::new());
-        };
         let dir = if desc {
             Direction::Reverse
         } else {
             Direction::Forward
+        };
+        if field == CREATED {
+            let (tx, client) = (&mut *self.scope.tx, self.scope.client);
+            return Ok(table::created_positions(
+                tx,
+                client,
+                R::KIND,
+                span,
+                dir,
+                after,
+                n,
+            )?);
+        }
+        let Some(index) = table::range_index_of::<R>(field) else {
+            return Ok(Vec::new());
         };
         Ok(table::range_positions(
             self.scope.tx,

@@ -28,7 +28,7 @@ use crate::storage::ordered::{Ordered, Span};
 
 /// A span with fewer entries than this is read whole rather than walked in another order.
 #[cfg(not(test))]
-const NARROW: usize = 1024;
+const NARROW: usize = 4096;
 /// An equality index with at most this many entries is read whole (and sorted) rather than walking
 /// the sort's range index and checking each record against it.
 #[cfg(not(test))]
@@ -107,8 +107,10 @@ impl ListQuery {
                     .is_some_and(|(_, n)| *n == self.conditions.len())
                 || self.search.is_none() && self.conditions.is_empty()
         };
+        // A sort on createdAt alone is the order of every index (`walk_in_order`).
         if let [key] = self.sort.as_slice()
             && src.ranged(&key.path)
+            && key.path != "createdAt"
         {
             if eq_cost.is_some_and(|c| c <= SMALL_INDEX) {
                 return Ok(None);
@@ -135,6 +137,24 @@ impl ListQuery {
             span: span.clone(),
             order: None,
         }))
+    }
+
+    /// The total of a query that one range decides (every condition on one range-indexed field,
+    /// no search), from the source's range counts, whatever index the walk takes.
+    pub(super) fn span_total(&self, src: &mut dyn Source) -> ApiResult<Option<u64>> {
+        if self.search.is_some() {
+            return Ok(None);
+        }
+        let spans = self.spans(src);
+        let Some((field, (span, _))) = spans.iter().find(|(_, (_, n))| *n == self.conditions.len())
+        else {
+            return Ok(None);
+        };
+        let Some(keys) = src.range_count(field, span)? else {
+            return Ok(None);
+        };
+        let stale = Stale::read(self, src, field)?;
+        Ok(Some(stale.corrected(keys, span)))
     }
 
     pub(super) fn run_range(
@@ -178,7 +198,10 @@ impl ListQuery {
         let past = |p: &RangePos, stop: &RangePos| if walk_desc { p <= stop } else { p >= stop };
         // Unless the keys decide it, the total is counted by reading every candidate: in this
         // walk when it covers the whole list.
-        let count_here = !plan.decided && from.is_none() && stop.is_none();
+        let count_here = !plan.decided
+            && from.is_none()
+            && stop.is_none()
+            && src.range_count(&plan.field, &plan.span)?.is_none();
         let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
         let mut walk = RangeWalk::new(plan, &stale, walk_desc, from);
         while let Some((p, doc)) = walk.next(src)? {
@@ -216,16 +239,19 @@ impl ListQuery {
             items.reverse();
         }
         let total = if plan.decided {
-            // The stale entries the keys count are replaced by their records' true values.
-            let stored_inside = stale
-                .stored
-                .iter()
-                .filter(|p| span_holds(&plan.span, &p.value))
-                .count() as u64;
-            (count_span(src, &plan.field, &plan.span)? + stale.docs.len() as u64)
-                .saturating_sub(stored_inside)
+            let keys = match src.range_count(&plan.field, &plan.span)? {
+                Some(n) => n,
+                None => count_span(src, &plan.field, &plan.span)?,
+            };
+            stale.corrected(keys, &plan.span)
         } else if count_here {
             seen as u64
+        } else if src
+            .range_count(&plan.field, &plan.span)?
+            .is_some_and(|n| n > src.count(ALL, "").unwrap_or(0) / 8)
+        {
+            // A wide span: one pass over the records as stored beats reading them one by one.
+            self.count_matches(src, &[(ALL.to_string(), String::new())])?
         } else {
             let mut n = 0u64;
             let mut walk = RangeWalk::new(plan, &stale, false, None);
@@ -257,6 +283,17 @@ struct Stale {
 }
 
 impl Stale {
+    /// The number of matches in `span`, from `keys` entries counted there: the stale entries the
+    /// keys count are replaced by their records' true values.
+    fn corrected(&self, keys: u64, span: &Span) -> u64 {
+        let stored_inside = self
+            .stored
+            .iter()
+            .filter(|p| span_holds(span, &p.value))
+            .count() as u64;
+        (keys + self.docs.len() as u64).saturating_sub(stored_inside)
+    }
+
     fn read(q: &ListQuery, src: &mut dyn Source, field: &str) -> ApiResult<Stale> {
         let stored = src.stale(field)?;
         let mut docs = Vec::new();

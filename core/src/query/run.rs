@@ -64,10 +64,21 @@ pub trait Source {
     }
     /// One record by id (in this list's kind), with its place.
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>>;
+    /// `Some(n)` when every value of the indexed field `field` is exactly `n` ASCII digits: a search
+    /// on it alone is answered by testing the pattern on every possible value and walking the
+    /// index of those it matches.
+    fn digits(&self, _field: &str) -> Option<u32> {
+        None
+    }
     /// Whether the list-view field `field` has a range index: every record's value of it (a
     /// number or an instant), in the order of (value, id).
     fn ranged(&self, _field: &str) -> bool {
         false
+    }
+    /// The exact number of entries of the range index of `field` in `span`, when the source keeps
+    /// counts that tell it without walking the span.
+    fn range_count(&mut self, _field: &str, _span: &Span) -> ApiResult<Option<u64>> {
+        Ok(None)
     }
     /// The entries of the range index of `field` that may not hold their record's value now (the
     /// clock moved it since the record's last write), as stored: the planner reads those records.
@@ -119,6 +130,7 @@ impl ListQuery {
     pub fn run(&self, src: &mut dyn Source, within: Option<(&str, &str)>) -> ApiResult<Page> {
         let access = self.access(src, within)?;
         if within.is_none()
+            && !access.search
             && let Some(plan) = self.range_plan(src, access.cost)?
         {
             let bounds = Bounds {
@@ -127,14 +139,22 @@ impl ListQuery {
             };
             return self.run_range(src, &plan, bounds);
         }
-        let counted = if self.conditions.len() == access.covers && self.search.is_none() {
-            let mut total = 0u64;
-            for (field, value) in &access.ranges {
-                total = total.saturating_add(src.count(field, value)?);
-            }
-            Some(total)
-        } else {
-            None
+        let counted =
+            if self.conditions.len() == access.covers && (self.search.is_none() || access.search) {
+                let mut total = 0u64;
+                for (field, value) in &access.ranges {
+                    total = total.saturating_add(src.count(field, value)?);
+                }
+                Some(total)
+            } else {
+                None
+            };
+        // The walk reads keys only when its index decides the query; a range that decides it
+        // still gives the total from its counts while the walk checks each record.
+        let keys_only = counted.is_some();
+        let counted = match (counted, within, access.covers) {
+            (None, None, 0) => self.span_total(src)?,
+            (counted, _, _) => counted,
         };
         let bounds = Bounds {
             after: cursor(src, "The startingAfter record", self.after.as_deref())?,
@@ -143,7 +163,7 @@ impl ListQuery {
         if let [key] = self.sort.as_slice()
             && key.path == "createdAt"
         {
-            self.walk_in_order(src, &access.ranges, key.desc, bounds, counted)
+            self.walk_in_order(src, &access.ranges, key.desc, bounds, counted, keys_only)
         } else {
             self.top_k(src, &access.ranges, bounds, counted)
         }
@@ -156,6 +176,7 @@ impl ListQuery {
                 ranges: vec![(field.to_string(), value.to_string())],
                 covers: 0,
                 cost: None,
+                search: false,
             });
         }
         let indexed = src.indexed();
@@ -195,18 +216,70 @@ impl ListQuery {
                 best = Some((cost, ranges));
             }
         }
+        if let Some(access) = self.search_access(src, best.as_ref().map(|(c, _)| *c))? {
+            return Ok(access);
+        }
         Ok(match best {
             Some((cost, ranges)) => Access {
                 ranges,
                 covers: 1,
                 cost: Some(cost),
+                search: false,
             },
             None => Access {
                 ranges: vec![(ALL.to_string(), String::new())],
                 covers: 0,
                 cost: None,
+                search: false,
             },
         })
+    }
+
+    /// A search on one indexed field of n-digit values (a card's `last4`): the pattern is tested
+    /// on each of the 10^n possible values, exactly as on a record's, and the index of each value it
+    /// matches is walked; the total is the sum of their counts. Taken when it is fewer entries than
+    /// the equality access (`eq_cost`) and at most [`MAX_LANES`] values match.
+    fn search_access(
+        &self,
+        src: &mut dyn Source,
+        eq_cost: Option<u64>,
+    ) -> ApiResult<Option<Access>> {
+        let (Some(re), [field]) = (&self.search, self.search_in.as_slice()) else {
+            return Ok(None);
+        };
+        let Some(n) = src.digits(field).filter(|n| *n <= 4) else {
+            return Ok(None);
+        };
+        if !src.indexed().contains(&field.as_str()) {
+            return Ok(None);
+        }
+        let width = n as usize;
+        let mut values = Vec::new();
+        for v in 0..10u32.pow(n) {
+            let text = format!("{v:0width$}");
+            if re.is_match(&text) {
+                values.push(text);
+                if values.len() > MAX_LANES {
+                    return Ok(None);
+                }
+            }
+        }
+        let mut cost = 0u64;
+        for v in &values {
+            cost = cost.saturating_add(src.count(field, v)?);
+        }
+        if eq_cost.is_some_and(|c| c <= cost) {
+            return Ok(None);
+        }
+        // No value at all: an empty walk, nothing can match.
+        let ranges: Vec<(String, String)> =
+            values.into_iter().map(|v| (field.clone(), v)).collect();
+        Ok(Some(Access {
+            ranges,
+            covers: 0,
+            cost: Some(cost),
+            search: true,
+        }))
     }
 
     /// Sorted by `createdAt`: the index order itself, so the walk stops after the page.
@@ -217,6 +290,7 @@ impl ListQuery {
         desc: bool,
         bounds: Bounds,
         counted: Option<u64>,
+        keys_only: bool,
     ) -> ApiResult<Page> {
         let (skip, limit) = (self.skip(), self.limit_usize());
         // Only `endingBefore`: walk back from it; otherwise forward (from `startingAfter`).
@@ -232,7 +306,7 @@ impl ListQuery {
         let mut walk = Walk::new(ranges, walk_desc, start.clone());
         // When the index decides the query, records are read only for the page (a deep page
         // walks keys until it starts).
-        walk.keys_only = counted.is_some();
+        walk.keys_only = keys_only;
         let mut items = Vec::new();
         let mut seen = 0usize;
         let mut has_more = false;
@@ -359,7 +433,11 @@ impl ListQuery {
         })
     }
 
-    fn count_matches(&self, src: &mut dyn Source, ranges: &[(String, String)]) -> ApiResult<u64> {
+    pub(super) fn count_matches(
+        &self,
+        src: &mut dyn Source,
+        ranges: &[(String, String)],
+    ) -> ApiResult<u64> {
         let mut walk = Walk::unordered(ranges);
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
@@ -432,7 +510,12 @@ struct Access {
     covers: usize,
     /// The number of entries of the equality ranges, when the access walks some.
     cost: Option<u64>,
+    /// The ranges are exactly the records the search matches.
+    search: bool,
 }
+
+/// At most this many index values are walked together for a search.
+const MAX_LANES: usize = 1000;
 
 /// A sort value in its direction, so that the natural order of a key is the list order.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -485,7 +568,8 @@ impl<'r> Walk<'r> {
                 })
                 .collect(),
             desc,
-            chunk: FIRST_CHUNK,
+            // Many lanes (a search over many values) start small: the page takes a few of each.
+            chunk: if ranges.len() > 8 { 4 } else { FIRST_CHUNK },
             everything: false,
             keys_only: false,
         }

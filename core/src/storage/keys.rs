@@ -12,7 +12,7 @@
 //! | `p 0 client 0 detail 0 account 0 id` | an account detail, under its account |
 //! | `i 0 client 0 kind 0 field 0 value 0 created 0 id` | a secondary index entry (empty value): the records with `field = value` in creation order (`created`: ms, big endian); field `*` holds every record of the kind |
 //! | `r 0 client 0 kind 0 field 0 <value><id>` | a range index entry (empty value): records by an ordered encoding of `field` ([`super::ordered`]), then id |
-//! | `rv 0 client 0 kind 0 field 0 id` | the encoded value a kept range index holds for a record |
+//! | `rc 0 client 0 kind 0 field 0 <bucket><shard>` | the number of a range index's entries in one bucket of values (one shard of it) |
 //! | `hq 0 client 0 expiry 0 card 0 id` | every card's holds of a client by expiry (which cards hold lapsed holds) |
 //! | `c 0 client 0 kind 0 field 0 value 0 shard` | one shard of the number of index entries for `field = value` (u64, big endian) |
 //! | `n 0 client 0 kind 0 field 0 value` | a counter (u64, big endian) |
@@ -246,15 +246,14 @@ pub fn range_entry_parts<'k>(index: &[u8], key: &'k [u8]) -> Option<(&'k [u8], &
     Some((&rest[..n], id))
 }
 
-/// The value a kept range index (one the domain keeps, `Indexed::KEPT_RANGES`) holds for record
-/// `id`, encoded: so its entry can be found to move it.
-pub fn range_kept(client: &str, kind: Kind, index: &str, id: &str) -> Vec<u8> {
-    Key::new("rv")
+/// The counts of a range index's entries per bucket ([`super::ordered::Ordered::bucket`]): keys
+/// `rc 0 client 0 kind 0 field 0 <bucket><shard>`, u64 big endian, sharded as index counts are.
+pub fn range_counts(client: &str, kind: Kind, field: &str) -> Vec<u8> {
+    Key::new("rc")
         .part(client)
         .part(kind.tag())
-        .part(index)
-        .part(id)
-        .done()
+        .part(field)
+        .prefix()
 }
 
 /// A hold of a client's card in the client's queue of holds by expiry (every card): value empty.

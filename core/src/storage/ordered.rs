@@ -81,6 +81,28 @@ impl Ordered {
         }
     }
 
+    /// The bucket of an encoded value: its first bytes, so that buckets are in the values' order and
+    /// a bucket's count stands for many values (a decimal's sign, exponent and first two digits; an
+    /// instant's top 40 bits, spans of 2^24 ms, about 4.7 hours). Range indexes keep a count per
+    /// bucket, so a range's size is read from whole buckets and walked only in its two end buckets.
+    pub fn bucket(encoded: &[u8]) -> &[u8] {
+        let n = match encoded.first() {
+            Some(&MILLIS) => 6,
+            Some(&ZERO) => 1,
+            _ => 4,
+        };
+        &encoded[..n.min(encoded.len())]
+    }
+
+    /// The length of a bucket that starts with `tag`.
+    pub fn bucket_len(tag: u8) -> usize {
+        match tag {
+            MILLIS => 6,
+            ZERO => 1,
+            _ => 4,
+        }
+    }
+
     /// The length of the encoded value at the start of `bytes`, if one is there.
     pub fn encoded_len(bytes: &[u8]) -> Option<usize> {
         match *bytes.first()? {
@@ -148,6 +170,21 @@ mod tests {
                 prop_assert_eq!(xi.cmp(&yi), a.cmp(&b));
             }
             prop_assert_eq!(Ordered::encoded_len(&xi), Some(x.len()));
+        }
+
+        #[test]
+        fn buckets_keep_the_order(a in arb_decimal(), b in arb_decimal(), x in any::<i64>(), y in any::<i64>()) {
+            for (p, q, lt) in [
+                (Ordered::Num(a), Ordered::Num(b), a < b),
+                (Ordered::Millis(x), Ordered::Millis(y), x < y),
+            ] {
+                let (p, q) = (p.encode(), q.encode());
+                if lt {
+                    prop_assert!(Ordered::bucket(&p) <= Ordered::bucket(&q));
+                }
+                prop_assert_eq!(Ordered::bucket(&p).len(), Ordered::bucket_len(p[0]));
+                prop_assert!(p.starts_with(Ordered::bucket(&p)));
+            }
         }
 
         #[test]

@@ -28,6 +28,8 @@ pub trait Indexed: Record {
     fn range_values(&self) -> Vec<Ordered> {
         Vec::new()
     }
+    /// Indexed fields whose every value is exactly this many ASCII digits (a card's `last4`).
+    const DIGITS: &'static [(&'static str, u32)] = &[];
     /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
     /// values depend on more than the record.
     const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
@@ -52,9 +54,28 @@ pub fn range_index_of<R: Indexed>(field: &str) -> Option<&'static str> {
         .map(|(name, _)| *name)
 }
 
-/// Sets the entry of record `id` in the kept range index `index` to `value`, moving it when its
-/// value changed (the value held is kept beside it, [`keys::range_kept`]).
+/// Moves the entry of record `id` in the kept range index `index` from `old` (none: no entry
+/// yet) to `new`. The domain derives both from what is stored, so nothing is read here.
 pub fn keep_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    id: &str,
+    (old, new): (Option<&Ordered>, &Ordered),
+) -> Res {
+    if old == Some(new) {
+        return Ok(());
+    }
+    let new = new.encode();
+    match old.map(Ordered::encode) {
+        Some(old) => move_range(tx, client, kind, index, (&old, &new), id),
+        None => add_range(tx, client, kind, index, &new, id),
+    }
+}
+
+/// Writes the entry of `id` in the kept range index `index` when it is missing (for upgrades).
+pub fn start_range(
     tx: &mut dyn Tx,
     client: &str,
     kind: Kind,
@@ -62,29 +83,203 @@ pub fn keep_range(
     id: &str,
     value: &Ordered,
 ) -> Res {
-    let side = keys::range_kept(client, kind, index, id);
     let new = value.encode();
-    let old = tx.get(&side)?;
-    if old.as_deref() == Some(new.as_slice()) {
-        return Ok(());
+    let key = keys::range_entry(&keys::range_index(client, kind, index), &new, id);
+    if tx.get(&key)?.is_none() {
+        add_range(tx, client, kind, index, &new, id)?;
     }
-    let prefix = keys::range_index(client, kind, index);
-    if let Some(old) = old {
-        tx.delete(&keys::range_entry(&prefix, &old, id))?;
-    }
-    tx.put(&keys::range_entry(&prefix, &new, id), &[])?;
-    tx.put(&side, &new)
+    Ok(())
 }
 
-/// The value the kept range index `index` holds for `id`, encoded.
-pub fn kept_value(
+fn range_count_key(client: &str, kind: Kind, index: &str, encoded: &[u8], id: &str) -> Vec<u8> {
+    let mut k = keys::range_counts(client, kind, index);
+    k.extend_from_slice(Ordered::bucket(encoded));
+    k.push(shard(id));
+    k
+}
+
+/// Writes a range index entry and counts it in its bucket.
+fn add_range(
     tx: &mut dyn Tx,
     client: &str,
     kind: Kind,
     index: &str,
+    encoded: &[u8],
     id: &str,
-) -> Result<Option<Vec<u8>>, StoreError> {
-    tx.get(&keys::range_kept(client, kind, index, id))
+) -> Res {
+    let prefix = keys::range_index(client, kind, index);
+    tx.put(&keys::range_entry(&prefix, encoded, id), &[])?;
+    bump(tx, &range_count_key(client, kind, index, encoded, id), 1)
+}
+
+fn remove_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    encoded: &[u8],
+    id: &str,
+) -> Res {
+    let prefix = keys::range_index(client, kind, index);
+    tx.delete(&keys::range_entry(&prefix, encoded, id))?;
+    bump(tx, &range_count_key(client, kind, index, encoded, id), -1)
+}
+
+/// Moves a range entry from `old` to `new` (encoded, different values); the bucket counts move only
+/// when the bucket does.
+fn move_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    (old, new): (&[u8], &[u8]),
+    id: &str,
+) -> Res {
+    if Ordered::bucket(old) != Ordered::bucket(new) {
+        remove_range(tx, client, kind, index, old, id)?;
+        return add_range(tx, client, kind, index, new, id);
+    }
+    let prefix = keys::range_index(client, kind, index);
+    tx.delete(&keys::range_entry(&prefix, old, id))?;
+    tx.put(&keys::range_entry(&prefix, new, id), &[])
+}
+
+/// The exact number of entries of the range index `index` of `kind` whose values lie in `span`:
+/// the counts of the buckets wholly inside it, plus the entries of its two end buckets, each
+/// counted by walking the smaller of its parts inside and outside the span (keys only).
+pub fn range_count(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    span: &Span,
+) -> Result<u64, StoreError> {
+    let counts = keys::range_counts(client, kind, index);
+    let lo = span.lo.as_ref().map(|(v, _)| v.encode());
+    let hi = span.hi.as_ref().map(|(v, _)| v.encode());
+    let lo_bucket = lo.as_deref().map(Ordered::bucket);
+    let hi_bucket = hi.as_deref().map(Ordered::bucket);
+    // Whole buckets: strictly after the low end's and strictly before the high end's.
+    let start = match lo_bucket {
+        Some(b) => [counts.as_slice(), b, &[0xff]].concat(),
+        None => counts.clone(),
+    };
+    let end = match hi_bucket {
+        Some(b) => [counts.as_slice(), b].concat(),
+        None => super::prefix_end(&counts),
+    };
+    let mut total = 0u64;
+    if start < end {
+        for (_, v) in tx.scan(&start, &end, Direction::Forward, usize::MAX)? {
+            total = total.saturating_add(read_u64(Some(&v))?);
+        }
+    }
+    let mut edges: Vec<&[u8]> = lo_bucket.into_iter().chain(hi_bucket).collect();
+    edges.dedup();
+    for b in edges {
+        total = total.saturating_add(bucket_part(tx, client, kind, index, span, b)?);
+    }
+    Ok(total)
+}
+
+/// The entries of one bucket that lie in `span`: the bucket's count, less its entries outside the
+/// span, or its entries inside, whichever walk ends first.
+fn bucket_part(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    index: &str,
+    span: &Span,
+    bucket: &[u8],
+) -> Result<u64, StoreError> {
+    let counts = [keys::range_counts(client, kind, index).as_slice(), bucket].concat();
+    let mut size = 0u64;
+    for (_, v) in tx.scan(&counts, &super::prefix_end(&counts), Direction::Forward, 32)? {
+        size = size.saturating_add(read_u64(Some(&v))?);
+    }
+    let prefix = keys::range_index(client, kind, index);
+    let whole = [prefix.as_slice(), bucket].concat();
+    let (b_start, b_end) = (whole.clone(), super::prefix_end(&whole));
+    let (s_start, s_end) = span_keys(&prefix, span);
+    // Inside: the bucket and the span; outside: the bucket's parts below and above the span (when
+    // the two do not meet, inside is empty and its walk ends first).
+    let inside = (
+        b_start.clone().max(s_start.clone()),
+        b_end.clone().min(s_end.clone()),
+    );
+    let below = (b_start, b_end.clone().min(s_start));
+    let above = (s_end, b_end);
+    let mut walks = [Keys::new(inside), Keys::new(below), Keys::new(above)];
+    loop {
+        if walks[0].step(tx)? {
+            return Ok(walks[0].n);
+        }
+        let mut open = false;
+        for w in &mut walks[1..] {
+            open |= !w.step(tx)?;
+        }
+        if !open {
+            return Ok(size.saturating_sub(walks[1].n + walks[2].n));
+        }
+    }
+}
+
+/// The keys of a span in the range index that starts with `prefix`: [start, end).
+fn span_keys(prefix: &[u8], span: &Span) -> (Vec<u8>, Vec<u8>) {
+    let at = |v: &Ordered, past: bool| {
+        let mut k = prefix.to_vec();
+        k.extend_from_slice(&v.encode());
+        // Ids are ASCII, so 0xff sorts after every id of the value.
+        if past {
+            k.push(0xff);
+        }
+        k
+    };
+    let start = match &span.lo {
+        None => prefix.to_vec(),
+        Some((v, inclusive)) => at(v, !inclusive),
+    };
+    let end = match &span.hi {
+        None => super::prefix_end(prefix),
+        Some((v, inclusive)) => at(v, *inclusive),
+    };
+    (start, end)
+}
+
+/// A key-only count of a key range, a chunk at a time.
+struct Keys {
+    start: Vec<u8>,
+    end: Vec<u8>,
+    n: u64,
+    done: bool,
+}
+
+const COUNT_CHUNK: usize = 1024;
+
+impl Keys {
+    fn new((start, end): (Vec<u8>, Vec<u8>)) -> Keys {
+        let done = start >= end;
+        Keys {
+            start,
+            end,
+            n: 0,
+            done,
+        }
+    }
+
+    /// Counts one more chunk; true when the range is done.
+    fn step(&mut self, tx: &mut dyn Tx) -> Result<bool, StoreError> {
+        if self.done {
+            return Ok(true);
+        }
+        let rows = tx.scan(&self.start, &self.end, Direction::Forward, COUNT_CHUNK)?;
+        self.n += rows.len() as u64;
+        self.done = rows.len() < COUNT_CHUNK;
+        if let Some((last, _)) = rows.last() {
+            self.start = [last.as_slice(), &[0]].concat();
+        }
+        Ok(self.done)
+    }
 }
 
 fn range_key<R: Indexed>(client: &str, r: &R, index: &str, value: &Ordered) -> Vec<u8> {
@@ -159,22 +354,53 @@ pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     for (field, value) in entries(r) {
         add_entry(tx, client, r, field, value)?;
     }
-    index_ranges(tx, client, r)
+    for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
+        add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+    }
+    Ok(())
 }
 
-/// Writes the range index entries of `r` (idempotent: the entries are keys with empty values).
+/// Writes the entry of `r` in the index of `field` (one of [`Indexed::FIELDS`]) when it is missing,
+/// with its count (for upgrades that add an indexed field).
+pub fn index_field<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str) -> Res {
+    let Some(value) = entries(r)
+        .into_iter()
+        .find(|(f, _)| *f == field)
+        .map(|(_, v)| v)
+    else {
+        return Ok(());
+    };
+    let key = keys::index_entry(client, R::KIND, field, value, r.created_ms(), r.id());
+    if tx.get(&key)?.is_none() {
+        add_entry(tx, client, r, field, value)?;
+    }
+    Ok(())
+}
+
+/// Writes the range index entries of `r` that are missing (for upgrades).
 pub fn index_ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
-        tx.put(&range_key(client, r, index, &value), &[])?;
+        if tx.get(&range_key(client, r, index, &value))?.is_none() {
+            add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+        }
     }
     Ok(())
 }
 
 /// Writes a record, moving the index entries whose values changed since the stored version.
 pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    save_over(tx, client, r).map(drop)
+}
+
+/// [`save`], giving back the version it replaced (none: it inserted the record).
+pub fn save_over<R: Indexed>(
+    tx: &mut dyn Tx,
+    client: &str,
+    r: &R,
+) -> Result<Option<R>, StoreError> {
     let key = keys::record(client, R::KIND, r.id());
     let Some(old) = codec::get::<R>(tx, &key)? else {
-        return insert(tx, client, r);
+        return insert(tx, client, r).map(|()| None);
     };
     codec::put(tx, &key, r)?;
     let (before, after) = (entries(&old), entries(r));
@@ -193,11 +419,11 @@ pub fn save<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     for (((index, _), was), now) in R::RANGES.iter().zip(&before).zip(&after) {
         // Equal values encode alike (1.5 and 1.50): only a changed value moves its entry.
         if was != now {
-            tx.delete(&range_key(client, &old, index, was))?;
-            tx.put(&range_key(client, r, index, now), &[])?;
+            let (was, now) = (was.encode(), now.encode());
+            move_range(tx, client, R::KIND, index, (&was, &now), r.id())?;
         }
     }
-    Ok(())
+    Ok(Some(old))
 }
 
 /// Deletes a stored record with its index entries.
@@ -335,6 +561,64 @@ pub fn range_positions(
         .collect()
 }
 
+/// [`range_positions`] over creation times: the index of every record ([`keys::ALL`]) is in
+/// (createdAt, id) order, so it is the range index of `createdAt` (`span` holds `Ordered::Millis`).
+#[allow(clippy::too_many_arguments)]
+pub fn created_positions(
+    tx: &mut dyn Tx,
+    client: &str,
+    kind: Kind,
+    span: &Span,
+    dir: Direction,
+    after: Option<&RangePosition>,
+    n: usize,
+) -> Result<Vec<RangePosition>, StoreError> {
+    let range = keys::index_range(client, kind, keys::ALL, "");
+    let ms = |v: &Ordered| match v {
+        Ordered::Millis(ms) => *ms,
+        Ordered::Num(_) => 0,
+    };
+    let at = |m: i64| keys::index_position(&range, m, "")[..range.len() + 8].to_vec();
+    let mut start = match &span.lo {
+        None => range.clone(),
+        Some((v, true)) => at(ms(v)),
+        Some((v, false)) => at(ms(v).saturating_add(1)),
+    };
+    let mut end = match &span.hi {
+        None => super::prefix_end(&range),
+        Some((v, true)) => at(ms(v).saturating_add(1)),
+        Some((v, false)) => at(ms(v)),
+    };
+    if let Some(p) = after {
+        let created = match Ordered::encoded_len(&p.value) {
+            Some(9) => i64::from_be_bytes(p.value[1..9].try_into().unwrap_or_default()) ^ i64::MIN,
+            _ => return Err(StoreError("a createdAt cursor is not an instant".into())),
+        };
+        let mut k = keys::index_position(&range, created, &p.id);
+        match dir {
+            Direction::Forward => {
+                k.push(0);
+                start = start.max(k);
+            }
+            Direction::Reverse => end = end.min(k),
+        }
+    }
+    if start >= end {
+        return Ok(Vec::new());
+    }
+    tx.scan(&start, &end, dir, n)?
+        .iter()
+        .map(|(k, _)| {
+            keys::index_entry_parts(&range, k)
+                .map(|(created, id)| RangePosition {
+                    value: Ordered::Millis(created).encode(),
+                    id: id.to_string(),
+                })
+                .ok_or_else(|| StoreError("an index entry key is malformed".into()))
+        })
+        .collect()
+}
+
 /// Up to `n` records of kind `R` in id order, after the record `after`: the records themselves,
 /// read in one range scan.
 pub fn scan<R: Indexed>(
@@ -366,7 +650,48 @@ pub fn get<R: Indexed>(tx: &mut dyn Tx, client: &str, id: &str) -> Result<Option
 
 #[cfg(test)]
 mod tests {
-    use super::shard;
+    use super::*;
+    use crate::storage::MemStore;
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    fn arb_span() -> impl Strategy<Value = Span> {
+        let end = prop::option::of((-2000i64..2000, 0u32..3, any::<bool>()))
+            .prop_map(|e| e.map(|(m, s, incl)| (Ordered::Num(Decimal::new(m, s)), incl)));
+        (end.clone(), end).prop_map(|(lo, hi)| Span { lo, hi })
+    }
+
+    proptest! {
+        #[test]
+        fn range_counts_are_exact(
+            values in prop::collection::vec((-3000i64..3000, 0u32..3), 0..200),
+            moves in prop::collection::vec((any::<prop::sample::Index>(), -3000i64..3000), 0..40),
+            spans in prop::collection::vec(arb_span(), 1..8),
+        ) {
+            let mut tx = MemStore::new();
+            let mut now: Vec<Decimal> = values.iter().map(|(m, s)| Decimal::new(*m, *s)).collect();
+            let id = |i: usize| format!("{i:024x}");
+            for (i, v) in now.iter().enumerate() {
+                add_range(&mut tx, "c", Kind::Card, "x", &Ordered::Num(*v).encode(), &id(i)).unwrap();
+            }
+            if !now.is_empty() {
+                for (i, v) in moves {
+                    let i = i.index(now.len());
+                    let (old, new) = (Ordered::Num(now[i]).encode(), Ordered::Num(Decimal::new(v, 2)).encode());
+                    if old != new {
+                        move_range(&mut tx, "c", Kind::Card, "x", (&old, &new), &id(i)).unwrap();
+                    }
+                    now[i] = Decimal::new(v, 2);
+                }
+            }
+            for span in spans {
+                let want = now.iter().filter(|v| span.contains(&Ordered::Num(**v))).count() as u64;
+                prop_assert_eq!(range_count(&mut tx, "c", Kind::Card, "x", &span).unwrap(), want, "{:?}", span);
+                let listed = range_positions(&mut tx, "c", Kind::Card, "x", &span, Direction::Forward, None, usize::MAX).unwrap();
+                prop_assert_eq!(listed.len() as u64, want);
+            }
+        }
+    }
 
     #[test]
     fn every_hex_digit_is_its_own_shard() {

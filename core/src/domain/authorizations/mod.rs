@@ -239,9 +239,12 @@ pub(crate) fn lapsed_cards(
     ids.dedup();
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
-        let value = table::kept_value(tx, client, Kind::Card, index, &id)?
+        let value = cards::stored_available(tx, client, &id)?
             .ok_or_else(|| crate::storage::StoreError(format!("card {id} has no {index} entry")))?;
-        out.push(table::RangePosition { value, id });
+        out.push(table::RangePosition {
+            value: Ordered::Num(value).encode(),
+            id,
+        });
     }
     Ok(out)
 }
@@ -262,17 +265,27 @@ impl Record for HeldTotal {
 }
 
 pub(crate) fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
-    let key = keys::held_total(s.client, card_id);
-    Ok(codec::get::<HeldTotal>(s.tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
+    Ok(stored_held_in(s.tx, s.client, card_id)?)
+}
+
+pub(crate) fn stored_held_in(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    card_id: &str,
+) -> std::result::Result<Decimal, crate::storage::StoreError> {
+    let key = keys::held_total(client, card_id);
+    Ok(codec::get::<HeldTotal>(tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
 }
 
 fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
-    let amount = (stored_held(s, card_id)? + delta).normalize();
+    let before = stored_held(s, card_id)?;
+    let amount = (before + delta).normalize();
     let key = keys::held_total(s.client, card_id);
     codec::put(s.tx, &key, &HeldTotal { amount })?;
     // The card's available balance moved with its holds.
     if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
-        cards::keep_available(s.tx, s.client, card_id, card.balance, amount)?;
+        let moved = (Some(card.balance - before), card.balance - amount);
+        cards::keep_available(s.tx, s.client, card_id, moved)?;
     }
     Ok(())
 }

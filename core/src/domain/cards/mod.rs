@@ -137,34 +137,59 @@ fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
 }
 
 pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
-    table::save(s.tx, s.client, card)?;
-    let held = authorizations::stored_held(s, &card.id)?;
-    Ok(keep_available(
-        s.tx,
-        s.client,
-        &card.id,
-        card.balance,
-        held,
-    )?)
+    let old = table::save_over(s.tx, s.client, card)?;
+    if let Some(old) = old
+        && old.balance != card.balance
+    {
+        let held = authorizations::stored_held(s, &card.id)?;
+        keep_available(
+            s.tx,
+            s.client,
+            &card.id,
+            (Some(old.balance - held), card.balance - held),
+        )?;
+    }
+    Ok(())
 }
 
 /// The kept range index of what a card can spend (`balance` and `availableBalance` in its view):
-/// its ledger balance less its stored holds. Both hooks that change either call it with the other's
-/// stored value ([`save`], `authorizations::add_held`), so it holds the stored state after every
-/// write. A hold that lapses by the clock raises the true value without a write: such cards are
-/// [`Indexed::stale`] until their next write settles them.
+/// its stored ledger balance less its stored holds. Both writes that change either move it, from
+/// the value the stored state gave to the new one ([`save`], `authorizations::add_held`), so it
+/// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
+/// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
+/// settles them.
 pub(crate) fn keep_available(
     tx: &mut dyn crate::storage::Tx,
     client: &str,
     id: &str,
-    balance: Decimal,
-    held: Decimal,
+    (old, new): (Option<Decimal>, Decimal),
 ) -> std::result::Result<(), crate::storage::StoreError> {
-    let value = Ordered::Num(balance - held);
-    table::keep_range(tx, client, Kind::Card, AVAILABLE, id, &value)
+    let old = old.map(Ordered::Num);
+    table::keep_range(
+        tx,
+        client,
+        Kind::Card,
+        AVAILABLE,
+        id,
+        (old.as_ref(), &Ordered::Num(new)),
+    )
 }
 
-const AVAILABLE: &str = "available";
+/// The value the kept index holds for a stored card: its ledger balance less its stored holds.
+pub(crate) fn stored_available(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    id: &str,
+) -> std::result::Result<Option<Decimal>, crate::storage::StoreError> {
+    let Some(card) = table::get::<Card>(tx, client, id)? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        card.balance - authorizations::stored_held_in(tx, client, id)?,
+    ))
+}
+
+pub(crate) const AVAILABLE: &str = "available";
 
 indexed!(Card, Kind::Card, |r| {
     "status" => r.status.as_str(),
@@ -173,12 +198,15 @@ indexed!(Card, Kind::Card, |r| {
     "currency" => r.currency.as_str(),
     "cardHolderId" => &r.card_holder_id,
     "debitAccountId" => &r.debit_account_id,
+    "last4" => &r.last4,
 }, ranges {
-    "ledgerBalance" ["ledgerBalance"] => Ordered::Num(r.balance),
+    // Not `ledgerBalance`: each range index costs card creation a put and a count.
     "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 }, kept {
     "available" ["balance", "availableBalance"],
-}, stale = authorizations::lapsed_cards);
+}, stale = authorizations::lapsed_cards, digits {
+    "last4" => 4,
+});
 
 /// The card as lists show it: with the sum of its holds.
 pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {
@@ -262,7 +290,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
         updated_at: s.now,
     };
     table::insert(s.tx, s.client, &card)?;
-    keep_available(s.tx, s.client, &card.id, card.balance, Decimal::ZERO)?;
+    keep_available(s.tx, s.client, &card.id, (None, card.balance))?;
     Ok(card)
 }
 

@@ -36,6 +36,7 @@ static SCHEMA: Schema = Schema {
         ("tags", T::Str),
         ("metadata", T::FreeForm),
         ("ownerId", T::Str),
+        ("pin", T::Str),
     ],
     default_search: &["name", "person.email"],
     populate: &[("owner", &OWNER)],

@@ -84,7 +84,11 @@ impl Indexed {
 
 impl Source for Indexed {
     fn indexed(&self) -> &'static [&'static str] {
-        &["name", "ownerId"]
+        &["name", "ownerId", "pin"]
+    }
+
+    fn digits(&self, field: &str) -> Option<u32> {
+        (self.ranges && field == "pin").then_some(2)
     }
 
     fn count(&mut self, field: &str, value: &str) -> ApiResult<u64> {
@@ -138,7 +142,20 @@ impl Source for Indexed {
     }
 
     fn ranged(&self, field: &str) -> bool {
-        self.ranges && (field == "balance" || field == "updatedAt")
+        self.ranges && ["balance", "updatedAt", "createdAt"].contains(&field)
+    }
+
+    // The store's counts, when entries are stale (either way both count paths are tested).
+    fn range_count(&mut self, field: &str, span: &Span) -> ApiResult<Option<u64>> {
+        if !self.stale {
+            return Ok(None);
+        }
+        let n = self
+            .all
+            .iter()
+            .filter(|d| span.contains(&self.stored(d, field)))
+            .count();
+        Ok(Some(n as u64))
     }
 
     fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
@@ -293,6 +310,12 @@ fn ranged_docs(docs: Vec<Value>, updated: &[usize]) -> Vec<Value> {
                 d["balance"] = json!(0);
             }
             d["updatedAt"] = json!(super::props::DATES[*u % super::props::DATES.len()]);
+            // Two digits, from the id: the values repeat.
+            let id = d["_id"].as_str().unwrap_or_default();
+            d["pin"] = json!(format!(
+                "{:02}",
+                u64::from_str_radix(id, 16).unwrap_or(0) * 37 % 100
+            ));
             d
         })
         .collect()
@@ -307,8 +330,13 @@ const RANGE_SORTS: [&str; 6] = [
     "sort=name",
 ];
 
+/// Searches of the two-digit `pin`: answered from its index, value by value.
+const PIN_SEARCHES: [&str; 7] = ["1", "^2", "3$", "[12]7", "99", "x", "."];
+
 /// Range conditions on the range-indexed fields, beside the random filter.
-const RANGES: [&str; 7] = [
+const RANGES: [&str; 9] = [
+    "createdAt.gte=2026-01-02T12:00:00.000Z",
+    "createdAt.between=2026-01-01T00:00:00.000Z|2026-01-02T00:00:00.000Z",
     "balance.gte=0.5",
     "balance.lt=-1",
     "balance.between=-0.5|0.5",
@@ -325,6 +353,7 @@ proptest! {
         sort in 0..RANGE_SORTS.len(), filter in arb_filter(),
         range in prop::option::of(0..RANGES.len()), indexed in prop::option::of(0..INDEXED.len()),
         search in any::<bool>(), page in 1u64..5, limit in 1u64..8, stale in any::<bool>(),
+        pin in prop::option::of(0..PIN_SEARCHES.len()),
         after in prop::option::of(any::<prop::sample::Index>()),
         before in prop::option::of(any::<prop::sample::Index>()),
     ) {
@@ -335,8 +364,10 @@ proptest! {
             base.push('&');
             base.push_str(&enc_query(extra));
         }
-        if search {
-            base.push_str("&search=%5E%5Bab%5D");
+        match (search, pin) {
+            (_, Some(i)) => base.push_str(&format!("&search={}&searchIn=pin", enc(PIN_SEARCHES[i]))),
+            (true, None) => base.push_str("&search=%5E%5Bab%5D"),
+            (false, None) => {}
         }
         // A filter may already hold the same condition: such queries are refused.
         prop_assume!(parse(&base, &SCHEMA).is_ok());
