@@ -56,7 +56,7 @@ fn main() -> ExitCode {
     }
     install_panic_hook();
     let result = match cli.command {
-        Command::Serve(args) => serve(args),
+        Command::Serve(args) => serve(*args),
         Command::Keys(cmd) => keys(cmd),
         Command::Seed(args) => cli::seed::run(args),
         Command::Listen(args) => cli::listen::run(args),

@@ -685,9 +685,9 @@ impl Vault {
     }
 
     pub fn open_secret(&self, context: &str, sealed: &SealedSecret) -> Result<Vec<u8>> {
-        let key = self.key(&sealed.key_id).ok_or_else(|| {
-            ApiError::from(VaultKeyError::Mismatch(vec![sealed.key_id.clone()]))
-        })?;
+        let key = self
+            .key(&sealed.key_id)
+            .ok_or_else(|| ApiError::from(VaultKeyError::Mismatch(vec![sealed.key_id.clone()])))?;
         key.cipher
             .decrypt(
                 Nonce::from_slice(&sealed.nonce),

@@ -35,7 +35,8 @@ pub enum LogFormat {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the HTTP server.
-    Serve(ServeArgs),
+    /// (Boxed: the server has many more flags than any other command.)
+    Serve(Box<ServeArgs>),
     /// Manage stored API keys (only their SHA-256 hashes are stored).
     #[command(subcommand)]
     Keys(KeysCommand),
