@@ -195,3 +195,19 @@ pub fn column<'a>(resp: &'a Resp, field: &str) -> Vec<&'a Value> {
         .map(|item| &item[field])
         .collect()
 }
+
+/// That `text` (a response or request body) carries none of a card's secrets: not the PAN, the
+/// reveal token or any `others` (keys, signing secrets) anywhere, and the CVV not as a JSON value
+/// nor a `pan`/`cvv` field. A CVV is three digits, which turn up by chance inside ids and
+/// timestamps, so it is looked for as a whole value only.
+#[track_caller]
+pub fn no_card_secrets(text: &str, pan: &str, cvv: &str, others: &[&str]) {
+    for secret in [pan].into_iter().chain(others.iter().copied()) {
+        assert!(!text.contains(secret), "a secret in {text}");
+    }
+    assert!(!text.contains(&format!("\"{cvv}\"")), "the CVV in {text}");
+    assert!(
+        !text.contains("\"pan\"") && !text.contains("\"cvv\""),
+        "a pan or cvv field in {text}"
+    );
+}
