@@ -75,6 +75,13 @@ fn chown_all(path: &Path, (uid, gid): (u32, u32)) {
     assert_eq!(r, 0, "chown {}", path.display());
 }
 
+/// Hands a file or directory to the user the server runs as (a TLS key PostgreSQL must own).
+pub fn give_to_server(path: &Path) {
+    if let Some(user) = run_as() {
+        chown_all(path, user);
+    }
+}
+
 impl PgCluster {
     /// initdb + start, waiting until it accepts connections. `settings` are extra `-c name=value`.
     pub fn start(settings: &[&str]) -> PgCluster {

@@ -154,15 +154,16 @@ impl PgStore {
     /// the operator: unreachable server, wrong credentials, a newer schema.
     /// Writes wait at most `timeout` for a lock or one statement.
     pub fn open(url: &str, timeout: Duration) -> Result<PgStore, String> {
+        let (url, roots) = split_roots(url);
         let config: postgres::Config = url
             .parse()
             .map_err(|e| format!("--store / CARDS_STORE is not a PostgreSQL URL: {e}"))?;
         let label = label(&config);
         let fail = |e: String| format!("cannot open PostgreSQL store {label}: {e}");
-        let tls = tls().map_err(fail)?;
+        let tls = tls(&roots).map_err(fail)?;
         let mut client = config
             .connect(tls.clone())
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(|e| fail(with_causes(&e)))?;
         migrate(&mut client).map_err(fail)?;
         drop(client);
         let pool = r2d2::Pool::builder()
@@ -402,20 +403,90 @@ fn backoff(attempt: u32) {
     std::thread::sleep(Duration::from_millis(ms));
 }
 
-/// TLS with the Mozilla roots, used when the URL's `sslmode` asks for it (`prefer`, the default,
-/// falls back to plain TCP on a server without TLS).
-fn tls() -> Result<MakeRustlsConnect, String> {
-    let roots = rustls::RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+/// Where the server's certificate chain must lead: the URL's `sslrootcert`, read as libpq reads it
+/// (a PEM file of CA certificates, or `system` for the operating system's trust store), else Mozilla's
+/// roots (webpki-roots). Used when the URL's `sslmode` asks for TLS (`prefer`, the default, falls back
+/// to plain TCP on a server without TLS); the chain and the host name are always verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Roots {
+    Mozilla,
+    System,
+    File(String),
+}
+
+/// The URL without `sslrootcert` (the PostgreSQL driver refuses options it does not know) and the
+/// roots it named.
+fn split_roots(url: &str) -> (String, Roots) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_owned(), Roots::Mozilla);
     };
+    let mut roots = Roots::Mozilla;
+    let mut kept = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+        if k == "sslrootcert" {
+            roots = match &*v {
+                "system" => Roots::System,
+                path => Roots::File(path.to_owned()),
+            };
+        } else {
+            kept.append_pair(&k, &v);
+        }
+    }
+    let kept = kept.finish();
+    if kept.is_empty() {
+        (base.to_owned(), roots)
+    } else {
+        (format!("{base}?{kept}"), roots)
+    }
+}
+
+fn tls(roots: &Roots) -> Result<MakeRustlsConnect, String> {
+    let mut store = rustls::RootCertStore::empty();
+    match roots {
+        Roots::Mozilla => store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+        Roots::System => {
+            let found = rustls_native_certs::load_native_certs();
+            if found.certs.is_empty() {
+                return Err(format!(
+                    "sslrootcert=system: no certificates in the system trust store ({:?})",
+                    found.errors
+                ));
+            }
+            store.add_parsable_certificates(found.certs);
+        }
+        Roots::File(path) => {
+            use rustls::pki_types::{CertificateDer, pem::PemObject};
+            let pem = std::fs::read(path).map_err(|e| format!("sslrootcert {path}: {e}"))?;
+            let certs = CertificateDer::pem_slice_iter(&pem)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("sslrootcert {path}: {e:?}"))?;
+            let (added, _) = store.add_parsable_certificates(certs);
+            if added == 0 {
+                return Err(format!("sslrootcert {path}: no CA certificate in it"));
+            }
+        }
+    }
     let config = rustls::ClientConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .map_err(|e| e.to_string())?
-    .with_root_certificates(roots)
+    .with_root_certificates(store)
     .with_no_client_auth();
     Ok(MakeRustlsConnect::new(config))
+}
+
+/// An error and the causes under it ("error performing TLS handshake: invalid peer certificate:
+/// UnknownIssuer"): the driver's own message alone rarely says what to fix.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// `host:port/dbname`, never the password.
@@ -540,6 +611,136 @@ impl Tx for PgTx<'_> {
 mod tests {
     use super::*;
     use acceptance::pg_cluster::PgCluster;
+
+    #[test]
+    fn sslrootcert_is_taken_out_of_the_url_and_names_the_roots() {
+        let (url, roots) =
+            split_roots("postgres://u:p@h:5/db?sslmode=require&sslrootcert=%2Fetc%2Fca.pem");
+        assert_eq!(url, "postgres://u:p@h:5/db?sslmode=require");
+        assert_eq!(roots, Roots::File("/etc/ca.pem".into()));
+        let (url, roots) = split_roots("postgres://h/db?sslrootcert=system");
+        assert_eq!((url.as_str(), roots), ("postgres://h/db", Roots::System));
+        let (url, roots) = split_roots("postgres://h/db");
+        assert_eq!((url.as_str(), roots), ("postgres://h/db", Roots::Mozilla));
+    }
+
+    /// A CA and a server certificate for 127.0.0.1 signed by it, made with the openssl command.
+    fn certificates(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+        let run = |args: &[&str]| {
+            let out = std::process::Command::new("openssl")
+                .current_dir(dir)
+                .args(args)
+                .output()
+                .expect("run openssl");
+            assert!(
+                out.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        let ec = [
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ];
+        let ca = format!("{name}-ca");
+        run(&[
+            &["req", "-x509"][..],
+            &ec,
+            &[
+                "-keyout",
+                &format!("{ca}.key"),
+                "-out",
+                &format!("{ca}.pem"),
+                "-days",
+                "2",
+                "-subj",
+                "/CN=cards test CA",
+            ],
+        ]
+        .concat());
+        run(&[
+            &["req"][..],
+            &ec,
+            &[
+                "-keyout",
+                &format!("{name}.key"),
+                "-out",
+                &format!("{name}.csr"),
+                "-subj",
+                "/CN=127.0.0.1",
+            ],
+        ]
+        .concat());
+        std::fs::write(
+            dir.join("san.ext"),
+            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+        )
+        .unwrap();
+        run(&[
+            "x509",
+            "-req",
+            "-in",
+            &format!("{name}.csr"),
+            "-CA",
+            &format!("{ca}.pem"),
+            "-CAkey",
+            &format!("{ca}.key"),
+            "-CAcreateserial",
+            "-out",
+            &format!("{name}.crt"),
+            "-days",
+            "2",
+            "-extfile",
+            "san.ext",
+        ]);
+        dir.join(format!("{ca}.pem"))
+    }
+
+    #[test]
+    fn tls_trusts_the_ca_file_sslrootcert_names_and_refuses_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let ca = certificates(dir.path(), "server");
+        let other_ca = certificates(dir.path(), "other");
+        let key = dir.path().join("server.key");
+        acceptance::pg_cluster::give_to_server(dir.path());
+        acceptance::pg_cluster::give_to_server(&key);
+        std::fs::set_permissions(&key, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .unwrap();
+        let cert_file = format!("ssl_cert_file={}", dir.path().join("server.crt").display());
+        let key_file = format!("ssl_key_file={}", key.display());
+        let cluster = PgCluster::start(&["fsync=off", "ssl=on", &cert_file, &key_file]);
+        let db = cluster.create_database();
+        let url = |extra: &str| format!("{db}?sslmode=require{extra}");
+        let timeout = Duration::from_secs(5);
+
+        let ok = PgStore::open(&url(&format!("&sslrootcert={}", ca.display())), timeout);
+        assert!(ok.is_ok(), "{:?}", ok.err());
+        // Mozilla's roots do not know the test CA; neither does another CA.
+        let mozilla = PgStore::open(&url(""), timeout).err().expect("refused");
+        assert!(
+            mozilla.contains("certificate") || mozilla.contains("Certificate"),
+            "{mozilla}"
+        );
+        let other = PgStore::open(
+            &url(&format!("&sslrootcert={}", other_ca.display())),
+            timeout,
+        )
+        .err()
+        .expect("refused");
+        assert!(other.contains("ertificate"), "{other}");
+        // The system's store loads (it is not empty) and does not know the test CA either.
+        let system = PgStore::open(&url("&sslrootcert=system"), timeout)
+            .err()
+            .expect("refused");
+        assert!(system.contains("UnknownIssuer"), "{system}");
+        let missing = PgStore::open(&url("&sslrootcert=/nonexistent/ca.pem"), timeout)
+            .err()
+            .expect("refused");
+        assert!(missing.contains("/nonexistent/ca.pem"), "{missing}");
+    }
     use std::sync::atomic::AtomicU32;
 
     fn begin_serializable(
