@@ -9,7 +9,7 @@ use crate::http::{self, Prepared, Request, Response, auth, errors};
 use crate::storage::{Tx, format};
 
 pub use crate::config::Config;
-pub use crate::domain::webhooks::deliveries::{Due, Outcome};
+pub use crate::domain::webhooks::deliveries::{Due, Outcome, Taken};
 pub use crate::http::routes::Access;
 
 /// What a host learns from a request's headers before it reads the body.
@@ -76,6 +76,20 @@ impl Service {
         env: &dyn Env,
         limit: usize,
     ) -> Result<Vec<Due>, String> {
+        self.take_due_deliveries_from(tx, env, 0, limit)
+            .map(|t| t.due)
+    }
+
+    /// [`Service::take_due_deliveries`] reading the queue from `from_ms` (host clock) on: a host that
+    /// keeps the answer's `floor` and starts its next take there reads only what is new, not the
+    /// deletions every earlier take left (ARCHITECTURE.md, "Webhooks").
+    pub fn take_due_deliveries_from(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        from_ms: i64,
+        limit: usize,
+    ) -> Result<Taken, String> {
         let mut overlay = crate::storage::Overlay::new(tx);
         let body = |e: &crate::domain::events::Event| {
             serde_json::to_vec(&crate::http::views::EventView::from(e))
@@ -85,6 +99,7 @@ impl Service {
             &mut overlay,
             env,
             &self.delivery_settings(),
+            from_ms,
             limit,
             &body,
         )
@@ -114,7 +129,12 @@ impl Service {
     /// When the earliest queued webhook delivery is due (host clock, ms): hosts sleep until then.
     /// One key read, fit for a read transaction.
     pub fn next_delivery_due(tx: &mut dyn Tx) -> Result<Option<i64>, String> {
-        crate::domain::webhooks::deliveries::next_due(tx).map_err(cause)
+        Self::next_delivery_due_from(tx, 0)
+    }
+
+    /// [`Service::next_delivery_due`] among the deliveries due at `from_ms` or later (a take's floor).
+    pub fn next_delivery_due_from(tx: &mut dyn Tx, from_ms: i64) -> Result<Option<i64>, String> {
+        crate::domain::webhooks::deliveries::next_due(tx, from_ms).map_err(cause)
     }
 
     /// Matches the request against the route table, once.

@@ -8,10 +8,10 @@
 //! attempted; a crash mid-attempt may repeat an attempt (receivers dedupe on `webhook-id`).
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use card_core::service::{Due, Outcome};
+use card_core::service::{Outcome, Taken};
 use card_core::{Env, Method, Request, Response, Service, Tx};
 use tokio::sync::{Notify, Semaphore, mpsc};
 use tracing::{debug, warn};
@@ -20,8 +20,8 @@ use crate::outbound::Outbound;
 use crate::store::Store;
 use crate::writer::{Internal, Job, WriterHandle};
 
-/// What a take wrote: the leased deliveries, or why none.
-type Taken = Result<Vec<Due>, String>;
+/// What a take wrote: the leased deliveries and the queue's new floor, or why none.
+type TakeResult = Result<Taken, String>;
 
 /// Attempts in flight at once.
 pub const CONCURRENCY: usize = 64;
@@ -31,6 +31,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The longest the task sleeps before it looks at the queue again.
 pub const IDLE: Duration = Duration::from_secs(1);
+
+/// How often the task reads the whole queue, not only from where its last take left off.
+const FULL_LOOK: Duration = Duration::from_secs(1);
 
 /// The least time between two looks at the queue when writes keep waking the task.
 const PACE: Duration = Duration::from_millis(2);
@@ -56,12 +59,23 @@ impl Deliverer {
         let permits = Arc::new(Semaphore::new(CONCURRENCY));
         let (outcomes, received) = mpsc::unbounded_channel();
         tokio::spawn(self.clone().record_loop(received));
+        // Where the due part of the queue starts (host clock, ms): each take moves it up, so looks
+        // and takes skip what earlier takes deleted (on redb those deletions stay in the memtable
+        // until a checkpoint, and a walk from the start reads them all: the cost grew with every
+        // delivery). Writes queue at their now or later, except a test clock advance (or the host
+        // clock stepping back): the whole queue is read again every FULL_LOOK for those.
+        let mut floor = 0i64;
+        let mut full_look = Instant::now();
         loop {
-            let wait = match self.next_due().await {
+            if full_look.elapsed() >= FULL_LOOK {
+                floor = 0;
+                full_look = Instant::now();
+            }
+            let wait = match self.next_due(floor).await {
                 Some(due) => {
                     let now = self.env.now().millis();
                     if due <= now {
-                        if self.send_due(&permits, &outcomes).await {
+                        if self.send_due(&permits, &outcomes, &mut floor).await {
                             continue;
                         }
                         IDLE
@@ -83,10 +97,12 @@ impl Deliverer {
     }
 
     /// When the earliest queued delivery is due (host clock, ms).
-    async fn next_due(&self) -> Option<i64> {
+    async fn next_due(&self, floor: i64) -> Option<i64> {
         let store = self.store.clone();
-        let read =
-            tokio::task::spawn_blocking(move || store.read(Service::next_delivery_due)).await;
+        let read = tokio::task::spawn_blocking(move || {
+            store.read(|tx| Service::next_delivery_due_from(tx, floor))
+        })
+        .await;
         match read {
             Ok(Ok(Ok(due))) => due,
             Ok(Ok(Err(e))) => {
@@ -107,6 +123,7 @@ impl Deliverer {
         &self,
         permits: &Arc<Semaphore>,
         outcomes: &mpsc::UnboundedSender<Outcome>,
+        floor: &mut i64,
     ) -> bool {
         // Wait for a few free slots, then take as many as are free: a leased delivery is sent at
         // once, and under load each take (a write) leases several.
@@ -115,8 +132,11 @@ impl Deliverer {
         };
         let free = permits.available_permits() + TAKE_AT_LEAST as usize;
         drop(some);
-        let due = match self.take(free).await {
-            Ok(due) => due,
+        let due = match self.take(*floor, free).await {
+            Ok(taken) => {
+                *floor = taken.floor;
+                taken.due
+            }
             Err(e) => {
                 warn!(cause = %e, "cannot take due webhook deliveries");
                 return false;
@@ -137,12 +157,12 @@ impl Deliverer {
         took
     }
 
-    /// Leases up to `limit` due deliveries in one write through the writer.
-    async fn take(&self, limit: usize) -> Result<Vec<Due>, String> {
-        let taken: Arc<Mutex<Option<Taken>>> = Arc::default();
+    /// Leases up to `limit` due deliveries due at `floor` or later, in one write through the writer.
+    async fn take(&self, floor: i64, limit: usize) -> TakeResult {
+        let taken: Arc<Mutex<Option<TakeResult>>> = Arc::default();
         let (service, slot) = (self.service.clone(), taken.clone());
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
-            let result = service.take_due_deliveries(tx, env, limit);
+            let result = service.take_due_deliveries_from(tx, env, floor, limit);
             let answer = match &result {
                 Ok(_) => done(),
                 Err(e) => Service::internal_error(e),
@@ -207,7 +227,7 @@ fn internal(write: Internal) -> Job {
 }
 
 /// One attempt; its outcome as the core records it.
-async fn attempt(outbound: &Outbound, d: Due) -> Outcome {
+async fn attempt(outbound: &Outbound, d: card_core::service::Due) -> Outcome {
     let headers: Vec<(&str, &str)> = d
         .headers
         .iter()

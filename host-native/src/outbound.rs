@@ -1,10 +1,14 @@
 //! Sending a signed message out (webhook deliveries, authorization requests): one HTTP/1.1 POST, with the
 //! address policy applied to every address the host name resolves to BEFORE any connection is made, so a
 //! refused URL never sees a packet. https through rustls with Mozilla's roots (webpki-roots).
+//! Connections are kept alive and reused, a pooled one only for the same scheme, host and port it was
+//! made (and checked) for: a new connection is checked again, so a name now resolving somewhere refused is
+//! never connected.
 //! A leaf module: the server and the delivery task call it; it knows nothing of either.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -22,6 +26,54 @@ const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
 /// How much of a `get` answer is read (a page of events).
 const MAX_PAGE_BYTES: usize = 8 * 1024 * 1024;
+
+/// Idle connections kept per target.
+const MAX_IDLE_PER_TARGET: usize = 64;
+
+/// How long an idle connection is kept (receivers close theirs after a while; many after 5 to 60 s).
+const IDLE_FOR: Duration = Duration::from_secs(4);
+
+/// Targets with idle connections kept, at most (the oldest target's are dropped past it).
+const MAX_TARGETS: usize = 1024;
+
+type Sender = http1::SendRequest<Full<Bytes>>;
+
+/// Where a connection goes: the same scheme, host and port.
+type PoolKey = (bool, String, u16);
+
+/// Idle keep-alive connections by target, each with when it went idle.
+#[derive(Default)]
+struct Pool {
+    idle: HashMap<PoolKey, Vec<(Sender, Instant)>>,
+}
+
+impl Pool {
+    fn take(&mut self, key: &PoolKey) -> Option<Sender> {
+        let list = self.idle.get_mut(key)?;
+        while let Some((sender, since)) = list.pop() {
+            if since.elapsed() < IDLE_FOR && !sender.is_closed() && sender.is_ready() {
+                return Some(sender);
+            }
+        }
+        self.idle.remove(key);
+        None
+    }
+
+    fn give(&mut self, key: PoolKey, sender: Sender) {
+        if self.idle.len() >= MAX_TARGETS && !self.idle.contains_key(&key) {
+            self.idle
+                .retain(|_, l| l.iter().any(|(_, t)| t.elapsed() < IDLE_FOR));
+            if self.idle.len() >= MAX_TARGETS {
+                return;
+            }
+        }
+        let list = self.idle.entry(key).or_default();
+        list.retain(|(s, t)| t.elapsed() < IDLE_FOR && !s.is_closed());
+        if list.len() < MAX_IDLE_PER_TARGET {
+            list.push((sender, Instant::now()));
+        }
+    }
+}
 
 /// One request to send.
 struct Call<'a> {
@@ -69,6 +121,7 @@ pub struct Outbound {
     policy: UrlPolicy,
     tls: TlsConnector,
     user_agent: Arc<str>,
+    pool: Arc<Mutex<Pool>>,
 }
 
 impl Outbound {
@@ -88,6 +141,7 @@ impl Outbound {
             policy,
             tls: TlsConnector::from(Arc::new(config)),
             user_agent: format!("cards/{}", env!("CARGO_PKG_VERSION")).into(),
+            pool: Arc::default(),
         }
     }
 
@@ -157,11 +211,57 @@ impl Outbound {
         target: &Target,
         call: Call<'_>,
     ) -> Result<(u16, Bytes), AttemptError> {
+        let key: PoolKey = (
+            matches!(target.scheme, Scheme::Https),
+            target.authority(),
+            target.port,
+        );
+        let pooled = self
+            .pool
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take(&key);
+        if let Some(sender) = pooled {
+            match self.request(sender, target, &call).await {
+                Ok((status, body, sender)) => {
+                    self.give_back(key, sender);
+                    return Ok((status, body));
+                }
+                // The receiver closed the idle connection as it was reused (the request never
+                // reached it, or no answer started): send once more on a new connection.
+                Err(Reuse::Closed) => {}
+                Err(Reuse::Failed(e)) => return Err(e),
+            }
+        }
+        let sender = self.connect(target).await?;
+        match self.request(sender, target, &call).await {
+            Ok((status, body, sender)) => {
+                self.give_back(key, sender);
+                Ok((status, body))
+            }
+            Err(Reuse::Closed) => Err(AttemptError::Http(
+                "the connection closed before an answer".into(),
+            )),
+            Err(Reuse::Failed(e)) => Err(e),
+        }
+    }
+
+    fn give_back(&self, key: PoolKey, sender: Sender) {
+        if !sender.is_closed() {
+            self.pool
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .give(key, sender);
+        }
+    }
+
+    /// A new connection to the target, its addresses checked first, its driver spawned.
+    async fn connect(&self, target: &Target) -> Result<Sender, AttemptError> {
         let addrs = self.addresses(target).await?;
         let tcp = connect(&addrs).await?;
         let _ = tcp.set_nodelay(true);
         match target.scheme {
-            Scheme::Http => self.request(tcp, target, call).await,
+            Scheme::Http => handshake(tcp).await,
             Scheme::Https => {
                 let name = match &target.host {
                     Host::Name(name) => ServerName::try_from(name.clone())
@@ -173,7 +273,7 @@ impl Outbound {
                     .connect(name, tcp)
                     .await
                     .map_err(|e| AttemptError::Tls(e.to_string()))?;
-                self.request(tls, target, call).await
+                handshake(tls).await
             }
         }
     }
@@ -202,25 +302,19 @@ impl Outbound {
             .collect())
     }
 
-    async fn request<S>(
+    /// One request on `sender`; the sender back when the connection may be used again.
+    async fn request(
         &self,
-        io: S,
+        mut sender: Sender,
         target: &Target,
-        call: Call<'_>,
-    ) -> Result<(u16, Bytes), AttemptError>
-    where
-        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-    {
+        call: &Call<'_>,
+    ) -> Result<(u16, Bytes, Sender), Reuse> {
         let http = |e: hyper::Error| AttemptError::Http(e.to_string());
-        let (mut sender, conn) = http1::handshake(TokioIo::new(io)).await.map_err(http)?;
-        // The connection is driven beside the exchange and dropped with it (one request per connection).
-        let driver = tokio::spawn(conn);
         let mut request = hyper::Request::builder()
-            .method(call.method)
+            .method(call.method.clone())
             .uri(target.path_and_query.as_str())
             .header(hyper::header::HOST, target.authority())
-            .header(hyper::header::USER_AGENT, &*self.user_agent)
-            .header(hyper::header::CONNECTION, "close");
+            .header(hyper::header::USER_AGENT, &*self.user_agent);
         if call.body.is_some() {
             request = request.header(hyper::header::CONTENT_TYPE, "application/json");
         }
@@ -228,22 +322,47 @@ impl Outbound {
             request = request.header(*name, *value);
         }
         let request = request
-            .body(Full::new(call.body.unwrap_or_default()))
-            .map_err(|e| AttemptError::Http(e.to_string()))?;
-        let result = async {
-            let answer = sender.send_request(request).await.map_err(http)?;
-            let status = answer.status().as_u16();
-            let body = Limited::new(answer.into_body(), call.max_answer)
-                .collect()
-                .await
-                .map_err(|e| AttemptError::Http(e.to_string()))?
-                .to_bytes();
-            Ok((status, body))
+            .body(Full::new(call.body.clone().unwrap_or_default()))
+            .map_err(|e| Reuse::Failed(AttemptError::Http(e.to_string())))?;
+        if sender.ready().await.is_err() {
+            return Err(Reuse::Closed);
         }
-        .await;
-        driver.abort();
-        result
+        let answer = match sender.send_request(request).await {
+            Ok(answer) => answer,
+            // Closed before any answer began: nothing was answered, the caller may send again.
+            Err(e) if e.is_canceled() || e.is_incomplete_message() => return Err(Reuse::Closed),
+            Err(e) => return Err(Reuse::Failed(http(e))),
+        };
+        let status = answer.status().as_u16();
+        let body = Limited::new(answer.into_body(), call.max_answer)
+            .collect()
+            .await
+            .map_err(|e| Reuse::Failed(AttemptError::Http(e.to_string())))?
+            .to_bytes();
+        Ok((status, body, sender))
     }
+}
+
+/// Why a request on a connection did not answer.
+enum Reuse {
+    /// The connection was closed before the request was answered: a new one may be tried.
+    Closed,
+    Failed(AttemptError),
+}
+
+/// The HTTP/1.1 handshake on a new connection; its driver runs until the connection closes (the
+/// receiver closes it, or the pool drops its sender).
+async fn handshake<S>(io: S) -> Result<Sender, AttemptError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (sender, conn) = http1::handshake(TokioIo::new(io))
+        .await
+        .map_err(|e| AttemptError::Http(e.to_string()))?;
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    Ok(sender)
 }
 
 async fn connect(addrs: &[SocketAddr]) -> Result<TcpStream, AttemptError> {
@@ -402,5 +521,90 @@ mod tests {
             .await;
         // localhost may resolve to ::1 first, where nothing listens; the IPv4 address then answers.
         assert_eq!(attempt.status, Some(204), "{attempt:?}");
+    }
+
+    /// A keep-alive receiver: answers every request of each connection it accepts with 200, and
+    /// closes a connection after `per_connection` answers. Counts connections and requests.
+    async fn keep_alive_receiver(
+        per_connection: usize,
+    ) -> (
+        u16,
+        Arc<std::sync::atomic::AtomicUsize>,
+        Arc<std::sync::atomic::AtomicUsize>,
+    ) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (conns, reqs) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (c, r) = (conns.clone(), reqs.clone());
+        tokio::spawn(async move {
+            loop {
+                let (mut sock, _) = listener.accept().await.unwrap();
+                c.fetch_add(1, Ordering::SeqCst);
+                let r = r.clone();
+                tokio::spawn(async move {
+                    let mut seen = Vec::new();
+                    let mut buf = [0u8; 4096];
+                    let mut answered = 0;
+                    while answered < per_connection {
+                        let n = sock.read(&mut buf).await.unwrap_or(0);
+                        if n == 0 {
+                            return;
+                        }
+                        seen.extend_from_slice(&buf[..n]);
+                        // The test's requests carry no body: one request per blank line.
+                        while let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") {
+                            seen.drain(..end + 4);
+                            r.fetch_add(1, Ordering::SeqCst);
+                            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                                .await
+                                .unwrap();
+                            answered += 1;
+                        }
+                    }
+                    // Closed without saying so (no `connection: close`), as idle timeouts do.
+                });
+            }
+        });
+        (port, conns, reqs)
+    }
+
+    #[tokio::test]
+    async fn a_connection_is_kept_alive_and_reused_for_the_same_target() {
+        use std::sync::atomic::Ordering;
+        let (port, conns, reqs) = keep_alive_receiver(usize::MAX).await;
+        let out = Outbound::new(UrlPolicy::default());
+        let t = target(&format!("http://127.0.0.1:{port}/h"), UrlPolicy::default());
+        for _ in 0..5 {
+            let a = out
+                .post(&t, &[], Bytes::new(), Duration::from_secs(5))
+                .await;
+            assert!(a.succeeded(), "{a:?}");
+        }
+        assert_eq!(reqs.load(Ordering::SeqCst), 5);
+        assert_eq!(conns.load(Ordering::SeqCst), 1);
+        // Another target (here: the same address by name) gets its own connection.
+        let by_name = target(&format!("http://localhost:{port}/h"), UrlPolicy::default());
+        let a = out
+            .post(&by_name, &[], Bytes::new(), Duration::from_secs(5))
+            .await;
+        assert!(a.succeeded(), "{a:?}");
+        assert_eq!(conns.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_pooled_connection_the_receiver_closed_is_replaced_not_failed() {
+        use std::sync::atomic::Ordering;
+        let (port, conns, reqs) = keep_alive_receiver(1).await;
+        let out = Outbound::new(UrlPolicy::default());
+        let t = target(&format!("http://127.0.0.1:{port}/h"), UrlPolicy::default());
+        for _ in 0..3 {
+            let a = out
+                .post(&t, &[], Bytes::new(), Duration::from_secs(5))
+                .await;
+            assert!(a.succeeded(), "{a:?}");
+        }
+        assert_eq!(reqs.load(Ordering::SeqCst), 3);
+        assert_eq!(conns.load(Ordering::SeqCst), 3);
     }
 }

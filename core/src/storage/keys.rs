@@ -512,6 +512,11 @@ pub fn deliveries_due(now_ms: i64) -> (Vec<u8>, Vec<u8>) {
     (start, end)
 }
 
+/// Where the delivery queue's entries due at `from_ms` or later start.
+pub fn deliveries_from(from_ms: i64) -> Vec<u8> {
+    Key::new("wq").part(from_ms.max(0).to_be_bytes()).done()
+}
+
 /// The client and delivery id of a delivery queue key.
 pub fn delivery_due_parts(key: &[u8]) -> Option<(&str, &str)> {
     // `wq 0 <8 bytes> 0 client 0 id`: the time part may hold 0x00 bytes, so skip it by length.

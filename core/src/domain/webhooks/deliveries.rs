@@ -265,16 +265,30 @@ pub struct Settings<'a> {
 /// [`LEASE_SECS`] ahead) and returned signed, body and headers ready. `body` renders an event as
 /// `GET /events/{id}` returns it. A delivery that cannot be sent (its endpoint disabled, its event
 /// gone, its URL no longer allowed) is recorded as a failed attempt here instead.
+///
+/// Only the queue from `from_ms` on is read, and the answer says where the next take may start
+/// reading (see [`Taken::floor`]): on a log-structured store the entries of deliveries already
+/// taken stay behind as deletions until compacted, and a walk from the start of the queue reads
+/// every one of them.
 pub fn take_due(
     tx: &mut dyn Tx,
     env: &dyn Env,
     settings: &Settings,
+    from_ms: i64,
     limit: usize,
     body: &dyn Fn(&Event) -> Result<Vec<u8>>,
-) -> Result<Vec<Due>> {
+) -> Result<Taken> {
     let host_now = env.now();
-    let (start, end) = keys::deliveries_due(host_now.millis());
+    let (_, end) = keys::deliveries_due(host_now.millis());
+    let start = keys::deliveries_from(from_ms);
     let rows = tx.scan(&start, &end, Direction::Forward, limit)?;
+    // Every entry read is moved or dropped below: nothing stays due before the last one read, or
+    // before now when the due part of the queue was read to its end.
+    let floor = if rows.len() < limit {
+        host_now.millis()
+    } else {
+        rows.last().and_then(|(k, _)| due_of(k)).unwrap_or(from_ms)
+    };
     let mut out = Vec::with_capacity(rows.len());
     let mut endpoints = HashMap::new();
     for (key, _) in rows {
@@ -315,7 +329,28 @@ pub fn take_due(
             }
         }
     }
-    Ok(out)
+    Ok(Taken {
+        due: out,
+        floor: floor.max(from_ms),
+    })
+}
+
+/// What a take leased, and where the queue's due part starts after it.
+#[derive(Debug, Clone)]
+pub struct Taken {
+    pub due: Vec<Due>,
+    /// No entry due before this (host clock, ms) is left in the queue, unless a later write puts one
+    /// there: new deliveries, retries and outcomes are queued at the writer's now or later, only the
+    /// test clock (`clock_advanced`) or the host's clock stepping back queue one earlier, so a host
+    /// that starts its takes here must still read the whole queue from time to time.
+    pub floor: i64,
+}
+
+/// The due time (host clock, ms) of a delivery queue key.
+fn due_of(key: &[u8]) -> Option<i64> {
+    key.get(3..11)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(i64::from_be_bytes)
 }
 
 /// An endpoint as a take needs it: where to send and the secrets that sign, or why nothing can be
@@ -455,14 +490,14 @@ pub fn any_due(tx: &mut dyn Tx, now_ms: i64) -> Result<bool> {
     Ok(!tx.scan(&start, &end, Direction::Forward, 1)?.is_empty())
 }
 
-/// When the earliest queued delivery is due (host clock, ms), if any: hosts sleep until then.
-pub fn next_due(tx: &mut dyn Tx) -> Result<Option<i64>> {
-    let (start, _) = keys::deliveries_due(0);
-    let end = crate::storage::prefix_end(&start);
+/// When the earliest queued delivery due at `from_ms` or later is due (host clock, ms), if any:
+/// hosts sleep until then. `from_ms` is 0 for the whole queue, or a take's [`Taken::floor`].
+pub fn next_due(tx: &mut dyn Tx, from_ms: i64) -> Result<Option<i64>> {
+    let (prefix, _) = keys::deliveries_due(0);
+    let end = crate::storage::prefix_end(&prefix);
+    let start = keys::deliveries_from(from_ms);
     Ok(tx
         .scan(&start, &end, Direction::Forward, 1)?
         .first()
-        .and_then(|(k, _)| k.get(3..11))
-        .and_then(|b| <[u8; 8]>::try_from(b).ok())
-        .map(i64::from_be_bytes))
+        .and_then(|(k, _)| due_of(k)))
 }

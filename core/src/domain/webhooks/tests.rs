@@ -392,3 +392,53 @@ fn retry_times_follow_the_test_clock() {
     assert_eq!(s, 200);
     assert_eq!(app.take().len(), 1);
 }
+
+#[test]
+fn a_take_from_the_floor_finds_what_is_new_and_a_full_look_finds_what_an_advance_moved_below() {
+    let mut app = TestApp::new();
+    app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    for _ in 0..3 {
+        app.account_as(KEY_A);
+    }
+    let now = app.env.now().millis();
+    // A take of fewer than are due reads up to the last it took; the next one starts there.
+    let first = app
+        .service
+        .take_due_deliveries_from(&mut app.store, &app.env, 0, 2)
+        .unwrap();
+    assert_eq!(first.due.len(), 2);
+    assert_eq!(first.floor, now);
+    let rest = app
+        .service
+        .take_due_deliveries_from(&mut app.store, &app.env, first.floor, 2)
+        .unwrap();
+    assert_eq!(rest.due.len(), 1);
+    assert_eq!(rest.floor, now, "the due part was read to its end: now");
+    app.answer(&first.due, Some(500));
+    app.answer(&rest.due, Some(204));
+    // New deliveries are queued at the writer's now, never before a floor taken earlier.
+    app.env.advance_millis(1_000);
+    let floor = app.env.now().millis();
+    app.account_as(KEY_A);
+    let from = crate::service::Service::next_delivery_due_from(&mut app.store, floor).unwrap();
+    assert_eq!(from, Some(floor));
+    let taken = app
+        .service
+        .take_due_deliveries_from(&mut app.store, &app.env, floor, 100)
+        .unwrap();
+    assert_eq!(taken.due.len(), 1);
+    app.answer(&taken.due, Some(204));
+    // The two failed ones wait 5 s; a test clock advance makes them due before the floor: only a
+    // look from the start of the queue finds them.
+    let (s, _) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 60})));
+    assert_eq!(s, 200);
+    let later = app.env.now().millis();
+    let from_floor = app
+        .service
+        .take_due_deliveries_from(&mut app.store, &app.env, later, 100)
+        .unwrap();
+    assert!(from_floor.due.is_empty());
+    let due = crate::service::Service::next_delivery_due(&mut app.store).unwrap();
+    assert!(due.is_some_and(|d| d < later), "{due:?}");
+    assert_eq!(app.take().len(), 2);
+}
