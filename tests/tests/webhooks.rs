@@ -552,3 +552,63 @@ fn attempts_are_counted_in_the_metrics() {
     assert!(scrape("cards_webhook_attempts_total{outcome=\"succeeded\"}").ends_with(" 1"));
     assert!(scrape("cards_webhook_attempt_duration_seconds_count").ends_with(" 2"));
 }
+
+#[test]
+fn a_test_ping_is_sent_signed_at_once_and_answers_its_attempt() {
+    // Every host sends it: native through its outbound client, Spin through wasi:http.
+    let server = server("1s");
+    let (t, other) = (server.tenant(0), server.tenant(1));
+    let receiver = Receiver::start();
+    // An endpoint that takes no ping-like type still gets the ping: it is asked for.
+    let e = endpoint(&t, &receiver.url("/ping"), json!(["card.created"]));
+    let secret = e["secret"].as_str().unwrap().to_string();
+    let path = format!("/webhook-endpoints/{}/test", id(&e));
+    let attempt = t.post(&path, &json!({})).data(200).clone();
+    assert_eq!(attempt["status"], 200, "{attempt}");
+    assert_eq!(attempt["error"], Value::Null);
+    assert!(attempt["durationMs"].as_u64().is_some(), "{attempt}");
+    assert!(attempt["at"].as_str().unwrap().contains('T'), "{attempt}");
+    // Sent before the answer: no waiting.
+    let got = receiver.received();
+    assert_eq!(got.len(), 1);
+    let r = &got[0];
+    assert_eq!(r.path, "/ping");
+    assert!(signed_by(r, &secret), "{:?}", r.headers);
+    let body = r.json();
+    assert_eq!(body["type"], "ping");
+    assert_eq!(body["data"]["object"]["endpointId"], id(&e));
+    assert_eq!(body["_id"].as_str().unwrap(), r.header("webhook-id"));
+    let ts: i64 = r.header("webhook-timestamp").parse().unwrap();
+    assert!((ts - chrono::Utc::now().timestamp()).abs() < 60);
+    // It leaves no record: no delivery, no event.
+    assert!(deliveries(&t, &id(&e)).is_empty());
+    t.get(&format!("/events/{}", r.header("webhook-id")))
+        .expect_error(404, "not_found");
+    // The receiver's answer is the attempt's, whatever it is.
+    receiver.answer(Answer::Status(500));
+    let attempt = t.post(&path, &json!({})).data(200).clone();
+    assert_eq!(attempt["status"], 500, "{attempt}");
+    assert_eq!(receiver.received().len(), 2);
+    // No answer at all: the error says why, the status is null.
+    let closed = Receiver::start();
+    let dead = closed.url("/gone");
+    closed.stop();
+    let gone = endpoint(&t, &dead, json!(["*"]));
+    let attempt = t
+        .post(
+            &format!("/webhook-endpoints/{}/test", id(&gone)),
+            &json!({}),
+        )
+        .data(200)
+        .clone();
+    assert_eq!(attempt["status"], Value::Null, "{attempt}");
+    assert!(
+        attempt["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{attempt}"
+    );
+    // Another client's endpoint, or none: 404, and nothing is sent.
+    other.post(&path, &json!({})).expect_error(404, "not_found");
+    t.post("/webhook-endpoints/nope/test", &json!({}))
+        .expect_error(404, "not_found");
+    assert_eq!(receiver.received().len(), 2);
+}
