@@ -159,6 +159,54 @@ pub mod settings {
         Ok(ms)
     }
 
+    /// Parses the `webhook_retry_schedule` variable (as the native `--webhook-retry-schedule`: waits
+    /// separated by commas, each `500ms`, `5s`, `2m`, `1h`, `7d`, a bare number is seconds); empty
+    /// means the default schedule.
+    pub fn parse_retry_schedule(value: &str) -> Result<Option<Vec<std::time::Duration>>, String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(None);
+        }
+        let bad = |w: &str| {
+            format!("webhook_retry_schedule: {w:?} is not a duration such as 5s, 500ms, 2m, 1h, 7d")
+        };
+        value
+            .split(',')
+            .map(|w| {
+                let w = w.trim();
+                let split = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+                let (n, unit) = w.split_at(split);
+                let n: u64 = n.parse().map_err(|_| bad(w))?;
+                let ms = match unit.trim() {
+                    "ms" => n,
+                    "" | "s" => n.saturating_mul(1000),
+                    "m" => n.saturating_mul(60_000),
+                    "h" => n.saturating_mul(3_600_000),
+                    "d" => n.saturating_mul(86_400_000),
+                    _ => return Err(bad(w)),
+                };
+                if ms == 0 {
+                    return Err(format!(
+                        "webhook_retry_schedule: {w:?} must be more than zero"
+                    ));
+                }
+                Ok(std::time::Duration::from_millis(ms))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    /// Whether `given` is the operator's `expected` key, in time that does not depend on where they
+    /// first differ (only on their lengths).
+    pub fn same_key(given: &str, expected: &str) -> bool {
+        let (a, b) = (given.as_bytes(), expected.as_bytes());
+        let diff = a
+            .iter()
+            .zip(b)
+            .fold(u8::from(a.len() != b.len()), |acc, (x, y)| acc | (x ^ y));
+        diff == 0
+    }
+
     fn hex_decode(s: &str, out: &mut [u8; 32]) -> Option<()> {
         let bytes = s.as_bytes();
         if bytes.len() != 64 {
@@ -177,6 +225,29 @@ pub mod settings {
 mod tests {
     use super::settings::*;
     use super::sql::{is_busy, limit, retry_busy};
+
+    #[test]
+    fn retry_schedules_and_dispatch_keys_parse() {
+        use std::time::Duration;
+        assert_eq!(parse_retry_schedule(" ").unwrap(), None);
+        assert_eq!(
+            parse_retry_schedule("500ms, 2, 1m,1h,1d").unwrap(),
+            Some(vec![
+                Duration::from_millis(500),
+                Duration::from_secs(2),
+                Duration::from_secs(60),
+                Duration::from_secs(3600),
+                Duration::from_secs(86_400),
+            ])
+        );
+        for bad in ["0s", "5x", "s", "1,,2"] {
+            assert!(parse_retry_schedule(bad).is_err(), "{bad}");
+        }
+        assert!(same_key("k3y-0123", "k3y-0123"));
+        assert!(!same_key("k3y-0124", "k3y-0123"));
+        assert!(!same_key("k3y-012", "k3y-0123"));
+        assert!(!same_key("", "k"));
+    }
 
     #[test]
     fn postgres_conflicts_are_told_from_other_errors() {

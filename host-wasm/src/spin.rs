@@ -9,9 +9,10 @@ use std::cell::Cell;
 
 use card_core::callout::CallOut;
 use card_core::domain::api_keys::ConfiguredKeys;
+use card_core::error::ApiError;
 use card_core::http::Prepared;
 use card_core::http::body::BodyReader;
-use card_core::http::{cors, request_id, routes};
+use card_core::http::{cors, errors, reply, request_id, routes};
 use card_core::storage::KvPair;
 use card_core::{
     Access, Config, Direction, Env, Method, Request, Response, Service, StoreError, Timestamp, Tx,
@@ -137,6 +138,14 @@ fn serve(req: &mut Request) -> Response {
         Ok(url) => url.trim().to_string(),
         Err(e) => return fail(&format!("bad configuration: {e}")),
     };
+    if req.method == Method::Post && req.path == DISPATCH_PATH {
+        match dispatch(req, &service, &env, &database_url) {
+            Ok(Some(resp)) => return resp,
+            // No dispatch key: the path is unknown, as the core answers it (404).
+            Ok(None) => {}
+            Err(e) => return fail(&format!("bad configuration: {e}")),
+        }
+    }
     if prepared.asks() {
         let call = if database_url.is_empty() {
             ask_sqlite(req, &service, &env)
@@ -148,11 +157,131 @@ fn serve(req: &mut Request) -> Response {
         }
     }
     let req = &*req;
-    if database_url.is_empty() {
+    let resp = if database_url.is_empty() {
         serve_sqlite(req, &prepared, &service, &env)
     } else {
         serve_postgres(req, &prepared, &service, &env, &database_url)
+    };
+    // A committed write may have queued deliveries: send them now, the instance ends with the
+    // request. Bounded, so the answer is not held long; the rest wait for the dispatch route.
+    if prepared.access() == Access::Write
+        && resp.status < 300
+        && let Err(e) = send_due(&service, &env, &database_url, SEND_AFTER_WRITE)
+    {
+        eprintln!("host-wasm: webhook deliveries stay queued: {e}");
     }
+    resp
+}
+
+/// Deliveries one write sends after its commit, at most.
+const SEND_AFTER_WRITE: usize = 8;
+/// Deliveries one dispatch call sends, at most (each attempt may take up to 10 s).
+const SEND_PER_DISPATCH: usize = 32;
+/// The operator's route that sends what is due (retries): Spin's cron trigger, or any scheduler,
+/// calls it with the `dispatch_key` variable in `x-dispatch-key`.
+const DISPATCH_PATH: &str = "/webhook-deliveries/dispatch";
+
+/// `POST /webhook-deliveries/dispatch`: None when no `dispatch_key` is set (then unknown: 404);
+/// else 401 without the key, or 200 `{attempted}` after sending what is due.
+fn dispatch(
+    req: &Request,
+    service: &Service,
+    env: &WasiEnv,
+    database_url: &str,
+) -> Result<Option<Response>, String> {
+    let expected = variable("dispatch_key")?;
+    let expected = expected.trim();
+    if expected.is_empty() {
+        return Ok(None);
+    }
+    let given = req.header_value("x-dispatch-key").unwrap_or("").trim();
+    if !settings::same_key(given, expected) {
+        return Ok(Some(errors::to_response(&ApiError::Unauthorized)));
+    }
+    let attempted = match send_due(service, env, database_url, SEND_PER_DISPATCH) {
+        Ok(n) => n,
+        Err(e) => return Ok(Some(fail(&format!("dispatch failed: {e}")))),
+    };
+    Ok(Some(reply::ok(
+        "Due webhook deliveries attempted",
+        &std::collections::BTreeMap::from([("attempted", attempted)]),
+    )))
+}
+
+/// Takes up to `limit` due deliveries (leased, in a short write), sends each through wasi:http with
+/// no transaction open, and records the outcomes in a second short write. How many were attempted.
+fn send_due(
+    service: &Service,
+    env: &WasiEnv,
+    database_url: &str,
+    limit: usize,
+) -> Result<usize, String> {
+    let now = env.now().millis();
+    let take = |tx: &mut dyn Tx| match Service::next_delivery_due(tx)? {
+        Some(due) if due <= now => service.take_due_deliveries(tx, env, limit),
+        _ => Ok(Vec::new()),
+    };
+    let due = in_write(database_url, take)?;
+    if due.is_empty() {
+        return Ok(0);
+    }
+    let outcomes: Vec<_> = due.iter().map(crate::spin_out::deliver).collect();
+    in_write(database_url, |tx| {
+        service.record_attempts(tx, env, &outcomes)
+    })?;
+    Ok(outcomes.len())
+}
+
+/// Runs `f` in a write transaction of its own on the configured store.
+fn in_write<T>(
+    database_url: &str,
+    f: impl FnOnce(&mut dyn Tx) -> Result<T, String>,
+) -> Result<T, String> {
+    if database_url.is_empty() {
+        return sqlite_write(f);
+    }
+    postgres_write(database_url, f)
+}
+
+fn sqlite_write<T>(f: impl FnOnce(&mut dyn Tx) -> Result<T, String>) -> Result<T, String> {
+    let conn = Connection::open(DATABASE).map_err(|e| e.to_string())?;
+    let mut tx = SqliteTx::new(&conn);
+    let _ = tx.exec(sql::BUSY_TIMEOUT, &[]);
+    sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::BEGIN_WRITE, &[]))?;
+    let out = f(&mut tx);
+    if let Some(e) = tx.failed.take() {
+        rollback(&tx);
+        return Err(e);
+    }
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            rollback(&tx);
+            return Err(e);
+        }
+    };
+    if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::COMMIT, &[])) {
+        rollback(&tx);
+        return Err(e);
+    }
+    Ok(out)
+}
+
+#[cfg(feature = "postgres")]
+fn postgres_write<T>(
+    url: &str,
+    f: impl FnOnce(&mut dyn Tx) -> Result<T, String>,
+) -> Result<T, String> {
+    let timeout_ms = settings::parse_store_timeout(&variable("store_timeout")?)?;
+    crate::spin_pg::in_write(url, timeout_ms, f)
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres_write<T>(
+    _: &str,
+    _: impl FnOnce(&mut dyn Tx) -> Result<T, String>,
+) -> Result<T, String> {
+    Err("this component was built without PostgreSQL".into())
 }
 
 /// What a write that asks first should send, judged on a read transaction of the `default` SQLite
@@ -303,6 +432,9 @@ fn config_from_variables() -> Result<Config, String> {
     }
     if let Some(ttl) = settings::parse_ttl("authorization_ttl", &variable("authorization_ttl")?)? {
         config.authorization_ttl_secs = ttl;
+    }
+    if let Some(schedule) = settings::parse_retry_schedule(&variable("webhook_retry_schedule")?)? {
+        config.webhook_retry_schedule = schedule;
     }
     config.test_clock = settings::parse_switch("test_clock", &variable("test_clock")?)?;
     // Off unless set: clients' endpoints (a decision endpoint) may then be in private ranges.

@@ -8,6 +8,7 @@
 
 use card_core::callout::{Asked, CallOut, Reply};
 use card_core::domain::push::url_policy::{self, Scheme, Target, UrlPolicy};
+use card_core::domain::webhooks::deliveries::{Due, Outcome};
 use wasi::clocks::monotonic_clock;
 use wasi::http::outgoing_handler;
 use wasi::http::types::{
@@ -33,6 +34,38 @@ pub fn call_out(policy: UrlPolicy, call: CallOut) -> Asked {
         context: call.context,
         latency_ms,
         reply,
+    }
+}
+
+/// How long a webhook attempt may take: any 2xx within it succeeds (README, "Webhooks").
+pub const DELIVERY_TIMEOUT_MS: u64 = 10_000;
+
+/// Sends one webhook delivery taken from the queue (its URL was checked against the policy when it
+/// was taken); how it went, for `Service::record_attempts`.
+pub fn deliver(due: &Due) -> Outcome {
+    let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+    headers.extend(due.headers.iter().cloned());
+    let call = CallOut {
+        url: due.target.url.clone(),
+        headers,
+        body: due.body.clone(),
+        timeout_ms: DELIVERY_TIMEOUT_MS,
+        context: String::new(),
+    };
+    let started = monotonic_clock::now();
+    let reply = send(&due.target, &call).unwrap_or_else(|reply| reply);
+    let duration_ms = monotonic_clock::now().saturating_sub(started) / 1_000_000;
+    let (status, error) = match reply {
+        Reply::Answer { status, .. } => (Some(status), None),
+        Reply::Timeout => (None, Some("timed out".to_string())),
+        Reply::Error(why) => (None, Some(why)),
+    };
+    Outcome {
+        client: due.client.clone(),
+        delivery_id: due.delivery_id.clone(),
+        status,
+        duration_ms,
+        error,
     }
 }
 

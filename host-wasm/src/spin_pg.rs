@@ -188,6 +188,52 @@ pub(crate) fn ask(req: &Request, service: &Service, env: &WasiEnv, url: &str) ->
     call
 }
 
+/// Runs `f` in one short write transaction of its own (the store's write lock taken shared, as a
+/// request's), for the deliveries a host sends: take them, then record what came of them. A
+/// conflict or a failure is an error: nothing is written, and the deliveries stay queued.
+pub(crate) fn in_write<T>(
+    url: &str,
+    timeout_ms: u64,
+    f: impl FnOnce(&mut dyn Tx) -> Result<T, String>,
+) -> Result<T, String> {
+    let conn = open(url)?;
+    let timeouts = sql::timeout_params(timeout_ms).map(ParameterValue::Str);
+    let lock = [ParameterValue::Int64(sql::WRITE_LOCK)];
+    let steps: [(&str, &[ParameterValue]); 3] = [
+        (sql::BEGIN_WRITE, &[]),
+        (sql::SET_TIMEOUTS, &timeouts),
+        (sql::LOCK_WRITE_SHARED, &lock),
+    ];
+    for (statement, params) in steps {
+        if let Err(e) = conn.execute(statement, params) {
+            rollback(&conn);
+            return Err(describe(&e));
+        }
+    }
+    match schema_version(&conn) {
+        Ok(Some(v)) if v == sql::SCHEMA_VERSION => {}
+        _ => {
+            rollback(&conn);
+            return Err("the PostgreSQL schema is not there yet".into());
+        }
+    }
+    let mut tx = PgTx::new(&conn, false);
+    let out = f(&mut tx);
+    if let Some(e) = tx.failed.take() {
+        rollback(&conn);
+        return Err(e);
+    }
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            rollback(&conn);
+            return Err(e);
+        }
+    };
+    conn.execute(sql::COMMIT, &[]).map_err(|e| describe(&e))?;
+    Ok(out)
+}
+
 fn run_once(
     conn: &Connection,
     req: &Request,

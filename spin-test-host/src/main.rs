@@ -7,9 +7,11 @@
 //! - `spin:postgres/postgres@3.0.0` over tokio-postgres ([`postgres`]), for the component built with
 //!   `--features postgres`;
 //! - `fermyon:spin/variables@2.0.0` answering `api_keys`, `vault_key`, `token_ttl`, `authorization_ttl`,
-//!   `test_clock`, `database_url`, `store_timeout`, `cors_origins` from the environment (`CARDS_API_KEYS`,
+//!   `test_clock`, `database_url`, `store_timeout`, `cors_origins`, `allow_private_urls`,
+//!   `webhook_retry_schedule`, `dispatch_key` from the environment (`CARDS_API_KEYS`,
 //!   `CARDS_VAULT_KEY`, `CARDS_TOKEN_TTL`, `CARDS_AUTHORIZATION_TTL`, `CARDS_TEST_CLOCK`, `CARDS_DATABASE_URL`,
-//!   `CARDS_STORE_TIMEOUT`, `CARDS_CORS_ORIGINS`); unset ones are `undefined`, as in Spin when a
+//!   `CARDS_STORE_TIMEOUT`, `CARDS_CORS_ORIGINS`, `CARDS_ALLOW_PRIVATE_URLS`,
+//!   `CARDS_WEBHOOK_RETRY_SCHEDULE`, `CARDS_DISPATCH_KEY`); unset ones are `undefined`, as in Spin when a
 //!   variable has no value, and the component falls back to its defaults.
 //!
 //! It is not a Spin replacement: no manifest, no routing, no outbound HTTP policy.
@@ -100,6 +102,8 @@ fn variables_from_env() -> HashMap<String, String> {
         ("store_timeout", "CARDS_STORE_TIMEOUT"),
         ("cors_origins", "CARDS_CORS_ORIGINS"),
         ("allow_private_urls", "CARDS_ALLOW_PRIVATE_URLS"),
+        ("webhook_retry_schedule", "CARDS_WEBHOOK_RETRY_SCHEDULE"),
+        ("dispatch_key", "CARDS_DISPATCH_KEY"),
     ]
     .into_iter()
     .filter_map(|(var, env)| std::env::var(env).ok().map(|v| (var.to_string(), v)))

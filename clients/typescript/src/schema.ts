@@ -752,6 +752,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a signed `ping` event now and answer how that attempt went (nothing is stored) */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-deliveries/{id}/retry": {
         parameters: {
             query?: never;
@@ -4751,6 +4768,44 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body answers the stored response with `Idempotent-Replayed: true` (kept 24 hours); the same key with another body is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record's id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send the endpoint a signed `ping` event now and answer how that attempt went (nothing is stored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["WebhookAttempt"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };

@@ -362,6 +362,16 @@ pub static ROUTES: &[Route] = &[
         handlers::webhooks::replay,
         handlers::webhooks::check_replay,
     ),
+    // Sends a signed ping before its write (which only checks the endpoint is still there).
+    asking(
+        route(
+            Post,
+            "/webhook-endpoints/{id}/test",
+            Write,
+            handlers::webhooks::test,
+        ),
+        handlers::webhooks::ask_test,
+    ),
     route(
         Post,
         "/webhook-deliveries/{id}/retry",

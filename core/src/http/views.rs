@@ -17,7 +17,7 @@ use crate::domain::disputes::Dispute;
 use crate::domain::events::Event;
 use crate::domain::ledger::Entry;
 use crate::domain::transfers::Transfer;
-use crate::domain::webhooks::deliveries::Delivery;
+use crate::domain::webhooks::deliveries::{Attempt, Delivery};
 use crate::domain::webhooks::endpoints::Endpoint;
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
@@ -975,6 +975,17 @@ pub struct AttemptView {
     error: Option<String>,
 }
 
+impl From<&Attempt> for AttemptView {
+    fn from(a: &Attempt) -> Self {
+        AttemptView {
+            at: a.at,
+            status: a.status,
+            duration_ms: a.duration_ms,
+            error: a.error.clone(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookDeliveryView<'a> {
@@ -999,16 +1010,7 @@ impl<'a> From<&'a Delivery> for WebhookDeliveryView<'a> {
             event_id: &d.event_id,
             event_type: &d.event_type,
             status: d.status.as_str(),
-            attempts: d
-                .attempts
-                .iter()
-                .map(|a| AttemptView {
-                    at: a.at,
-                    status: a.status,
-                    duration_ms: a.duration_ms,
-                    error: a.error.clone(),
-                })
-                .collect(),
+            attempts: d.attempts.iter().map(AttemptView::from).collect(),
             next_attempt_at: d.next_attempt_at,
             created_at: d.created_at,
         }

@@ -389,6 +389,7 @@ from .spending_controls_spending_limits_item_interval import SpendingControlsSpe
 from .terminate_card_response_200 import TerminateCardResponse200
 from .test_clock import TestClock
 from .test_clock_advance import TestClockAdvance
+from .test_webhook_endpoint_response_200 import TestWebhookEndpointResponse200
 from .transfer import Transfer
 from .transfer_create import TransferCreate
 from .transfer_list import TransferList
@@ -769,6 +770,7 @@ __all__ = (
     "TerminateCardResponse200",
     "TestClock",
     "TestClockAdvance",
+    "TestWebhookEndpointResponse200",
     "Transfer",
     "TransferCreate",
     "TransferList",

@@ -4,11 +4,14 @@
 use serde_json::{Map, json};
 
 use super::{Call, to_value};
+use crate::callout::{CallOut, Reply};
+use crate::domain::push::signature::{self, Secret};
 use crate::domain::vault::Vault;
+use crate::domain::webhooks::deliveries::Attempt;
 use crate::domain::webhooks::{self, deliveries, endpoints};
 use crate::error::{ApiError, ApiResult};
 use crate::http::listing::Records;
-use crate::http::views::{self, WebhookDeliveryView, WebhookEndpointView};
+use crate::http::views::{self, AttemptView, WebhookDeliveryView, WebhookEndpointView};
 use crate::http::{Response, parse, reply};
 
 /// Endpoint secrets are sealed with the vault key: without one, endpoints cannot be made.
@@ -147,5 +150,74 @@ pub fn replay(c: &mut Call) -> ApiResult<Response> {
     Ok(reply::ok(
         "Webhook events queued again",
         &json!({ "queued": queued }),
+    ))
+}
+
+/// The event type of a test ping: sent at once, never stored, so never listed in `/events`.
+pub const PING: &str = "ping";
+/// A ping waits as long as a delivery attempt: any 2xx within 10 s succeeds.
+pub const PING_TIMEOUT_MS: u64 = 10_000;
+
+/// The signed `ping` `POST /webhook-endpoints/{id}/test` sends (`crate::callout`): signed and shaped
+/// as a delivery is (`{_id, type, data: {object}, createdAt}`), with the endpoint's current secrets.
+pub fn ask_test(c: &mut Call) -> ApiResult<Option<CallOut>> {
+    let endpoint = endpoints::get(&mut c.scope, &c.route.id)?;
+    let vault = vault(c)?;
+    let secrets = endpoints::signing_secrets(&vault, &endpoint, c.scope.now)?;
+    let event_id = c.scope.new_id();
+    let body = json!({
+        "_id": event_id,
+        "type": PING,
+        "data": {"object": {"endpointId": endpoint.id}},
+        "createdAt": c.scope.now.to_rfc3339(),
+    });
+    let body = serde_json::to_vec(&body)
+        .map_err(|e| ApiError::internal(format!("cannot serialize a ping: {e}")))?;
+    let signing: Vec<&Secret> = secrets.iter().collect();
+    let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+    // Receivers compare the timestamp with their own clock: the host's, not the client's.
+    headers.extend(
+        signature::headers(&signing, &event_id, c.scope.env.now().seconds(), &body)
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value)),
+    );
+    Ok(Some(CallOut {
+        url: endpoint.url,
+        headers,
+        body,
+        timeout_ms: PING_TIMEOUT_MS,
+        context: event_id,
+    }))
+}
+
+/// 200 with the ping's attempt, as a delivery's attempts read; it leaves no record. A host that did
+/// not send it (one without outbound HTTP) answers an attempt that says so.
+pub fn test(c: &mut Call) -> ApiResult<Response> {
+    // Deleted between the ask and the write: 404, as for any write to it.
+    endpoints::get(&mut c.scope, &c.route.id)?;
+    let attempt = match c.req.asked.as_ref() {
+        Some(asked) => {
+            let (status, error) = match &asked.reply {
+                Reply::Answer { status, .. } => (Some(*status), None),
+                Reply::Timeout => (None, Some("timed out".to_string())),
+                Reply::Error(why) => (None, Some(why.clone())),
+            };
+            Attempt {
+                at: c.scope.now,
+                status,
+                duration_ms: asked.latency_ms,
+                error,
+            }
+        }
+        None => Attempt {
+            at: c.scope.now,
+            status: None,
+            duration_ms: 0,
+            error: Some("not sent: this host does not send webhooks".into()),
+        },
+    };
+    Ok(reply::ok(
+        "Webhook endpoint pinged",
+        &AttemptView::from(&attempt),
     ))
 }

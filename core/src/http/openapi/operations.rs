@@ -610,6 +610,15 @@ pub static OPERATIONS: &[Operation] = &[
         &[],
     ),
     op(
+        (Post, "/webhook-endpoints/{id}/test"),
+        "testWebhookEndpoint",
+        "Webhooks",
+        "Send the endpoint a signed `ping` event now and answer how that attempt went (nothing is stored)",
+        Body::None,
+        Data(200, "WebhookAttempt"),
+        &[503],
+    ),
+    op(
         (Post, "/webhook-deliveries/{id}/retry"),
         "retryWebhookDelivery",
         "Webhooks",
