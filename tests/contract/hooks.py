@@ -1,5 +1,5 @@
 """schemathesis hooks for scripts/test-contract: let generated card requests reach real records, and
-webhook endpoint URLs pass the URL policy (see WEBHOOK_URL).
+webhook and decision endpoint URLs pass the URL policy (see WEBHOOK_URL).
 
 A card names two records, an account and a card holder, but an OpenAPI link carries values from one
 response only, and a random account can rarely fund a card (its currency is random). So a POST
@@ -47,7 +47,7 @@ def _valid_id_shape(value):
     return isinstance(value, str) and value.strip() != "" and len(value) <= 64
 
 
-# Webhook endpoint URLs: which hosts a URL may name is the operator's URL policy (configuration, not
+# Webhook and decision endpoint URLs: which hosts a URL may name is the operator's URL policy (configuration, not
 # the schema), so a schema-valid string URL is replaced by one the default policy allows; other types
 # stay, so negative cases stay negative.
 WEBHOOK_URL = "http://127.0.0.1:9/contract"
@@ -55,7 +55,8 @@ WEBHOOK_URL = "http://127.0.0.1:9/contract"
 
 @schemathesis.hook
 def before_call(context, case, **kwargs):
-    if case.operation.path in ("/webhook-endpoints", "/webhook-endpoints/{id}") and isinstance(case.body, dict):
+    if case.operation.path in ("/webhook-endpoints", "/webhook-endpoints/{id}", "/authorization-endpoint") \
+            and isinstance(case.body, dict):
         url = case.body.get("url")
         if isinstance(url, str) and url.strip() != "" and len(url) <= 2048:
             case.body["url"] = WEBHOOK_URL

@@ -4860,7 +4860,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                sort?: "" | "_id" | "-_id" | "client" | "-client" | "permissions" | "-permissions" | "reveal" | "-reveal" | "createdAt" | "-createdAt";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -4869,8 +4869,6 @@ export interface operations {
                 searchIn?: string;
                 /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
                 filter?: string;
-                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
-                populate?: components["parameters"]["populate"];
             };
             header?: never;
             path?: never;
@@ -4988,7 +4986,7 @@ export interface operations {
                 /** @description Cursor paging: the page just before the record with this id; with `startingAfter`, the records between the two */
                 endingBefore?: components["parameters"]["endingBefore"];
                 /** @description Sort key, `-` for descending (default `-createdAt`); several distinct keys may be given as a comma list */
-                sort?: "" | "_id" | "-_id" | "debitAccountId" | "-debitAccountId" | "cardHolderId" | "-cardHolderId" | "type" | "-type" | "brand" | "-brand" | "currency" | "-currency" | "status" | "-status" | "metadata" | "-metadata" | "spendingControls.channels.atm" | "-spendingControls.channels.atm" | "spendingControls.channels.pos" | "-spendingControls.channels.pos" | "spendingControls.channels.web" | "-spendingControls.channels.web" | "spendingControls.channels.mobile" | "-spendingControls.channels.mobile" | "spendingControls.allowedCategories" | "-spendingControls.allowedCategories" | "spendingControls.blockedCategories" | "-spendingControls.blockedCategories" | "spendingControls.spendingLimits" | "-spendingControls.spendingLimits" | "enable2FA" | "-enable2FA" | "disposable" | "-disposable" | "balance" | "-balance" | "availableBalance" | "-availableBalance" | "ledgerBalance" | "-ledgerBalance" | "maskedPan" | "-maskedPan" | "last4" | "-last4" | "expiryMonth" | "-expiryMonth" | "expiryYear" | "-expiryYear" | "cancellationReason" | "-cancellationReason" | "canceledAt" | "-canceledAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                sort?: "" | "_id" | "-_id" | "action" | "-action" | "outcome" | "-outcome" | "error" | "-error" | "keyId" | "-keyId" | "cardId" | "-cardId" | "subjectKeyId" | "-subjectKeyId" | "requestId" | "-requestId" | "address" | "-address" | "createdAt" | "-createdAt";
                 /** @description Comma-separated fields to return (`_id` always) */
                 fields?: string;
                 /** @description Case-insensitive regular expression over the search fields */
@@ -4997,8 +4995,6 @@ export interface operations {
                 searchIn?: string;
                 /** @description Conditions, all ANDed: a field's value, or an object of operators (eq, ne, gt, gte, lt, lte, in, nin, between, exists), e.g. `{"balance":{"gte":100}}`. Also accepted as an expression (`status=active&balance.gte=100`), and any field may be given as its own query parameter (`status=active`, `balance.gte=100`). */
                 filter?: string;
-                /** @description Relations to embed, `;`-separated; each may select fields: `cardHolder:name person.email` */
-                populate?: components["parameters"]["populate"];
             };
             header?: never;
             path?: never;

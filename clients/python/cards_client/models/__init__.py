@@ -333,9 +333,7 @@ from .limit_spend_interval import LimitSpendInterval
 from .list_account_details_sort import ListAccountDetailsSort
 from .list_account_transactions_sort import ListAccountTransactionsSort
 from .list_accounts_sort import ListAccountsSort
-from .list_api_keys_populate import ListApiKeysPopulate
 from .list_api_keys_sort import ListApiKeysSort
-from .list_audit_events_populate import ListAuditEventsPopulate
 from .list_audit_events_sort import ListAuditEventsSort
 from .list_authorizations_sort import ListAuthorizationsSort
 from .list_card_authorizations_sort import ListCardAuthorizationsSort
@@ -716,9 +714,7 @@ __all__ = (
     "ListAccountDetailsSort",
     "ListAccountsSort",
     "ListAccountTransactionsSort",
-    "ListApiKeysPopulate",
     "ListApiKeysSort",
-    "ListAuditEventsPopulate",
     "ListAuditEventsSort",
     "ListAuthorizationsSort",
     "ListCardAuthorizationsSort",

@@ -7,7 +7,6 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.api_key_list import ApiKeyList
 from ...models.error import Error
-from ...models.list_api_keys_populate import ListApiKeysPopulate
 from ...models.list_api_keys_sort import ListApiKeysSort
 from ...types import UNSET, Response, Unset
 
@@ -23,7 +22,6 @@ def _get_kwargs(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListApiKeysPopulate | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -49,12 +47,6 @@ def _get_kwargs(
     params["searchIn"] = search_in
 
     params["filter"] = filter_
-
-    json_populate: str | Unset = UNSET
-    if not isinstance(populate, Unset):
-        json_populate = populate.value
-
-    params["populate"] = json_populate
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -130,7 +122,6 @@ def sync_detailed(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListApiKeysPopulate | Unset = UNSET,
 ) -> Response[ApiKeyList | Error]:
     """List the client's stored keys (ids and grants; never a key)
 
@@ -144,7 +135,6 @@ def sync_detailed(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListApiKeysPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,7 +154,6 @@ def sync_detailed(
         search=search,
         search_in=search_in,
         filter_=filter_,
-        populate=populate,
     )
 
     response = client.get_httpx_client().request(
@@ -186,7 +175,6 @@ def sync(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListApiKeysPopulate | Unset = UNSET,
 ) -> ApiKeyList | Error | None:
     """List the client's stored keys (ids and grants; never a key)
 
@@ -200,7 +188,6 @@ def sync(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListApiKeysPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,7 +208,6 @@ def sync(
         search=search,
         search_in=search_in,
         filter_=filter_,
-        populate=populate,
     ).parsed
 
 
@@ -237,7 +223,6 @@ async def asyncio_detailed(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListApiKeysPopulate | Unset = UNSET,
 ) -> Response[ApiKeyList | Error]:
     """List the client's stored keys (ids and grants; never a key)
 
@@ -251,7 +236,6 @@ async def asyncio_detailed(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListApiKeysPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -271,7 +255,6 @@ async def asyncio_detailed(
         search=search,
         search_in=search_in,
         filter_=filter_,
-        populate=populate,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -291,7 +274,6 @@ async def asyncio(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListApiKeysPopulate | Unset = UNSET,
 ) -> ApiKeyList | Error | None:
     """List the client's stored keys (ids and grants; never a key)
 
@@ -305,7 +287,6 @@ async def asyncio(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListApiKeysPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -327,6 +308,5 @@ async def asyncio(
             search=search,
             search_in=search_in,
             filter_=filter_,
-            populate=populate,
         )
     ).parsed

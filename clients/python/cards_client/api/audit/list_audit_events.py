@@ -7,7 +7,6 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.audit_event_list import AuditEventList
 from ...models.error import Error
-from ...models.list_audit_events_populate import ListAuditEventsPopulate
 from ...models.list_audit_events_sort import ListAuditEventsSort
 from ...types import UNSET, Response, Unset
 
@@ -23,7 +22,6 @@ def _get_kwargs(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListAuditEventsPopulate | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -49,12 +47,6 @@ def _get_kwargs(
     params["searchIn"] = search_in
 
     params["filter"] = filter_
-
-    json_populate: str | Unset = UNSET
-    if not isinstance(populate, Unset):
-        json_populate = populate.value
-
-    params["populate"] = json_populate
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -132,7 +124,6 @@ def sync_detailed(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListAuditEventsPopulate | Unset = UNSET,
 ) -> Response[AuditEventList | Error]:
     """List the audit trail: card tokens, reveals (refused ones too) and key changes
 
@@ -146,7 +137,6 @@ def sync_detailed(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListAuditEventsPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,7 +156,6 @@ def sync_detailed(
         search=search,
         search_in=search_in,
         filter_=filter_,
-        populate=populate,
     )
 
     response = client.get_httpx_client().request(
@@ -188,7 +177,6 @@ def sync(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListAuditEventsPopulate | Unset = UNSET,
 ) -> AuditEventList | Error | None:
     """List the audit trail: card tokens, reveals (refused ones too) and key changes
 
@@ -202,7 +190,6 @@ def sync(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListAuditEventsPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,7 +210,6 @@ def sync(
         search=search,
         search_in=search_in,
         filter_=filter_,
-        populate=populate,
     ).parsed
 
 
@@ -239,7 +225,6 @@ async def asyncio_detailed(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListAuditEventsPopulate | Unset = UNSET,
 ) -> Response[AuditEventList | Error]:
     """List the audit trail: card tokens, reveals (refused ones too) and key changes
 
@@ -253,7 +238,6 @@ async def asyncio_detailed(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListAuditEventsPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,7 +257,6 @@ async def asyncio_detailed(
         search=search,
         search_in=search_in,
         filter_=filter_,
-        populate=populate,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -293,7 +276,6 @@ async def asyncio(
     search: str | Unset = UNSET,
     search_in: str | Unset = UNSET,
     filter_: str | Unset = UNSET,
-    populate: ListAuditEventsPopulate | Unset = UNSET,
 ) -> AuditEventList | Error | None:
     """List the audit trail: card tokens, reveals (refused ones too) and key changes
 
@@ -307,7 +289,6 @@ async def asyncio(
         search (str | Unset):
         search_in (str | Unset):
         filter_ (str | Unset):
-        populate (ListAuditEventsPopulate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -329,6 +310,5 @@ async def asyncio(
             search=search,
             search_in=search_in,
             filter_=filter_,
-            populate=populate,
         )
     ).parsed
