@@ -316,6 +316,24 @@ fn exact_money(text: &str) -> Result<Decimal, String> {
 }
 
 /// A Decimal as an exact JSON number.
+/// A JSON number that is whole, in any spelling JSON Schema's `integer` admits (`837`, `837.0`,
+/// `8.37e2`), read exactly from its text (serde_json keeps it: arbitrary_precision).
+pub fn whole_number(v: &Value) -> Option<i64> {
+    let Value::Number(n) = v else { return None };
+    if let Some(i) = n.as_i64() {
+        return Some(i);
+    }
+    let text = n.to_string();
+    let d = Decimal::from_str(&text)
+        .or_else(|_| Decimal::from_scientific(&text))
+        .ok()?;
+    if d.fract().is_zero() {
+        i64::try_from(d.trunc()).ok()
+    } else {
+        None
+    }
+}
+
 pub fn decimal_json(d: Decimal) -> Value {
     let text = d.normalize().to_string();
     match serde_json::Number::from_str(&text) {
@@ -381,5 +399,26 @@ mod tests {
         f.finish();
         let fields: Vec<&str> = errors.0.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["x.n", "x.missing", "x.extra"]);
+    }
+}
+
+#[cfg(test)]
+mod whole_number_tests {
+    use super::whole_number;
+    use serde_json::Value;
+
+    fn n(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn every_spelling_of_a_whole_number_and_nothing_else() {
+        assert_eq!(whole_number(&n("837")), Some(837));
+        assert_eq!(whole_number(&n("837.0")), Some(837));
+        assert_eq!(whole_number(&n("8.37e2")), Some(837));
+        assert_eq!(whole_number(&n("-5")), Some(-5));
+        assert_eq!(whole_number(&n("837.5")), None);
+        assert_eq!(whole_number(&n("1e30")), None);
+        assert_eq!(whole_number(&n("\"837\"")), None);
     }
 }

@@ -589,11 +589,17 @@ fn api_key_created() -> Value {
     record(p)
 }
 
+/// `reveal`, or a resource the service knows (or `*`) with a level: from the resource list itself.
+fn permission_pattern() -> String {
+    let resources: Vec<&str> = crate::domain::permissions::Resource::ALL.to_vec();
+    format!(r"^(reveal|(\*|{}):(none|read|write))$", resources.join("|"))
+}
+
 fn api_key_create() -> Value {
     object(
         json!({"permissions": {
             "type": "array",
-            "items": {"type": "string", "pattern": "^(reveal|[a-z_*]+:(none|read|write))$"},
+            "items": {"type": "string", "pattern": permission_pattern()},
             "description": "Grants such as `cards:read`, `accounts:write`, `*:read`, `reveal`; \
                 unnamed resources get none. Default: the caller's grants without reveal. A key can \
                 only grant what it holds (else 403 permission_denied)."

@@ -27,8 +27,8 @@ pub fn settings(
     });
     let timeout_ms = match f.take("timeoutMs") {
         None => Some(DEFAULT_TIMEOUT_MS),
-        Some(v) => match v.as_u64() {
-            Some(ms) if (MIN_TIMEOUT_MS as u64..=MAX_TIMEOUT_MS as u64).contains(&ms) => {
+        Some(v) => match crate::http::fields::whole_number(&v) {
+            Some(ms) if (i64::from(MIN_TIMEOUT_MS)..=i64::from(MAX_TIMEOUT_MS)).contains(&ms) => {
                 Some(ms as u32)
             }
             _ => {

@@ -15,7 +15,7 @@ pub fn advance(body: Map<String, Value>) -> ApiResult<i64> {
             f.error("seconds", "is required");
             None
         }
-        Some(Value::Number(n)) => match n.as_i64() {
+        Some(v @ Value::Number(_)) => match crate::http::fields::whole_number(&v) {
             Some(s) if s > 0 => Some(s),
             _ => {
                 f.error("seconds", "must be a whole number greater than 0");
