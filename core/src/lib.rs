@@ -29,6 +29,8 @@ mod service_tests;
 pub mod storage;
 #[cfg(test)]
 mod test_app;
+#[cfg(test)]
+mod webhook_tests;
 
 pub use env::{Env, Timestamp};
 pub use http::{Method, Request, Response};

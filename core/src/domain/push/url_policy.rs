@@ -9,7 +9,8 @@
 //! - Private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) only when the operator allows
 //!   them (`UrlPolicy::allow_private`), over either scheme.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+// `core::net`: the address types only; the core opens no sockets.
+use core::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// The operator's choice: whether private network ranges may be called.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

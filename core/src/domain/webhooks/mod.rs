@@ -17,6 +17,3 @@ use crate::error::ApiError;
 pub fn check_url(policy: UrlPolicy, url: &str, field: &str) -> Result<Target, ApiError> {
     url_policy::check_url(policy, url).map_err(|r| ApiError::field(field, r.0))
 }
-
-#[cfg(test)]
-mod tests;

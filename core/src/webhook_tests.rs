@@ -1,4 +1,5 @@
-//! Webhook endpoints and the outbox through the whole service (MemStore, fixed clock).
+//! Webhook endpoints and the outbox through the whole service (MemStore, fixed clock): requests in,
+//! due deliveries out, so these live beside the other service-level tests, not in the domain.
 
 use serde_json::{Value, json};
 
