@@ -1,10 +1,9 @@
-//! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: paths, methods, who may
-//! call), the operation table beside it (names, bodies, answers), the error table (`ApiError`: every
-//! status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
+//! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: each route's path,
+//! method, who may call it and its [`Operation`]: name, body, answers), the error table (`ApiError`:
+//! every status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
 //! is a copy a test keeps equal (`UPDATE_OPENAPI=1 cargo test -p host-native --test openapi_file`
 //! rewrites it).
 
-mod operations;
 mod schemas;
 
 use std::collections::BTreeMap;
@@ -18,8 +17,47 @@ use super::views;
 use super::{Method, Response};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::query::{FieldType, Schema};
-use operations::{Body, OPERATIONS, Operation, Success};
 use schemas::reference;
+
+/// The request body a route takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    None,
+    /// A JSON object of this component schema.
+    Json(&'static str),
+    /// The same, or no body at all.
+    OptionalJson(&'static str),
+    /// JSON, or multipart with JSON-text parts, flat parts and files (POST /card-holders).
+    CardHolder,
+}
+
+/// What a success answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Success {
+    /// `{"statusCode","message","data"}` with `data` of this component schema.
+    Data(u16, &'static str),
+    /// A list page of this component schema.
+    List(&'static str),
+    /// This component schema, bare (not enveloped).
+    Bare(&'static str),
+    /// A stored file (JPEG, PNG or PDF).
+    File,
+    /// This document.
+    OpenApi,
+}
+
+/// What the document says of a route beyond its path, method and auth: declared with the route
+/// (`Route::op`).
+#[derive(Debug, Clone, Copy)]
+pub struct Operation {
+    pub id: &'static str,
+    pub tag: &'static str,
+    pub summary: &'static str,
+    pub body: Body,
+    pub success: Success,
+    /// Statuses this route may answer besides the ones of its kind (auth, body, write, `{id}`).
+    pub errors: &'static [u16],
+}
 
 /// One value of every `ApiError` variant (the match has no wildcard, so a new variant does not
 /// compile until it is listed here, and so reaches the document).
@@ -105,14 +143,9 @@ fn codes_by_status() -> BTreeMap<u16, Vec<&'static str>> {
     by
 }
 
-fn operation_of(route: &Route) -> Option<&'static Operation> {
-    OPERATIONS
-        .iter()
-        .find(|o| o.method == route.method && o.path == route.path)
-}
-
 /// The statuses a route can answer with an error: those of its kind, then its own.
-fn error_statuses(route: &Route, op: &Operation) -> Vec<u16> {
+fn error_statuses(route: &Route) -> Vec<u16> {
+    let op = &route.op;
     let mut s = vec![408];
     if route.auth == Auth::Key {
         s.extend([401, 403, 429]);
@@ -310,7 +343,8 @@ fn parameter(name: &str) -> Value {
     json!({ "$ref": format!("#/components/parameters/{name}") })
 }
 
-fn operation(route: &Route, op: &Operation) -> Value {
+fn operation(route: &Route) -> Value {
+    let op = &route.op;
     let mut params = Vec::new();
     if route.path.contains("{id}") {
         params.push(parameter("id"));
@@ -337,7 +371,7 @@ fn operation(route: &Route, op: &Operation) -> Value {
         ok["links"] = links;
     }
     responses.insert(status.to_string(), ok);
-    for s in error_statuses(route, op) {
+    for s in error_statuses(route) {
         responses.insert(
             s.to_string(),
             json!({ "$ref": format!("#/components/responses/E{s}") }),
@@ -541,13 +575,10 @@ fn parameters() -> Value {
 pub fn document() -> Value {
     let mut paths = Map::new();
     for route in ROUTES {
-        let Some(op) = operation_of(route) else {
-            continue;
-        };
         let item = paths
             .entry(route.path.to_string())
             .or_insert_with(|| json!({}));
-        item[route.method.as_str().to_ascii_lowercase()] = operation(route, op);
+        item[route.method.as_str().to_ascii_lowercase()] = operation(route);
     }
     let codes: Vec<&str> = codes_by_status().into_values().flatten().collect();
     let mut schemas = schemas::components(&codes);
