@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::handlers::{self, Ask, Check, Handler};
-use super::openapi::{Body, Operation, Success};
+use super::openapi::{Body, Link, Operation, Success};
 use super::{Method, Request};
 use crate::domain::audit::AuditAction;
 use crate::domain::permissions::{Level, Need, Resource};
@@ -82,6 +82,7 @@ const fn draft(
             body: Body::None,
             success: Success::OpenApi,
             errors: &[],
+            links: &[],
         },
     })
 }
@@ -158,6 +159,50 @@ impl Route {
         self.op.errors = errors;
         self
     }
+
+    /// The OpenAPI links of a success.
+    const fn links(mut self, links: &'static [Link]) -> Route {
+        self.op.links = links;
+        self
+    }
+}
+
+/// The id of the record a create answers (a link's runtime expression).
+const NEW_ID: &str = "$response.body#/data/_id";
+
+/// A link to `op` on the record the route created.
+const fn on_new(op: &'static str) -> Link {
+    Link {
+        name: op,
+        op,
+        parameters: &[("path.id", NEW_ID)],
+        body: &[],
+    }
+}
+
+/// A link to `op` on a record created under the request's (`/accounts/{id}/details/{sub}`).
+const fn on_new_sub(op: &'static str) -> Link {
+    Link {
+        name: op,
+        op,
+        parameters: &[("path.id", "$request.path.id"), ("path.sub", NEW_ID)],
+        body: &[],
+    }
+}
+
+/// A link named `name` that creates a record with `op` from these body fields (naming the record the
+/// route created).
+const fn create_from(
+    name: &'static str,
+    op: &'static str,
+    body: &'static [(&'static str, &'static str)],
+) -> Link {
+    Link {
+        name,
+        op,
+        parameters: &[],
+        body,
+    }
 }
 
 // OpenAPI tags.
@@ -206,13 +251,19 @@ pub static ROUTES: &[Route] = &[
         .body(Json("TransferCreate"), transfers::check_create)
         .op("createTransfer", ACCOUNTS, Data(201, "Transfer"),
             "Move money between two of the caller's accounts (one ledger entry on each)")
-        .errors(&[404, 409, 422]),
+        .errors(&[404, 409, 422])
+        .links(&[on_new("getTransfer")]),
     read("/accounts/transfers/{id}", Accounts, transfers::get)
         .op("getTransfer", ACCOUNTS, Data(200, "Transfer"), "Get a transfer"),
     write(Post, "/accounts", Accounts, accounts::create)
         .body(Json("AccountCreate"), accounts::check_create)
         .op("createAccount", ACCOUNTS, Data(201, "Account"),
-            "Create an account (an opening balance is recorded as a ledger entry)"),
+            "Create an account (an opening balance is recorded as a ledger entry)")
+        .links(&[
+            on_new("getAccount"), on_new("updateAccount"), on_new("listAccountTransactions"),
+            on_new("listAccountDetails"), on_new("createAccountDetail"),
+            create_from("createCardFromAccount", "createCard", &[("debitAccountId", NEW_ID)]),
+        ]),
     read("/accounts/{id}", Accounts, accounts::get)
         .op("getAccount", ACCOUNTS, Data(200, "Account"), "Get an account"),
     write(Put, "/accounts/{id}", Accounts, accounts::update)
@@ -225,7 +276,10 @@ pub static ROUTES: &[Route] = &[
         .op("listAccountDetails", DETAILS, List("AccountDetail"), "List an account's payout details"),
     write(Post, "/accounts/{id}/details", Accounts, details::create)
         .body(Json("AccountDetailCreate"), details::check_create)
-        .op("createAccountDetail", DETAILS, Data(201, "AccountDetail"), "Add payout details to an account"),
+        .op("createAccountDetail", DETAILS, Data(201, "AccountDetail"), "Add payout details to an account")
+        .links(&[
+            on_new_sub("getAccountDetail"), on_new_sub("updateAccountDetail"), on_new_sub("deleteAccountDetail"),
+        ]),
     read("/accounts/{id}/details/{sub}", Accounts, details::get)
         .op("getAccountDetail", DETAILS, Data(200, "AccountDetail"), "Get payout details"),
     write(Put, "/accounts/{id}/details/{sub}", Accounts, details::update)
@@ -239,7 +293,13 @@ pub static ROUTES: &[Route] = &[
     write(Post, "/card-holders", CardHolders, holders::create)
         .body(Multipart, holders::check_create)
         .op("createCardHolder", HOLDERS, Data(201, "CardHolder"),
-            "Create a card holder, with identity documents as multipart files"),
+            "Create a card holder, with identity documents as multipart files")
+        .links(&[
+            on_new("getCardHolder"), on_new("updateCardHolder"),
+            create_from("createCardForHolder", "createCard", &[("cardHolderId", NEW_ID)]),
+            // An account the holder owns.
+            create_from("createAccountForHolder", "createAccount", &[("ownerType", "user"), ("ownerId", NEW_ID)]),
+        ]),
     read("/card-holders/{id}", CardHolders, holders::get)
         .op("getCardHolder", HOLDERS, Data(200, "CardHolder"), "Get a card holder"),
     write(Put, "/card-holders/{id}", CardHolders, holders::update)
@@ -253,7 +313,13 @@ pub static ROUTES: &[Route] = &[
     write(Post, "/cards", Cards, cards::create)
         .body(Json("CardCreate"), cards::check_create)
         .op("createCard", CARDS, Data(201, "Card"), "Issue a card, funded from an account in the same step")
-        .errors(&[404, 422]),
+        .errors(&[404, 422])
+        .links(&[
+            on_new("getCard"), on_new("updateCard"), on_new("terminateCard"), on_new("createCardToken"),
+            on_new("createAuthorization"), on_new("getCardSpending"),
+            Link { name: "fundCard", op: "fundCard", parameters: &[("path.id", NEW_ID)],
+                body: &[("debitAccountId", "$response.body#/data/debitAccountId")] },
+        ]),
     read("/cards/{id}", Cards, cards::get)
         .op("getCard", CARDS, Data(200, "Card"), "Get a card"),
     write(Put, "/cards/{id}", Cards, cards::update)
@@ -269,7 +335,11 @@ pub static ROUTES: &[Route] = &[
     reveal(Post, "/cards/{id}/token", cards::token, CardTokenCreated)
         .op("createCardToken", CARDS, Data(201, "CardToken"),
             "A short-lived single-use token to reveal the card's number")
-        .errors(&[409]),
+        .errors(&[409])
+        .links(&[
+            Link { name: "revealCard", op: "revealCard",
+                parameters: &[("path.id", "$request.path.id"), ("query.token", "$response.body#/data/token")], body: &[] },
+        ]),
     // A reveal consumes its token, so this GET writes.
     reveal(Get, "/cards/{id}/reveal", cards::reveal, CardRevealed)
         .op("revealCard", CARDS, Bare("CardSecrets"), "The full card number and CVV, for a token (which it consumes)")
@@ -280,7 +350,11 @@ pub static ROUTES: &[Route] = &[
         .asks(authorizations::ask_create)
         .op("createAuthorization", SPEND, Data(201, "Authorization"),
             "Simulate a purchase: approved (a hold) or declined with a reason")
-        .errors(&[409, 422]),
+        .errors(&[409, 422])
+        .links(&[
+            on_new("getAuthorization"), on_new("captureAuthorization"), on_new("reverseAuthorization"),
+            on_new("refundAuthorization"),
+        ]),
     read("/cards/{id}/authorizations", Authorizations, authorizations::list_of_card)
         .op("listCardAuthorizations", SPEND, List("Authorization"), "List a card's authorizations"),
     read("/cards/{id}/transactions", Authorizations, authorizations::transactions_of_card)
@@ -330,7 +404,9 @@ pub static ROUTES: &[Route] = &[
 
     write(Post, "/card-transactions/{id}/disputes", Disputes, disputes::create)
         .body(Json("DisputeCreate"), disputes::check_create)
-        .op("createDispute", DISPUTES, Data(201, "Dispute"), "Dispute a capture, wholly or in part").errors(&[409]),
+        .op("createDispute", DISPUTES, Data(201, "Dispute"), "Dispute a capture, wholly or in part")
+        .errors(&[409])
+        .links(&[on_new("getDispute"), on_new("resolveDispute")]),
     read("/disputes", Disputes, disputes::list)
         .op("listDisputes", DISPUTES, List("Dispute"), "List disputes"),
     read("/disputes/{id}", Disputes, disputes::get)
@@ -371,7 +447,11 @@ pub static ROUTES: &[Route] = &[
         .body(Json("WebhookEndpointCreate"), webhooks::check_create)
         .op("createWebhookEndpoint", WEBHOOKS, Data(201, "WebhookEndpoint"),
             "Add a webhook endpoint (at most 16); its signing secret is in this answer only")
-        .errors(&[409, 503]),
+        .errors(&[409, 503])
+        .links(&[
+            on_new("getWebhookEndpoint"), on_new("updateWebhookEndpoint"), on_new("deleteWebhookEndpoint"),
+            on_new("rotateWebhookEndpointSecret"), on_new("listWebhookDeliveries"), on_new("replayWebhookEvents"),
+        ]),
     read("/webhook-endpoints/{id}", Webhooks, webhooks::get)
         .op("getWebhookEndpoint", WEBHOOKS, Data(200, "WebhookEndpoint"), "Get a webhook endpoint (`secret` is null)"),
     write(Put, "/webhook-endpoints/{id}", Webhooks, webhooks::update)

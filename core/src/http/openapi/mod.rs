@@ -1,5 +1,5 @@
 //! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: each route's path,
-//! method, who may call it and its [`Operation`]: name, body, answers), the error table (`ApiError`:
+//! method, who may call it and its [`Operation`]: name, body, answers, links), the error table (`ApiError`:
 //! every status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
 //! is a copy a test keeps equal (`UPDATE_OPENAPI=1 cargo test -p host-native --test openapi_file`
 //! rewrites it).
@@ -57,6 +57,19 @@ pub struct Operation {
     pub success: Success,
     /// Statuses this route may answer besides the ones of its kind (auth, body, write, `{id}`).
     pub errors: &'static [u16],
+    /// How the record a success answers feeds the next calls (for readers, and for stateful
+    /// contract tests that walk account -> card -> fund -> token -> reveal).
+    pub links: &'static [Link],
+}
+
+/// An OpenAPI link: call operation `op` with these parameters and body fields (each a runtime
+/// expression such as `$response.body#/data/_id`, or a constant).
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub name: &'static str,
+    pub op: &'static str,
+    pub parameters: &'static [(&'static str, &'static str)],
+    pub body: &'static [(&'static str, &'static str)],
 }
 
 /// One value of every `ApiError` variant (the match has no wildcard, so a new variant does not
@@ -252,91 +265,25 @@ fn request_body(body: Body) -> Option<Value> {
     }
 }
 
-/// OpenAPI links: how the record a create returns feeds the next calls (for readers, and for
-/// stateful contract tests that walk account -> card -> fund -> token -> reveal).
-fn links(op_id: &str) -> Option<Value> {
-    let new_id = "$response.body#/data/_id";
-    let to = |target: &str, params: Value| json!({"operationId": target, "parameters": params});
-    let by_id = |targets: &[&str]| -> Map<String, Value> {
-        targets
+/// A route's OpenAPI links (`Operation::links`), by name.
+fn links(op: &Operation) -> Option<Value> {
+    if op.links.is_empty() {
+        return None;
+    }
+    let object = |pairs: &[(&str, &str)]| -> Map<String, Value> {
+        pairs
             .iter()
-            .map(|t| (t.to_string(), to(t, json!({"path.id": new_id}))))
+            .map(|(k, v)| (k.to_string(), json!(v)))
             .collect()
     };
-    let mut m = match op_id {
-        "createAccount" => by_id(&[
-            "getAccount",
-            "updateAccount",
-            "listAccountTransactions",
-            "listAccountDetails",
-            "createAccountDetail",
-        ]),
-        "createAccountDetail" => [
-            "getAccountDetail",
-            "updateAccountDetail",
-            "deleteAccountDetail",
-        ]
-        .iter()
-        .map(|t| {
-            let params = json!({"path.id": "$request.path.id", "path.sub": new_id});
-            (t.to_string(), to(t, params))
-        })
-        .collect(),
-        "createCardHolder" => by_id(&["getCardHolder", "updateCardHolder"]),
-        "createCard" => by_id(&[
-            "getCard",
-            "updateCard",
-            "terminateCard",
-            "createCardToken",
-            "createAuthorization",
-            "getCardSpending",
-        ]),
-        "createAuthorization" => by_id(&[
-            "getAuthorization",
-            "captureAuthorization",
-            "reverseAuthorization",
-            "refundAuthorization",
-        ]),
-        "createTransfer" => by_id(&["getTransfer"]),
-        "createDispute" => by_id(&["getDispute", "resolveDispute"]),
-        "createWebhookEndpoint" => by_id(&[
-            "getWebhookEndpoint",
-            "updateWebhookEndpoint",
-            "deleteWebhookEndpoint",
-            "rotateWebhookEndpointSecret",
-            "listWebhookDeliveries",
-            "replayWebhookEvents",
-        ]),
-        "createCardToken" => {
-            let params =
-                json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
-            Map::from_iter([("revealCard".to_string(), to("revealCard", params))])
+    let links = op.links.iter().map(|l| {
+        let mut link = json!({"operationId": l.op, "parameters": object(l.parameters)});
+        if !l.body.is_empty() {
+            link["requestBody"] = Value::Object(object(l.body));
         }
-        _ => return None,
-    };
-    match op_id {
-        "createAccount" => {
-            let mut l = to("createCard", json!({}));
-            l["requestBody"] = json!({"debitAccountId": new_id});
-            m.insert("createCardFromAccount".into(), l);
-        }
-        "createCardHolder" => {
-            let mut l = to("createCard", json!({}));
-            l["requestBody"] = json!({"cardHolderId": new_id});
-            m.insert("createCardForHolder".into(), l);
-            // An account the holder owns (ownerType user).
-            let mut l = to("createAccount", json!({}));
-            l["requestBody"] = json!({"ownerType": "user", "ownerId": new_id});
-            m.insert("createAccountForHolder".into(), l);
-        }
-        "createCard" => {
-            let mut l = to("fundCard", json!({"path.id": new_id}));
-            l["requestBody"] = json!({"debitAccountId": "$response.body#/data/debitAccountId"});
-            m.insert("fundCard".into(), l);
-        }
-        _ => {}
-    }
-    Some(Value::Object(m))
+        (l.name.to_string(), link)
+    });
+    Some(Value::Object(links.collect()))
 }
 
 fn parameter(name: &str) -> Value {
@@ -367,7 +314,7 @@ fn operation(route: &Route) -> Value {
     }
     let mut responses = Map::new();
     let (status, mut ok) = success_response(op);
-    if let Some(links) = links(op.id) {
+    if let Some(links) = links(op) {
         ok["links"] = links;
     }
     responses.insert(status.to_string(), ok);

@@ -34,6 +34,31 @@ fn every_route_is_one_operation_with_its_own_id() {
     assert_eq!(documented, ROUTES.len());
 }
 
+/// Every link names an operation of the table, and each path parameter it sets is one of that
+/// operation's path.
+#[test]
+fn every_link_reaches_an_operation() {
+    let mut count = 0;
+    for r in ROUTES {
+        for l in r.op.links {
+            let target = ROUTES.iter().find(|t| t.op.id == l.op);
+            let target = target.unwrap_or_else(|| panic!("{}: no operation {}", r.op.id, l.op));
+            for (param, _) in l.parameters {
+                if let Some(name) = param.strip_prefix("path.") {
+                    assert!(
+                        target.path.contains(&format!("{{{name}}}")),
+                        "{} -> {}: {param}",
+                        r.op.id,
+                        l.op
+                    );
+                }
+            }
+            count += 1;
+        }
+    }
+    assert!(count > 30, "{count} links");
+}
+
 #[test]
 fn every_error_code_is_documented() {
     let doc = document();
