@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
 use crate::domain::account_details::AccountDetail;
-use crate::domain::accounts::Account;
+use crate::domain::accounts::{Account, AccountStatus, AccountType, Category, OwnerType};
 use crate::domain::authorizations::decisions::Decision;
 use crate::domain::authorizations::endpoint::Endpoint as DecisionEndpoint;
 use crate::domain::authorizations::spend::LimitSpend;
@@ -41,12 +41,30 @@ pub enum Wire {
     Str,
     /// A string or null.
     OptStr,
+    /// A string, or no key at all (not required in the schema).
+    MaybeStr,
     /// An exact amount (`storage::codec::money`).
     Money,
     /// An instant, RFC 3339.
     Time,
+    /// An instant or null.
+    OptTime,
+    Bool,
+    /// A free-form JSON object (metadata, details): any path below it may be queried.
+    Json,
     /// One of these strings (a domain `str_enum!`'s `ALL`).
     Enum(&'static [&'static str]),
+    /// One of these strings, or null.
+    OptEnum(&'static [&'static str]),
+}
+
+/// One field of a declared view, as its OpenAPI schema sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireField {
+    pub name: &'static str,
+    pub wire: Wire,
+    /// The schema's `description`, when the kind alone does not say enough.
+    pub doc: Option<&'static str>,
 }
 
 /// An amount as a view writes it.
@@ -67,27 +85,126 @@ impl Serialize for Rfc3339 {
     }
 }
 
-/// One declaration per view: each field's wire name, kind and value (an expression over the record)
-/// give the view's JSON (`Serialize`), its list-query [`Schema`] and, through `Wire`, its OpenAPI
-/// schema (`$view::WIRE`). A field is written, queried and documented alike, in one order, so the
-/// three cannot drift apart. A declarative macro rather than `schemars`: the list-query `Schema`
-/// (and its `FieldType`s) is this crate's own, which schemars does not produce, the wire kinds are
-/// few, and it keeps the core free of a derive dependency (see ARCHITECTURE.md).
+/// The list-query fields of a view whose query order differs from its JSON: `moved` taken out and
+/// put right after `after` (in that order). Evaluated at compile time; a name that is not a field
+/// fails the build.
+const fn moved_after<const N: usize>(
+    fields: [(&'static str, FieldType); N],
+    moved: &[&str],
+    after: &str,
+) -> [(&'static str, FieldType); N] {
+    const fn eq(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+    const fn find<const N: usize>(fields: &[(&'static str, FieldType); N], name: &str) -> usize {
+        let mut i = 0;
+        while i < N {
+            if eq(fields[i].0, name) {
+                return i;
+            }
+            i += 1;
+        }
+        panic!("moved_after: no such field")
+    }
+    let mut out = fields;
+    let mut j = 0;
+    let mut i = 0;
+    while i < N {
+        let mut is_moved = false;
+        let mut m = 0;
+        while m < moved.len() {
+            is_moved |= eq(fields[i].0, moved[m]);
+            m += 1;
+        }
+        if !is_moved {
+            out[j] = fields[i];
+            j += 1;
+            if eq(fields[i].0, after) {
+                let mut m = 0;
+                while m < moved.len() {
+                    out[j] = fields[find(&fields, moved[m])];
+                    j += 1;
+                    m += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    assert!(
+        j == N,
+        "moved_after: `after` is not a field, or a field is moved twice"
+    );
+    out
+}
+
+/// One declaration per view: each field's wire name, kind, optional `doc("...")` and value (an
+/// expression over the record) give the view's JSON (`Serialize`), its list-query [`Schema`] and,
+/// through `Wire`, its OpenAPI schema (`$view::WIRE`). A field is written, queried and documented
+/// alike, in one order, so the three cannot drift apart; the one exception is spelled out: `query
+/// [..] after ".."` lists those fields elsewhere in the list-query schema only (its sort enum and
+/// filter), where that order predates the JSON's. Without `schema`, a view has no list. A
+/// declarative macro rather than `schemars`: the list-query `Schema` (and its `FieldType`s) is this
+/// crate's own, which schemars does not produce, the wire kinds are few, and it keeps the core free
+/// of a derive dependency (see ARCHITECTURE.md).
 macro_rules! view {
     (@value Money, $e:expr) => { Money($e) };
     (@value Time, $e:expr) => { Rfc3339($e) };
-    (@value $kind:ident $(($t:ty))?, $e:expr) => { $e };
+    (@value OptTime, $e:expr) => { ($e).map(Rfc3339) };
+    (@value $kind:ident, $e:expr) => { $e };
+    (@write $out:ident, MaybeStr, $wire:literal, $e:expr) => {
+        match $e {
+            Some(v) => $out.serialize_field($wire, v)?,
+            None => $out.skip_field($wire)?,
+        }
+    };
+    (@write $out:ident, $kind:ident, $wire:literal, $e:expr) => {
+        $out.serialize_field($wire, &view!(@value $kind, $e))?
+    };
     (@field Str) => { FieldType::Str };
     (@field OptStr) => { FieldType::Str };
+    (@field MaybeStr) => { FieldType::Str };
     (@field Money) => { FieldType::Number };
     (@field Time) => { FieldType::Date };
+    (@field OptTime) => { FieldType::Date };
+    (@field Bool) => { FieldType::Bool };
+    (@field Json) => { FieldType::FreeForm };
     (@field Enum($t:ty)) => { FieldType::Str };
+    (@field OptEnum($t:ty)) => { FieldType::Str };
     (@wire Enum($t:ty)) => { Wire::Enum(<$t>::ALL) };
+    (@wire OptEnum($t:ty)) => { Wire::OptEnum(<$t>::ALL) };
     (@wire $kind:ident) => { Wire::$kind };
+    (@doc) => { None };
+    (@doc $doc:literal) => { Some($doc) };
+    (@fields [$($f:tt)*]) => { [$($f)*] };
+    (@fields [$($f:tt)*] [$($moved:literal),+] $after:literal) => {
+        moved_after([$($f)*], &[$($moved),+], $after)
+    };
+    (@schema [$($f:tt)*]) => {};
+    (@schema [$($f:tt)*] $schema:ident [$($search:literal),*] $($order:tt)*) => {
+        /// The list-query schema of the view.
+        pub static $schema: Schema = Schema {
+            fields: &view!(@fields [$($f)*] $($order)*),
+            default_search: &[$($search),*],
+            populate: &[],
+        };
+    };
     (
         $(#[$meta:meta])*
-        $view:ident($record:ty) as $r:ident, schema $schema:ident, search [$($search:literal),*] {
-            $($wire:literal: $kind:ident $(($t:ty))? = $e:expr),+ $(,)?
+        $view:ident($record:ty) as $r:ident
+        $(, schema $schema:ident, search [$($search:literal),*]
+            $(, query [$($moved:literal),+] after $after:literal)?)? {
+            $($wire:literal: $kind:ident $(($t:ty))? $(doc($doc:literal))? = $e:expr),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -104,77 +221,48 @@ macro_rules! view {
                 use serde::ser::SerializeStruct;
                 let $r = self.0;
                 let mut out = s.serialize_struct(stringify!($view), [$($wire),+].len())?;
-                $(out.serialize_field($wire, &view!(@value $kind $(($t))?, $e))?;)+
+                $(view!(@write out, $kind, $wire, $e);)+
                 out.end()
             }
         }
 
         impl $view<'_> {
             /// The fields for the OpenAPI schema.
-            pub const WIRE: &'static [(&'static str, Wire)] = &[$(($wire, view!(@wire $kind $(($t))?))),+];
+            pub const WIRE: &'static [WireField] = &[$(WireField {
+                name: $wire,
+                wire: view!(@wire $kind $(($t))?),
+                doc: view!(@doc $($doc)?),
+            }),+];
         }
 
-        /// The list-query schema of the view.
-        pub static $schema: Schema = Schema {
-            fields: &[$(($wire, view!(@field $kind $(($t))?))),+],
-            default_search: &[$($search),*],
-            populate: &[],
-        };
+        view!(@schema [$(($wire, view!(@field $kind $(($t))?))),+]
+            $($schema [$($search),*] $([$($moved),+] $after)?)?);
     };
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AccountView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    owner_type: &'a str,
-    owner_id: &'a Option<String>,
-    client: &'a str,
-    name: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    category: &'a str,
-    status: &'a str,
-    currency: &'a str,
-    network: &'a Option<String>,
-    #[serde(with = "money")]
-    balance: Decimal,
-    can_debit: bool,
-    can_credit: bool,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-    /// What can be spent; without holds, the balance.
-    #[serde(with = "money")]
-    available_balance: Decimal,
-    /// Funds on the account, holds included.
-    #[serde(with = "money")]
-    ledger_balance: Decimal,
-}
-
-impl<'a> From<&'a Account> for AccountView<'a> {
-    fn from(a: &'a Account) -> Self {
-        AccountView {
-            id: &a.id,
-            owner_type: a.owner_type.as_str(),
-            owner_id: &a.owner_id,
-            client: &a.client,
-            name: &a.name,
-            kind: a.kind.as_str(),
-            category: a.category.as_str(),
-            status: a.status.as_str(),
-            currency: a.currency.as_str(),
-            network: &a.network,
-            balance: a.balance,
-            can_debit: a.can_debit,
-            can_credit: a.can_credit,
-            created_at: a.created_at,
-            updated_at: a.updated_at,
-            available_balance: a.balance,
-            ledger_balance: a.balance,
-        }
+view! {
+    /// An account. `availableBalance` (what can be spent; without holds, the balance) and
+    /// `ledgerBalance` (funds on the account, holds included) came last to the JSON but sit beside
+    /// `balance` in the list-query schema, whose order the document's sort enum and filter show.
+    AccountView(Account) as a, schema ACCOUNT, search ["name"],
+        query ["availableBalance", "ledgerBalance"] after "balance" {
+        "_id": Str = &a.id,
+        "ownerType": Enum(OwnerType) = a.owner_type.as_str(),
+        "ownerId": OptStr = &a.owner_id,
+        "client": Str = &a.client,
+        "name": Str = &a.name,
+        "type": Enum(AccountType) = a.kind.as_str(),
+        "category": Enum(Category) = a.category.as_str(),
+        "status": Enum(AccountStatus) = a.status.as_str(),
+        "currency": Str = a.currency.as_str(),
+        "network": OptStr = &a.network,
+        "balance": Money = a.balance,
+        "canDebit": Bool = a.can_debit,
+        "canCredit": Bool = a.can_credit,
+        "createdAt": Time = a.created_at,
+        "updatedAt": Time = a.updated_at,
+        "availableBalance": Money = a.balance,
+        "ledgerBalance": Money = a.balance,
     }
 }
 
@@ -505,34 +593,16 @@ impl<'a> From<&'a CardTransaction> for CardTransactionView<'a> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TransferView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    debit_account_id: &'a str,
-    credit_account_id: &'a str,
-    #[serde(with = "money")]
-    amount: Decimal,
-    currency: &'a str,
-    narration: &'a Option<String>,
-    reference: &'a Option<String>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-}
-
-impl<'a> From<&'a Transfer> for TransferView<'a> {
-    fn from(t: &'a Transfer) -> Self {
-        TransferView {
-            id: &t.id,
-            debit_account_id: &t.debit_account_id,
-            credit_account_id: &t.credit_account_id,
-            amount: t.amount.normalize(),
-            currency: t.currency.as_str(),
-            narration: &t.narration,
-            reference: &t.reference,
-            created_at: t.created_at,
-        }
+view! {
+    TransferView(Transfer) as t, schema TRANSFER, search ["narration", "reference"] {
+        "_id": Str = &t.id,
+        "debitAccountId": Str = &t.debit_account_id,
+        "creditAccountId": Str = &t.credit_account_id,
+        "amount": Money = t.amount.normalize(),
+        "currency": Str = t.currency.as_str(),
+        "narration": OptStr = &t.narration,
+        "reference": OptStr = &t.reference,
+        "createdAt": Time = t.created_at,
     }
 }
 
@@ -782,45 +852,6 @@ pub static CARD_TRANSACTION: Schema = Schema {
         ("createdAt", FieldType::Date),
     ],
     default_search: &["type", "merchant.name"],
-    populate: &[],
-};
-
-pub static TRANSFER: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("debitAccountId", FieldType::Str),
-        ("creditAccountId", FieldType::Str),
-        ("amount", FieldType::Number),
-        ("currency", FieldType::Str),
-        ("narration", FieldType::Str),
-        ("reference", FieldType::Str),
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["narration", "reference"],
-    populate: &[],
-};
-
-pub static ACCOUNT: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("ownerType", FieldType::Str),
-        ("ownerId", FieldType::Str),
-        ("client", FieldType::Str),
-        ("name", FieldType::Str),
-        ("type", FieldType::Str),
-        ("category", FieldType::Str),
-        ("status", FieldType::Str),
-        ("currency", FieldType::Str),
-        ("network", FieldType::Str),
-        ("balance", FieldType::Number),
-        ("availableBalance", FieldType::Number),
-        ("ledgerBalance", FieldType::Number),
-        ("canDebit", FieldType::Bool),
-        ("canCredit", FieldType::Bool),
-        ("createdAt", FieldType::Date),
-        ("updatedAt", FieldType::Date),
-    ],
-    default_search: &["name"],
     populate: &[],
 };
 

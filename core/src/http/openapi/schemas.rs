@@ -20,7 +20,7 @@ use crate::domain::webhooks::deliveries::DeliveryStatus;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
-use crate::http::views::{DisputeView, Wire};
+use crate::http::views::{AccountView, DisputeView, TransferView, Wire, WireField};
 
 pub fn reference(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
@@ -135,25 +135,7 @@ fn record(properties: Value) -> Value {
 }
 
 fn account() -> Value {
-    record(json!({
-        "_id": string(),
-        "ownerType": string_enum(OwnerType::ALL),
-        "ownerId": nullable_string(),
-        "client": string(),
-        "name": string(),
-        "type": string_enum(AccountType::ALL),
-        "category": string_enum(Category::ALL),
-        "status": string_enum(AccountStatus::ALL),
-        "currency": string(),
-        "network": nullable_string(),
-        "balance": money(),
-        "canDebit": boolean(),
-        "canCredit": boolean(),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-        "availableBalance": money(),
-        "ledgerBalance": money(),
-    }))
+    view(AccountView::WIRE)
 }
 
 fn ledger_entry() -> Value {
@@ -389,34 +371,40 @@ fn card_transaction() -> Value {
 }
 
 fn transfer() -> Value {
-    record(json!({
-        "_id": string(),
-        "debitAccountId": string(),
-        "creditAccountId": string(),
-        "amount": money(),
-        "currency": string(),
-        "narration": nullable_string(),
-        "reference": nullable_string(),
-        "createdAt": timestamp(),
-    }))
+    view(TransferView::WIRE)
 }
 
-/// The schema of a view declared with `view!`, from its fields.
-fn view(fields: &[(&str, Wire)]) -> Value {
+/// The schema of a view declared with `view!`, from its fields: every field is required but a
+/// `MaybeStr` (absent rather than null).
+fn view(fields: &[WireField]) -> Value {
     let properties: Map<String, Value> = fields
         .iter()
-        .map(|(name, wire)| {
-            let schema = match wire {
-                Wire::Str => string(),
+        .map(|f| {
+            let schema = match f.wire {
+                Wire::Str | Wire::MaybeStr => string(),
                 Wire::OptStr => nullable_string(),
                 Wire::Money => money(),
                 Wire::Time => timestamp(),
+                Wire::OptTime => nullable(timestamp()),
+                Wire::Bool => boolean(),
+                Wire::Json => free_object(),
                 Wire::Enum(all) => string_enum(all),
+                Wire::OptEnum(all) => nullable_enum(all),
             };
-            (name.to_string(), schema)
+            let schema = match f.doc {
+                Some(d) => schema.tap_description(d),
+                None => schema,
+            };
+            (f.name.to_string(), schema)
         })
         .collect();
-    record(Value::Object(properties))
+    let mut schema = record(Value::Object(properties));
+    schema["required"] = fields
+        .iter()
+        .filter(|f| f.wire != Wire::MaybeStr)
+        .map(|f| json!(f.name))
+        .collect();
+    schema
 }
 
 fn dispute() -> Value {
