@@ -4,18 +4,19 @@
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
-use crate::domain::account_details::AccountDetail;
+use crate::domain::account_details::{AccountDetail, DetailType};
 use crate::domain::accounts::{Account, AccountStatus, AccountType, Category, OwnerType};
+use crate::domain::audit::{AuditAction, AuditEvent, Outcome as AuditOutcome};
 use crate::domain::authorizations::decisions::Decision;
 use crate::domain::authorizations::endpoint::Endpoint as DecisionEndpoint;
 use crate::domain::authorizations::spend::LimitSpend;
 use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
-use crate::domain::cards::{Card, SpendingControls};
+use crate::domain::cards::{Card, Interval, SpendingControls};
 use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
 use crate::domain::events::Event;
-use crate::domain::ledger::Entry;
+use crate::domain::ledger::{Entry, EntryType};
 use crate::domain::transfers::Transfer;
 use crate::domain::webhooks::deliveries::{Attempt, Delivery};
 use crate::domain::webhooks::endpoints::Endpoint;
@@ -50,6 +51,8 @@ pub enum Wire {
     /// An instant or null.
     OptTime,
     Bool,
+    /// An array of strings (queried as strings: a filter matches any element).
+    StrList,
     /// A free-form JSON object (metadata, details): any path below it may be queried.
     Json,
     /// One of these strings (a domain `str_enum!`'s `ALL`).
@@ -178,6 +181,7 @@ macro_rules! view {
     (@field Time) => { FieldType::Date };
     (@field OptTime) => { FieldType::Date };
     (@field Bool) => { FieldType::Bool };
+    (@field StrList) => { FieldType::Str };
     (@field Json) => { FieldType::FreeForm };
     (@field Enum($t:ty)) => { FieldType::Str };
     (@field OptEnum($t:ty)) => { FieldType::Str };
@@ -266,67 +270,29 @@ view! {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EntryView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    account_id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    #[serde(with = "money")]
-    amount: Decimal,
-    #[serde(with = "money")]
-    balance_after: Decimal,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    card_id: &'a Option<String>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-}
-
-impl<'a> From<&'a Entry> for EntryView<'a> {
-    fn from(e: &'a Entry) -> Self {
-        EntryView {
-            id: &e.id,
-            account_id: &e.account_id,
-            kind: e.kind.as_str(),
-            amount: e.amount,
-            balance_after: e.balance_after,
-            card_id: &e.card_id,
-            created_at: e.created_at,
-        }
+view! {
+    /// A ledger entry; `cardId` only on entries that move money for a card.
+    EntryView(Entry) as e, schema LEDGER_ENTRY, search ["type"] {
+        "_id": Str = &e.id,
+        "accountId": Str = &e.account_id,
+        "type": Enum(EntryType) = e.kind.as_str(),
+        "amount": Money doc("Signed: credits positive, debits negative.") = e.amount,
+        "balanceAfter": Money = e.balance_after,
+        "cardId": MaybeStr = e.card_id.as_deref(),
+        "createdAt": Time = e.created_at,
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DetailView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    account_id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    details: &'a JsonText,
-    provider: &'a str,
-    is_primary: bool,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-}
-
-impl<'a> From<&'a AccountDetail> for DetailView<'a> {
-    fn from(d: &'a AccountDetail) -> Self {
-        DetailView {
-            id: &d.id,
-            account_id: &d.account_id,
-            kind: d.kind.as_str(),
-            details: &d.details,
-            provider: &d.provider,
-            is_primary: d.is_primary,
-            created_at: d.created_at,
-            updated_at: d.updated_at,
-        }
+view! {
+    DetailView(AccountDetail) as d, schema ACCOUNT_DETAIL, search ["provider"] {
+        "_id": Str = &d.id,
+        "accountId": Str = &d.account_id,
+        "type": Enum(DetailType) = d.kind.as_str(),
+        "details": Json = &d.details,
+        "provider": Str = &d.provider,
+        "isPrimary": Bool = d.is_primary,
+        "createdAt": Time = d.created_at,
+        "updatedAt": Time = d.updated_at,
     }
 }
 
@@ -623,32 +589,15 @@ view! {
     }
 }
 
-/// One entry of `GET /cards/{id}/spending`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LimitSpendView<'a> {
-    #[serde(with = "money")]
-    amount: Decimal,
-    interval: &'a str,
-    categories: &'a [String],
-    #[serde(serialize_with = "opt_rfc3339")]
-    period_start: Option<Timestamp>,
-    #[serde(with = "money")]
-    spent: Decimal,
-    #[serde(with = "money")]
-    available: Decimal,
-}
-
-impl<'a> From<&'a LimitSpend> for LimitSpendView<'a> {
-    fn from(l: &'a LimitSpend) -> Self {
-        LimitSpendView {
-            amount: l.limit.amount.normalize(),
-            interval: l.limit.interval.as_str(),
-            categories: &l.limit.categories,
-            period_start: l.period_start,
-            spent: l.spent.normalize(),
-            available: l.available.normalize(),
-        }
+view! {
+    /// One entry of `GET /cards/{id}/spending`.
+    LimitSpendView(LimitSpend) as l {
+        "amount": Money = l.limit.amount.normalize(),
+        "interval": Enum(Interval) = l.limit.interval.as_str(),
+        "categories": StrList = &l.limit.categories,
+        "periodStart": OptTime = l.period_start,
+        "spent": Money = l.spent.normalize(),
+        "available": Money = l.available.normalize(),
     }
 }
 
@@ -727,57 +676,21 @@ pub static API_KEY: Schema = Schema {
     populate: &[],
 };
 
-/// An audit record as `/audit-events` shows it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuditEventView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    action: &'a str,
-    outcome: &'a str,
-    error: Option<&'a str>,
-    key_id: &'a str,
-    card_id: Option<&'a str>,
-    subject_key_id: Option<&'a str>,
-    request_id: Option<&'a str>,
-    address: Option<&'a str>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-}
-
-impl<'a> From<&'a crate::domain::audit::AuditEvent> for AuditEventView<'a> {
-    fn from(e: &'a crate::domain::audit::AuditEvent) -> Self {
-        AuditEventView {
-            id: &e.id,
-            action: e.action.as_str(),
-            outcome: e.outcome.as_str(),
-            error: e.error.as_deref(),
-            key_id: &e.key_id,
-            card_id: e.card_id.as_deref(),
-            subject_key_id: e.subject_key_id.as_deref(),
-            request_id: e.request_id.as_deref(),
-            address: e.address.as_deref(),
-            created_at: e.created_at,
-        }
+view! {
+    /// An audit record as `/audit-events` shows it.
+    AuditEventView(AuditEvent) as e, schema AUDIT_EVENT, search ["action"] {
+        "_id": Str = &e.id,
+        "action": Enum(AuditAction) = e.action.as_str(),
+        "outcome": Enum(AuditOutcome) = e.outcome.as_str(),
+        "error": OptStr doc("The error code of a refusal.") = e.error.as_deref(),
+        "keyId": Str doc("The id of the key that asked (never the key).") = &e.key_id,
+        "cardId": OptStr = e.card_id.as_deref(),
+        "subjectKeyId": OptStr doc("The key created or revoked.") = e.subject_key_id.as_deref(),
+        "requestId": OptStr = e.request_id.as_deref(),
+        "address": OptStr doc("The caller's address as the host saw it.") = e.address.as_deref(),
+        "createdAt": Time = e.created_at,
     }
 }
-
-pub static AUDIT_EVENT: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("action", FieldType::Str),
-        ("outcome", FieldType::Str),
-        ("error", FieldType::Str),
-        ("keyId", FieldType::Str),
-        ("cardId", FieldType::Str),
-        ("subjectKeyId", FieldType::Str),
-        ("requestId", FieldType::Str),
-        ("address", FieldType::Str),
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["action"],
-    populate: &[],
-};
 
 pub static EVENT: Schema = Schema {
     fields: &[
@@ -852,35 +765,6 @@ pub static CARD_TRANSACTION: Schema = Schema {
         ("createdAt", FieldType::Date),
     ],
     default_search: &["type", "merchant.name"],
-    populate: &[],
-};
-
-pub static ACCOUNT_DETAIL: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("accountId", FieldType::Str),
-        ("type", FieldType::Str),
-        ("details", FieldType::FreeForm),
-        ("provider", FieldType::Str),
-        ("isPrimary", FieldType::Bool),
-        ("createdAt", FieldType::Date),
-        ("updatedAt", FieldType::Date),
-    ],
-    default_search: &["provider"],
-    populate: &[],
-};
-
-pub static LEDGER_ENTRY: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("accountId", FieldType::Str),
-        ("type", FieldType::Str),
-        ("amount", FieldType::Number),
-        ("balanceAfter", FieldType::Number),
-        ("cardId", FieldType::Str),
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["type"],
     populate: &[],
 };
 
@@ -1139,5 +1023,144 @@ mod tests {
             serde_json::to_string(&DisputeView::from(&d)).unwrap(),
             r#"{"_id":"dsp_1","cardId":"crd_1","transactionId":"ctx_1","authorizationId":"aut_1","amount":12.5,"currency":"USD","reason":"fraudulent","explanation":null,"status":"won","createdAt":"2026-01-02T03:04:05.678Z","updatedAt":"2026-01-02T03:05:05.678Z"}"#
         );
+    }
+
+    fn at() -> Timestamp {
+        Timestamp::parse_rfc3339("2026-01-02T03:04:05.678Z").unwrap()
+    }
+
+    fn json<T: Serialize>(v: &T) -> String {
+        serde_json::to_string(v).unwrap()
+    }
+
+    /// The strings below are what the serde structs these views replaced wrote (field order, `null`
+    /// versus absent, money and instants), so a declaration cannot reorder or reformat a view.
+    #[test]
+    fn declared_views_write_what_their_structs_wrote() {
+        let account = Account {
+            id: "acc_1".into(),
+            owner_type: OwnerType::Business,
+            owner_id: None,
+            client: "c1".into(),
+            name: "Ops".into(),
+            kind: AccountType::Checking,
+            category: Category::Fiat,
+            status: AccountStatus::Active,
+            currency: Currency::parse("USD").unwrap(),
+            network: Some("visa".into()),
+            balance: Decimal::new(105, 1),
+            can_debit: true,
+            can_credit: false,
+            created_at: at(),
+            updated_at: at(),
+        };
+        assert_eq!(
+            json(&AccountView::from(&account)),
+            r#"{"_id":"acc_1","ownerType":"business","ownerId":null,"client":"c1","name":"Ops","type":"checking","category":"fiat","status":"active","currency":"USD","network":"visa","balance":10.5,"canDebit":true,"canCredit":false,"createdAt":"2026-01-02T03:04:05.678Z","updatedAt":"2026-01-02T03:04:05.678Z","availableBalance":10.5,"ledgerBalance":10.5}"#
+        );
+        let transfer = Transfer {
+            id: "trf_1".into(),
+            debit_account_id: "acc_1".into(),
+            credit_account_id: "acc_2".into(),
+            amount: Decimal::new(40_00, 2),
+            currency: Currency::parse("USD").unwrap(),
+            narration: None,
+            reference: Some("inv-1".into()),
+            created_at: at(),
+        };
+        assert_eq!(
+            json(&TransferView::from(&transfer)),
+            r#"{"_id":"trf_1","debitAccountId":"acc_1","creditAccountId":"acc_2","amount":40,"currency":"USD","narration":null,"reference":"inv-1","createdAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+        let mut entry = Entry {
+            id: "ent_1".into(),
+            account_id: "acc_1".into(),
+            kind: EntryType::CardFunding,
+            amount: Decimal::new(-25, 0),
+            balance_after: Decimal::new(75, 0),
+            card_id: None,
+            created_at: at(),
+        };
+        assert_eq!(
+            json(&EntryView::from(&entry)),
+            r#"{"_id":"ent_1","accountId":"acc_1","type":"card_funding","amount":-25,"balanceAfter":75,"createdAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+        entry.card_id = Some("crd_1".into());
+        assert_eq!(
+            json(&EntryView::from(&entry)),
+            r#"{"_id":"ent_1","accountId":"acc_1","type":"card_funding","amount":-25,"balanceAfter":75,"cardId":"crd_1","createdAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+        let detail = AccountDetail {
+            id: "det_1".into(),
+            account_id: "acc_1".into(),
+            kind: DetailType::BankAccount,
+            details: serde_json::from_str(r#"{"bankCode":"058"}"#).unwrap(),
+            provider: "acme".into(),
+            is_primary: true,
+            created_at: at(),
+            updated_at: at(),
+        };
+        assert_eq!(
+            json(&DetailView::from(&detail)),
+            r#"{"_id":"det_1","accountId":"acc_1","type":"bank_account","details":{"bankCode":"058"},"provider":"acme","isPrimary":true,"createdAt":"2026-01-02T03:04:05.678Z","updatedAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+        let audit = AuditEvent {
+            id: "aud_1".into(),
+            action: AuditAction::CardRevealed,
+            outcome: AuditOutcome::Refused,
+            error: Some("permission_denied".into()),
+            key_id: "key_1".into(),
+            card_id: Some("crd_1".into()),
+            subject_key_id: None,
+            request_id: None,
+            address: Some("127.0.0.1".into()),
+            created_at: at(),
+        };
+        assert_eq!(
+            json(&AuditEventView::from(&audit)),
+            r#"{"_id":"aud_1","action":"card.revealed","outcome":"refused","error":"permission_denied","keyId":"key_1","cardId":"crd_1","subjectKeyId":null,"requestId":null,"address":"127.0.0.1","createdAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+        let spend = LimitSpend {
+            limit: serde_json::from_str(
+                r#"{"amount":100,"interval":"daily","categories":["groceries"]}"#,
+            )
+            .unwrap(),
+            period_start: None,
+            spent: Decimal::new(12_50, 2),
+            available: Decimal::new(87_50, 2),
+        };
+        assert_eq!(
+            json(&LimitSpendView::from(&spend)),
+            r#"{"amount":100,"interval":"daily","categories":["groceries"],"periodStart":null,"spent":12.5,"available":87.5}"#
+        );
+    }
+
+    /// `query [..] after ".."` keeps the list-query order the document's sort enum shows.
+    #[test]
+    fn an_order_override_moves_only_the_named_fields() {
+        let names: Vec<&str> = ACCOUNT.fields.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "_id",
+                "ownerType",
+                "ownerId",
+                "client",
+                "name",
+                "type",
+                "category",
+                "status",
+                "currency",
+                "network",
+                "balance",
+                "availableBalance",
+                "ledgerBalance",
+                "canDebit",
+                "canCredit",
+                "createdAt",
+                "updatedAt"
+            ]
+        );
+        assert_eq!(ACCOUNT.fields.len(), AccountView::WIRE.len());
     }
 }

@@ -15,12 +15,15 @@ use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, Veri
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
 use crate::domain::disputes::{DisputeReason, Outcome};
 use crate::domain::events::EventType;
-use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
+use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::domain::webhooks::deliveries::DeliveryStatus;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
-use crate::http::views::{AccountView, DisputeView, TransferView, Wire, WireField};
+use crate::http::views::{
+    AccountView, AuditEventView, DetailView, DisputeView, EntryView, LimitSpendView, TransferView,
+    Wire, WireField,
+};
 
 pub fn reference(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
@@ -139,38 +142,11 @@ fn account() -> Value {
 }
 
 fn ledger_entry() -> Value {
-    let mut e = record(json!({
-        "_id": string(),
-        "accountId": string(),
-        "type": string_enum(EntryType::ALL),
-        "amount": json!({"type": "number", "description": "Signed: credits positive, debits negative."}),
-        "balanceAfter": money(),
-        "cardId": string(),
-        "createdAt": timestamp(),
-    }));
-    // Only entries that move money for a card carry `cardId`.
-    e["required"] = json!([
-        "_id",
-        "accountId",
-        "type",
-        "amount",
-        "balanceAfter",
-        "createdAt"
-    ]);
-    e
+    view(EntryView::WIRE)
 }
 
 fn account_detail() -> Value {
-    record(json!({
-        "_id": string(),
-        "accountId": string(),
-        "type": string_enum(DetailType::ALL),
-        "details": free_object(),
-        "provider": string(),
-        "isPrimary": boolean(),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-    }))
+    view(DetailView::WIRE)
 }
 
 fn person() -> Value {
@@ -387,6 +363,7 @@ fn view(fields: &[WireField]) -> Value {
                 Wire::Time => timestamp(),
                 Wire::OptTime => nullable(timestamp()),
                 Wire::Bool => boolean(),
+                Wire::StrList => json!({"type": "array", "items": string()}),
                 Wire::Json => free_object(),
                 Wire::Enum(all) => string_enum(all),
                 Wire::OptEnum(all) => nullable_enum(all),
@@ -487,14 +464,7 @@ fn dispute_create() -> Value {
 }
 
 fn limit_spend() -> Value {
-    record(json!({
-        "amount": money(),
-        "interval": string_enum(Interval::ALL),
-        "categories": {"type": "array", "items": string()},
-        "periodStart": nullable(timestamp()),
-        "spent": money(),
-        "available": money(),
-    }))
+    view(LimitSpendView::WIRE)
 }
 
 fn event() -> Value {
@@ -556,19 +526,7 @@ fn api_key_properties() -> Value {
 }
 
 fn audit_event() -> Value {
-    use crate::domain::audit::{AuditAction, Outcome};
-    record(json!({
-        "_id": string(),
-        "action": string_enum(AuditAction::ALL),
-        "outcome": string_enum(Outcome::ALL),
-        "error": nullable_string().tap_description("The error code of a refusal."),
-        "keyId": string().tap_description("The id of the key that asked (never the key)."),
-        "cardId": nullable_string(),
-        "subjectKeyId": nullable_string().tap_description("The key created or revoked."),
-        "requestId": nullable_string(),
-        "address": nullable_string().tap_description("The caller's address as the host saw it."),
-        "createdAt": timestamp(),
-    }))
+    view(AuditEventView::WIRE)
 }
 
 fn api_key() -> Value {
