@@ -7,19 +7,25 @@ use serde::{Serialize, Serializer};
 use crate::domain::account_details::{AccountDetail, DetailType};
 use crate::domain::accounts::{Account, AccountStatus, AccountType, Category, OwnerType};
 use crate::domain::audit::{AuditAction, AuditEvent, Outcome as AuditOutcome};
-use crate::domain::authorizations::decisions::Decision;
-use crate::domain::authorizations::endpoint::Endpoint as DecisionEndpoint;
+use crate::domain::authorizations::decisions::{
+    Decision, DecisionReason, DecisionSource, Fallback,
+};
+use crate::domain::authorizations::endpoint::{
+    Endpoint as DecisionEndpoint, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS,
+};
 use crate::domain::authorizations::spend::LimitSpend;
-use crate::domain::authorizations::transactions::CardTransaction;
-use crate::domain::authorizations::{Authorization, Merchant};
+use crate::domain::authorizations::transactions::{CardTransaction, TransactionType};
+use crate::domain::authorizations::{
+    Authorization, AuthorizationStatus, Channel, DeclineReason, Merchant,
+};
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Card, Interval, SpendingControls};
 use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
 use crate::domain::events::Event;
 use crate::domain::ledger::{Entry, EntryType};
 use crate::domain::transfers::Transfer;
-use crate::domain::webhooks::deliveries::{Attempt, Delivery};
-use crate::domain::webhooks::endpoints::Endpoint;
+use crate::domain::webhooks::deliveries::{Attempt, Delivery, DeliveryStatus};
+use crate::domain::webhooks::endpoints::{Endpoint, EndpointStatus};
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
 use crate::storage::codec::{JsonText, money};
@@ -55,6 +61,21 @@ pub enum Wire {
     StrList,
     /// A free-form JSON object (metadata, details): any path below it may be queried.
     Json,
+    /// A free-form JSON object or null.
+    OptJson,
+    /// An integer of at least 0 (durations, counts).
+    Count,
+    /// An integer within these bounds.
+    Int(i64, i64),
+    /// An integer or null.
+    OptInt,
+    /// An object described by the named component schema; its list-query sub-fields are given
+    /// with the field (`where [..]`).
+    Ref(&'static str),
+    /// The same, or null.
+    OptRef(&'static str),
+    /// An array of the named component schema (queried as free-form).
+    List(&'static str),
     /// One of these strings (a domain `str_enum!`'s `ALL`).
     Enum(&'static [&'static str]),
     /// One of these strings, or null.
@@ -178,15 +199,24 @@ macro_rules! view {
     (@field OptStr) => { FieldType::Str };
     (@field MaybeStr) => { FieldType::Str };
     (@field Money) => { FieldType::Number };
+    (@field Count) => { FieldType::Number };
+    (@field OptInt) => { FieldType::Number };
+    (@field Int($($a:tt)*)) => { FieldType::Number };
     (@field Time) => { FieldType::Date };
     (@field OptTime) => { FieldType::Date };
     (@field Bool) => { FieldType::Bool };
     (@field StrList) => { FieldType::Str };
     (@field Json) => { FieldType::FreeForm };
-    (@field Enum($t:ty)) => { FieldType::Str };
-    (@field OptEnum($t:ty)) => { FieldType::Str };
+    (@field OptJson) => { FieldType::FreeForm };
+    (@field List($($a:tt)*)) => { FieldType::FreeForm };
+    (@field Ref($($a:tt)*)) => { FieldType::Object };
+    (@field OptRef($($a:tt)*)) => { FieldType::Object };
+    (@field Enum($($a:tt)*)) => { FieldType::Str };
+    (@field OptEnum($($a:tt)*)) => { FieldType::Str };
     (@wire Enum($t:ty)) => { Wire::Enum(<$t>::ALL) };
     (@wire OptEnum($t:ty)) => { Wire::OptEnum(<$t>::ALL) };
+    (@wire Int($min:expr, $max:expr)) => { Wire::Int($min as i64, $max as i64) };
+    (@wire $kind:ident($name:literal)) => { Wire::$kind($name) };
     (@wire $kind:ident) => { Wire::$kind };
     (@doc) => { None };
     (@doc $doc:literal) => { Some($doc) };
@@ -203,14 +233,7 @@ macro_rules! view {
             populate: &[],
         };
     };
-    (
-        $(#[$meta:meta])*
-        $view:ident($record:ty) as $r:ident
-        $(, schema $schema:ident, search [$($search:literal),*]
-            $(, query [$($moved:literal),+] after $after:literal)?)? {
-            $($wire:literal: $kind:ident $(($t:ty))? $(doc($doc:literal))? = $e:expr),+ $(,)?
-        }
-    ) => {
+    (@struct $(#[$meta:meta])* $view:ident $record:ty) => {
         $(#[$meta])*
         pub struct $view<'a>(&'a $record);
 
@@ -219,11 +242,39 @@ macro_rules! view {
                 $view(r)
             }
         }
+    };
+    (@struct $(#[$meta:meta])* $view:ident $record:ty, $extra:ident) => {
+        $(#[$meta])*
+        pub struct $view<'a>(&'a $record, Option<&'a str>);
+
+        impl<'a> $view<'a> {
+            pub fn new(r: &'a $record, $extra: Option<&'a str>) -> Self {
+                $view(r, $extra)
+            }
+        }
+
+        impl<'a> From<&'a $record> for $view<'a> {
+            fn from(r: &'a $record) -> Self {
+                $view(r, None)
+            }
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $view:ident($record:ty $(, $extra:ident)?) as $r:ident
+        $(, schema $schema:ident, search [$($search:literal),*]
+            $(, query [$($moved:literal),+] after $after:literal)?)? {
+            $($wire:literal: $kind:ident $(($($arg:tt)*))? $(doc($doc:literal))?
+                $(where [$($sub:literal: $subkind:ident),+ $(,)?])? = $e:expr),+ $(,)?
+        }
+    ) => {
+        view!(@struct $(#[$meta])* $view $record $(, $extra)?);
 
         impl Serialize for $view<'_> {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 use serde::ser::SerializeStruct;
                 let $r = self.0;
+                $(let $extra = self.1;)?
                 let mut out = s.serialize_struct(stringify!($view), [$($wire),+].len())?;
                 $(view!(@write out, $kind, $wire, $e);)+
                 out.end()
@@ -234,12 +285,13 @@ macro_rules! view {
             /// The fields for the OpenAPI schema.
             pub const WIRE: &'static [WireField] = &[$(WireField {
                 name: $wire,
-                wire: view!(@wire $kind $(($t))?),
+                wire: view!(@wire $kind $(($($arg)*))?),
                 doc: view!(@doc $($doc)?),
             }),+];
         }
 
-        view!(@schema [$(($wire, view!(@field $kind $(($t))?))),+]
+        view!(@schema [$(($wire, view!(@field $kind $(($($arg)*))?))
+                $($(, ($sub, view!(@field $subkind)))+)?),+]
             $($schema [$($search),*] $([$($moved),+] $after)?)?);
     };
 }
@@ -394,168 +446,92 @@ impl<'a> From<&'a Card> for CardView<'a> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MerchantView<'a> {
-    name: &'a str,
-    category: &'a Option<String>,
-    mcc: &'a Option<String>,
-    city: &'a Option<String>,
-    country: &'a Option<String>,
-}
-
-impl<'a> From<&'a Merchant> for MerchantView<'a> {
-    fn from(m: &'a Merchant) -> Self {
-        MerchantView {
-            name: &m.name,
-            category: &m.category,
-            mcc: &m.mcc,
-            city: &m.city,
-            country: &m.country,
-        }
+view! {
+    /// Where an authorization or card transaction was made.
+    MerchantView(Merchant) as m {
+        "name": Str = &m.name,
+        "category": OptStr = &m.category,
+        "mcc": OptStr = &m.mcc,
+        "city": OptStr = &m.city,
+        "country": OptStr = &m.country,
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuthorizationView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    card_id: &'a str,
-    card_holder_id: &'a str,
-    #[serde(with = "money")]
-    amount: Decimal,
-    currency: &'a str,
-    channel: &'a str,
-    merchant: MerchantView<'a>,
-    approved: bool,
-    status: &'a str,
-    decline_reason: Option<&'a str>,
-    #[serde(with = "money")]
-    pending_amount: Decimal,
-    #[serde(with = "money")]
-    captured_amount: Decimal,
-    #[serde(with = "money")]
-    reversed_amount: Decimal,
-    #[serde(with = "money")]
-    refunded_amount: Decimal,
-    #[serde(serialize_with = "rfc3339")]
-    expires_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-    /// What was asked; more than `amount` after a partial approval.
-    #[serde(with = "money")]
-    requested_amount: Decimal,
-    /// Null for authorizations stored before decisions were kept (and in an `authorization.request`,
-    /// where nothing is decided yet).
-    decision: Option<DecisionView<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DecisionView<'a> {
-    source: &'a str,
-    reason: Option<&'a str>,
-    latency_ms: u64,
-    metadata: Option<&'a JsonText>,
-}
-
-impl<'a> From<&'a Decision> for DecisionView<'a> {
-    fn from(d: &'a Decision) -> Self {
-        DecisionView {
-            source: d.source.as_str(),
-            reason: d.reason.map(|r| r.as_str()),
-            latency_ms: d.latency_ms,
-            metadata: d.metadata.as_ref(),
-        }
+view! {
+    /// An authorization. `requestedAmount` is more than `amount` after a partial approval;
+    /// `decision` is null for authorizations stored before decisions were kept (and in an
+    /// `authorization.request`, where nothing is decided yet).
+    AuthorizationView(Authorization) as a, schema AUTHORIZATION, search ["merchant.name"] {
+        "_id": Str = &a.id,
+        "cardId": Str = &a.card_id,
+        "cardHolderId": Str = &a.card_holder_id,
+        "amount": Money = a.amount.normalize(),
+        "currency": Str = a.currency.as_str(),
+        "channel": Enum(Channel) = a.channel.as_str(),
+        "merchant": Ref("Merchant") where [
+            "merchant.name": Str, "merchant.category": Str, "merchant.mcc": Str,
+            "merchant.city": Str, "merchant.country": Str,
+        ] = MerchantView::from(&a.merchant),
+        "approved": Bool = a.approved,
+        "status": Enum(AuthorizationStatus) = a.status.as_str(),
+        "declineReason": OptEnum(DeclineReason) = a.decline_reason.map(|r| r.as_str()),
+        "pendingAmount": Money = a.pending_amount.normalize(),
+        "capturedAmount": Money = a.captured_amount.normalize(),
+        "reversedAmount": Money = a.reversed_amount.normalize(),
+        "refundedAmount": Money = a.refunded_amount.normalize(),
+        "expiresAt": Time = a.expires_at,
+        "createdAt": Time = a.created_at,
+        "updatedAt": Time = a.updated_at,
+        "requestedAmount": Money
+            doc("What was asked (and incremented); more than `amount` after a partial approval.")
+            = a.requested_amount.normalize(),
+        "decision": OptRef("Decision") where [
+            "decision.source": Str, "decision.reason": Str, "decision.latencyMs": Count,
+            "decision.metadata": Json,
+        ] = a.decision.as_ref().map(DecisionView::from),
     }
 }
 
-/// `/authorization-endpoint`: the secret only in the answer that made it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuthorizationEndpointView<'a> {
-    url: &'a str,
-    timeout_ms: u32,
-    fallback: &'a str,
-    secret: Option<&'a str>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-}
-
-impl<'a> AuthorizationEndpointView<'a> {
-    pub fn new(e: &'a DecisionEndpoint, secret: Option<&'a str>) -> Self {
-        AuthorizationEndpointView {
-            url: &e.url,
-            timeout_ms: e.timeout_ms,
-            fallback: e.fallback.as_str(),
-            secret,
-            created_at: e.created_at,
-            updated_at: e.updated_at,
-        }
+view! {
+    /// Who decided an authorization, and why.
+    DecisionView(Decision) as d {
+        "source": Enum(DecisionSource) = d.source.as_str(),
+        "reason": OptEnum(DecisionReason) = d.reason.map(|r| r.as_str()),
+        "latencyMs": Count = d.latency_ms,
+        "metadata": OptJson doc("What the decision endpoint attached to its answer.")
+            = d.metadata.as_ref(),
     }
 }
 
-impl<'a> From<&'a Authorization> for AuthorizationView<'a> {
-    fn from(a: &'a Authorization) -> Self {
-        AuthorizationView {
-            id: &a.id,
-            card_id: &a.card_id,
-            card_holder_id: &a.card_holder_id,
-            amount: a.amount.normalize(),
-            currency: a.currency.as_str(),
-            channel: a.channel.as_str(),
-            merchant: MerchantView::from(&a.merchant),
-            approved: a.approved,
-            status: a.status.as_str(),
-            decline_reason: a.decline_reason.map(|r| r.as_str()),
-            pending_amount: a.pending_amount.normalize(),
-            captured_amount: a.captured_amount.normalize(),
-            reversed_amount: a.reversed_amount.normalize(),
-            refunded_amount: a.refunded_amount.normalize(),
-            expires_at: a.expires_at,
-            created_at: a.created_at,
-            updated_at: a.updated_at,
-            requested_amount: a.requested_amount.normalize(),
-            decision: a.decision.as_ref().map(DecisionView::from),
-        }
+view! {
+    /// `/authorization-endpoint`: the secret only in the answer that made it.
+    AuthorizationEndpointView(DecisionEndpoint, secret) as e {
+        "url": Str = &e.url,
+        "timeoutMs": Int(MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) = e.timeout_ms,
+        "fallback": Enum(Fallback) = e.fallback.as_str(),
+        "secret": OptStr doc("`whsec_` + base64 of 32 random bytes: shown when the endpoint is first set and by rotate-secret, null otherwise.")
+            = secret,
+        "createdAt": Time = e.created_at,
+        "updatedAt": Time = e.updated_at,
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CardTransactionView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    card_id: &'a str,
-    authorization_id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    /// Signed from the card's point of view: captures negative, refunds positive.
-    #[serde(with = "money")]
-    amount: Decimal,
-    currency: &'a str,
-    merchant: MerchantView<'a>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-}
-
-impl<'a> From<&'a CardTransaction> for CardTransactionView<'a> {
-    fn from(t: &'a CardTransaction) -> Self {
-        CardTransactionView {
-            id: &t.id,
-            card_id: &t.card_id,
-            authorization_id: &t.authorization_id,
-            kind: t.kind.as_str(),
-            amount: t.amount.normalize(),
-            currency: t.currency.as_str(),
-            merchant: MerchantView::from(&t.merchant),
-            created_at: t.created_at,
-        }
+view! {
+    /// A card transaction; its amount is signed from the card's point of view.
+    CardTransactionView(CardTransaction) as t, schema CARD_TRANSACTION,
+        search ["type", "merchant.name"] {
+        "_id": Str = &t.id,
+        "cardId": Str = &t.card_id,
+        "authorizationId": Str = &t.authorization_id,
+        "type": Enum(TransactionType) = t.kind.as_str(),
+        "amount": Money doc("Signed for the card: captures negative, refunds positive.")
+            = t.amount.normalize(),
+        "currency": Str = t.currency.as_str(),
+        "merchant": Ref("Merchant") where [
+            "merchant.name": Str, "merchant.category": Str, "merchant.mcc": Str,
+            "merchant.city": Str, "merchant.country": Str,
+        ] = MerchantView::from(&t.merchant),
+        "createdAt": Time = t.created_at,
     }
 }
 
@@ -704,70 +680,6 @@ pub static EVENT: Schema = Schema {
     populate: &[],
 };
 
-const MERCHANT_FIELDS: [(&str, FieldType); 6] = [
-    ("merchant", FieldType::Object),
-    ("merchant.name", FieldType::Str),
-    ("merchant.category", FieldType::Str),
-    ("merchant.mcc", FieldType::Str),
-    ("merchant.city", FieldType::Str),
-    ("merchant.country", FieldType::Str),
-];
-
-pub static AUTHORIZATION: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("cardId", FieldType::Str),
-        ("cardHolderId", FieldType::Str),
-        ("amount", FieldType::Number),
-        ("currency", FieldType::Str),
-        ("channel", FieldType::Str),
-        MERCHANT_FIELDS[0],
-        MERCHANT_FIELDS[1],
-        MERCHANT_FIELDS[2],
-        MERCHANT_FIELDS[3],
-        MERCHANT_FIELDS[4],
-        MERCHANT_FIELDS[5],
-        ("approved", FieldType::Bool),
-        ("status", FieldType::Str),
-        ("declineReason", FieldType::Str),
-        ("pendingAmount", FieldType::Number),
-        ("capturedAmount", FieldType::Number),
-        ("reversedAmount", FieldType::Number),
-        ("refundedAmount", FieldType::Number),
-        ("expiresAt", FieldType::Date),
-        ("createdAt", FieldType::Date),
-        ("updatedAt", FieldType::Date),
-        ("requestedAmount", FieldType::Number),
-        ("decision", FieldType::Object),
-        ("decision.source", FieldType::Str),
-        ("decision.reason", FieldType::Str),
-        ("decision.latencyMs", FieldType::Number),
-        ("decision.metadata", FieldType::FreeForm),
-    ],
-    default_search: &["merchant.name"],
-    populate: &[],
-};
-
-pub static CARD_TRANSACTION: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("cardId", FieldType::Str),
-        ("authorizationId", FieldType::Str),
-        ("type", FieldType::Str),
-        ("amount", FieldType::Number),
-        ("currency", FieldType::Str),
-        MERCHANT_FIELDS[0],
-        MERCHANT_FIELDS[1],
-        MERCHANT_FIELDS[2],
-        MERCHANT_FIELDS[3],
-        MERCHANT_FIELDS[4],
-        MERCHANT_FIELDS[5],
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["type", "merchant.name"],
-    populate: &[],
-};
-
 pub static CARD: Schema = Schema {
     fields: &[
         ("_id", FieldType::Str),
@@ -877,125 +789,46 @@ pub static CARD_HOLDER: Schema = Schema {
     populate: &[],
 };
 
-/// A webhook endpoint; `secret` only in the answer that made it (creation, rotation), else null.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookEndpointView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    url: &'a str,
-    enabled_events: &'a [String],
-    description: &'a Option<String>,
-    status: &'a str,
-    secret: Option<&'a str>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-}
-
-impl<'a> WebhookEndpointView<'a> {
-    pub fn new(e: &'a Endpoint, secret: Option<&'a str>) -> Self {
-        WebhookEndpointView {
-            id: &e.id,
-            url: &e.url,
-            enabled_events: &e.enabled_events,
-            description: &e.description,
-            status: e.status.as_str(),
-            secret,
-            created_at: e.created_at,
-            updated_at: e.updated_at,
-        }
+view! {
+    /// A webhook endpoint; `secret` only in the answer that made it (creation, rotation), else null.
+    WebhookEndpointView(Endpoint, secret) as e, schema WEBHOOK_ENDPOINT,
+        search ["url", "description"] {
+        "_id": Str = &e.id,
+        "url": Str = &e.url,
+        "enabledEvents": StrList = &e.enabled_events,
+        "description": OptStr = &e.description,
+        "status": Enum(EndpointStatus) = e.status.as_str(),
+        "secret": OptStr
+            doc("`whsec_` + base64 of 32 bytes: in the answers of creation and rotation only, else null.")
+            = secret,
+        "createdAt": Time = e.created_at,
+        "updatedAt": Time = e.updated_at,
     }
 }
 
-impl<'a> From<&'a Endpoint> for WebhookEndpointView<'a> {
-    fn from(e: &'a Endpoint) -> Self {
-        WebhookEndpointView::new(e, None)
+view! {
+    /// One attempt to deliver a webhook.
+    AttemptView(Attempt) as a {
+        "at": Time = a.at,
+        "status": OptInt doc("The HTTP status; null without an answer.") = a.status,
+        "durationMs": Count = a.duration_ms,
+        "error": OptStr = &a.error,
     }
 }
 
-pub static WEBHOOK_ENDPOINT: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("url", FieldType::Str),
-        ("enabledEvents", FieldType::Str),
-        ("description", FieldType::Str),
-        ("status", FieldType::Str),
-        ("secret", FieldType::Str),
-        ("createdAt", FieldType::Date),
-        ("updatedAt", FieldType::Date),
-    ],
-    default_search: &["url", "description"],
-    populate: &[],
-};
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AttemptView {
-    #[serde(serialize_with = "rfc3339")]
-    at: Timestamp,
-    status: Option<u16>,
-    duration_ms: u64,
-    error: Option<String>,
-}
-
-impl From<&Attempt> for AttemptView {
-    fn from(a: &Attempt) -> Self {
-        AttemptView {
-            at: a.at,
-            status: a.status,
-            duration_ms: a.duration_ms,
-            error: a.error.clone(),
-        }
+view! {
+    WebhookDeliveryView(Delivery) as d, schema WEBHOOK_DELIVERY, search ["eventType"] {
+        "_id": Str = &d.id,
+        "endpointId": Str = &d.endpoint_id,
+        "eventId": Str doc("The `webhook-id` header of every attempt.") = &d.event_id,
+        "eventType": Str = &d.event_type,
+        "status": Enum(DeliveryStatus) = d.status.as_str(),
+        "attempts": List("WebhookAttempt")
+            = d.attempts.iter().map(AttemptView::from).collect::<Vec<_>>(),
+        "nextAttemptAt": OptTime = d.next_attempt_at,
+        "createdAt": Time = d.created_at,
     }
 }
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookDeliveryView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    endpoint_id: &'a str,
-    event_id: &'a str,
-    event_type: &'a str,
-    status: &'a str,
-    attempts: Vec<AttemptView>,
-    #[serde(serialize_with = "opt_rfc3339")]
-    next_attempt_at: Option<Timestamp>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-}
-
-impl<'a> From<&'a Delivery> for WebhookDeliveryView<'a> {
-    fn from(d: &'a Delivery) -> Self {
-        WebhookDeliveryView {
-            id: &d.id,
-            endpoint_id: &d.endpoint_id,
-            event_id: &d.event_id,
-            event_type: &d.event_type,
-            status: d.status.as_str(),
-            attempts: d.attempts.iter().map(AttemptView::from).collect(),
-            next_attempt_at: d.next_attempt_at,
-            created_at: d.created_at,
-        }
-    }
-}
-
-pub static WEBHOOK_DELIVERY: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("endpointId", FieldType::Str),
-        ("eventId", FieldType::Str),
-        ("eventType", FieldType::Str),
-        ("status", FieldType::Str),
-        ("attempts", FieldType::FreeForm),
-        ("nextAttemptAt", FieldType::Date),
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["eventType"],
-    populate: &[],
-};
 
 #[cfg(test)]
 mod tests {

@@ -7,22 +7,21 @@ use serde_json::{Map, Value, json};
 use crate::domain::Currency;
 use crate::domain::account_details::DetailType;
 use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
-use crate::domain::authorizations::decisions::{DecisionReason, DecisionSource, Fallback};
+use crate::domain::authorizations::decisions::Fallback;
 use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
-use crate::domain::authorizations::transactions::TransactionType;
-use crate::domain::authorizations::{AuthorizationStatus, Channel, DeclineReason};
+use crate::domain::authorizations::{Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
 use crate::domain::disputes::{DisputeReason, Outcome};
 use crate::domain::events::EventType;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
-use crate::domain::webhooks::deliveries::DeliveryStatus;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::views::{
-    AccountView, AuditEventView, DetailView, DisputeView, EntryView, LimitSpendView, TransferView,
-    Wire, WireField,
+    AccountView, AttemptView, AuditEventView, AuthorizationEndpointView, AuthorizationView,
+    CardTransactionView, DecisionView, DetailView, DisputeView, EntryView, LimitSpendView,
+    MerchantView, TransferView, WebhookDeliveryView, WebhookEndpointView, Wire, WireField,
 };
 
 pub fn reference(name: &str) -> Value {
@@ -267,58 +266,20 @@ fn card() -> Value {
 }
 
 fn merchant() -> Value {
-    record(json!({
-        "name": string(),
-        "category": nullable_string(),
-        "mcc": nullable_string(),
-        "city": nullable_string(),
-        "country": nullable_string(),
-    }))
+    view(MerchantView::WIRE)
 }
 
 fn authorization() -> Value {
-    record(json!({
-        "_id": string(),
-        "cardId": string(),
-        "cardHolderId": string(),
-        "amount": money(),
-        "currency": string(),
-        "channel": string_enum(Channel::ALL),
-        "merchant": reference("Merchant"),
-        "approved": boolean(),
-        "status": string_enum(AuthorizationStatus::ALL),
-        "declineReason": nullable_enum(DeclineReason::ALL),
-        "pendingAmount": money(),
-        "capturedAmount": money(),
-        "reversedAmount": money(),
-        "refundedAmount": money(),
-        "expiresAt": timestamp(),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-        "requestedAmount": {"type": "number", "description": "What was asked (and incremented); more than `amount` after a partial approval."},
-        "decision": nullable(reference("Decision")),
-    }))
+    view(AuthorizationView::WIRE)
 }
 
 fn decision() -> Value {
-    record(json!({
-        "source": string_enum(DecisionSource::ALL),
-        "reason": nullable_enum(DecisionReason::ALL),
-        "latencyMs": {"type": "integer", "minimum": 0},
-        "metadata": {"type": ["object", "null"], "description": "What the decision endpoint attached to its answer."},
-    }))
+    view(DecisionView::WIRE)
     .tap_description("Who decided: the issuer's checks alone, the client's decision endpoint, or its fallback (after a timeout, an error or an invalid answer). Null for authorizations older than decisions.")
 }
 
 fn authorization_endpoint() -> Value {
-    record(json!({
-        "url": string(),
-        "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS},
-        "fallback": string_enum(Fallback::ALL),
-        "secret": {"type": ["string", "null"], "description": "`whsec_` + base64 of 32 random bytes: shown when the endpoint is first set and by rotate-secret, null otherwise."},
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-    }))
+    view(AuthorizationEndpointView::WIRE)
 }
 
 fn authorization_endpoint_set() -> Value {
@@ -334,16 +295,7 @@ fn authorization_endpoint_set() -> Value {
 }
 
 fn card_transaction() -> Value {
-    record(json!({
-        "_id": string(),
-        "cardId": string(),
-        "authorizationId": string(),
-        "type": string_enum(TransactionType::ALL),
-        "amount": {"type": "number", "description": "Signed for the card: captures negative, refunds positive."},
-        "currency": string(),
-        "merchant": reference("Merchant"),
-        "createdAt": timestamp(),
-    }))
+    view(CardTransactionView::WIRE)
 }
 
 fn transfer() -> Value {
@@ -365,6 +317,13 @@ fn view(fields: &[WireField]) -> Value {
                 Wire::Bool => boolean(),
                 Wire::StrList => json!({"type": "array", "items": string()}),
                 Wire::Json => free_object(),
+                Wire::OptJson => json!({"type": ["object", "null"]}),
+                Wire::Count => json!({"type": "integer", "minimum": 0}),
+                Wire::Int(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
+                Wire::OptInt => json!({"type": ["integer", "null"]}),
+                Wire::Ref(name) => reference(name),
+                Wire::OptRef(name) => nullable(reference(name)),
+                Wire::List(name) => json!({"type": "array", "items": reference(name)}),
                 Wire::Enum(all) => string_enum(all),
                 Wire::OptEnum(all) => nullable_enum(all),
             };
@@ -389,30 +348,11 @@ fn dispute() -> Value {
 }
 
 fn webhook_endpoint() -> Value {
-    record(json!({
-        "_id": string(),
-        "url": string(),
-        "enabledEvents": {"type": "array", "items": string()},
-        "description": nullable_string(),
-        "status": string_enum(EndpointStatus::ALL),
-        "secret": nullable_string().tap_description(
-            "`whsec_` + base64 of 32 bytes: in the answers of creation and rotation only, else null."),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-    }))
+    view(WebhookEndpointView::WIRE)
 }
 
 fn webhook_delivery() -> Value {
-    record(json!({
-        "_id": string(),
-        "endpointId": string(),
-        "eventId": string().tap_description("The `webhook-id` header of every attempt."),
-        "eventType": string(),
-        "status": string_enum(DeliveryStatus::ALL),
-        "attempts": {"type": "array", "items": reference("WebhookAttempt")},
-        "nextAttemptAt": nullable(timestamp()),
-        "createdAt": timestamp(),
-    }))
+    view(WebhookDeliveryView::WIRE)
 }
 
 fn webhook_endpoint_input(required: &[&str]) -> Value {
@@ -1088,15 +1028,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("TransferCreate", transfer_create());
     add("WebhookEndpoint", webhook_endpoint());
     add("WebhookDelivery", webhook_delivery());
-    add(
-        "WebhookAttempt",
-        record(json!({
-            "at": timestamp(),
-            "status": {"type": ["integer", "null"], "description": "The HTTP status; null without an answer."},
-            "durationMs": {"type": "integer", "minimum": 0},
-            "error": nullable_string(),
-        })),
-    );
+    add("WebhookAttempt", view(AttemptView::WIRE));
     let mut create = webhook_endpoint_input(&["url", "enabledEvents"]);
     if let Some(props) = create["properties"].as_object_mut() {
         props.remove("status");
