@@ -19,7 +19,7 @@ use crate::domain::authorizations::{
     Authorization, AuthorizationStatus, Channel, DeclineReason, Merchant,
 };
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
-use crate::domain::cards::{Card, Interval, SpendingControls};
+use crate::domain::cards::{Brand, CancellationReason, Card, CardStatus, CardType, Interval};
 use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
 use crate::domain::events::Event;
 use crate::domain::ledger::{Entry, EntryType};
@@ -46,6 +46,8 @@ fn opt_rfc3339<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::E
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wire {
     Str,
+    /// A string matching this pattern.
+    Pattern(&'static str),
     /// A string or null.
     OptStr,
     /// A string, or no key at all (not required in the schema).
@@ -109,14 +111,10 @@ impl Serialize for Rfc3339 {
     }
 }
 
-/// The list-query fields of a view whose query order differs from its JSON: `moved` taken out and
-/// put right after `after` (in that order). Evaluated at compile time; a name that is not a field
-/// fails the build.
-const fn moved_after<const N: usize>(
-    fields: [(&'static str, FieldType); N],
-    moved: &[&str],
-    after: &str,
-) -> [(&'static str, FieldType); N] {
+/// The order of a view's fields where it differs from its JSON (see `view!`'s `query`): the
+/// indexes of `names` with `moved` taken out and put right after `after` (in that order).
+/// Evaluated at compile time; a name that is not a field fails the build.
+const fn moved_after<const N: usize>(names: [&str; N], moved: &[&str], after: &str) -> [usize; N] {
     const fn eq(a: &str, b: &str) -> bool {
         let (a, b) = (a.as_bytes(), b.as_bytes());
         if a.len() != b.len() {
@@ -131,33 +129,33 @@ const fn moved_after<const N: usize>(
         }
         true
     }
-    const fn find<const N: usize>(fields: &[(&'static str, FieldType); N], name: &str) -> usize {
+    const fn find<const N: usize>(names: &[&str; N], name: &str) -> usize {
         let mut i = 0;
         while i < N {
-            if eq(fields[i].0, name) {
+            if eq(names[i], name) {
                 return i;
             }
             i += 1;
         }
         panic!("moved_after: no such field")
     }
-    let mut out = fields;
+    let mut out = [0; N];
     let mut j = 0;
     let mut i = 0;
     while i < N {
         let mut is_moved = false;
         let mut m = 0;
         while m < moved.len() {
-            is_moved |= eq(fields[i].0, moved[m]);
+            is_moved |= eq(names[i], moved[m]);
             m += 1;
         }
         if !is_moved {
-            out[j] = fields[i];
+            out[j] = i;
             j += 1;
-            if eq(fields[i].0, after) {
+            if eq(names[i], after) {
                 let mut m = 0;
                 while m < moved.len() {
-                    out[j] = fields[find(&fields, moved[m])];
+                    out[j] = find(&names, moved[m]);
                     j += 1;
                     m += 1;
                 }
@@ -169,6 +167,17 @@ const fn moved_after<const N: usize>(
         j == N,
         "moved_after: `after` is not a field, or a field is moved twice"
     );
+    out
+}
+
+/// `items` in the order `order` (from [`moved_after`]), at compile time.
+const fn permute<T: Copy, const N: usize>(items: [T; N], order: [usize; N]) -> [T; N] {
+    let mut out = items;
+    let mut i = 0;
+    while i < N {
+        out[i] = items[order[i]];
+        i += 1;
+    }
     out
 }
 
@@ -196,6 +205,7 @@ macro_rules! view {
         $out.serialize_field($wire, &view!(@value $kind, $e))?
     };
     (@field Str) => { FieldType::Str };
+    (@field Pattern($($a:tt)*)) => { FieldType::Str };
     (@field OptStr) => { FieldType::Str };
     (@field MaybeStr) => { FieldType::Str };
     (@field Money) => { FieldType::Number };
@@ -205,6 +215,7 @@ macro_rules! view {
     (@field Time) => { FieldType::Date };
     (@field OptTime) => { FieldType::Date };
     (@field Bool) => { FieldType::Bool };
+    (@field Object) => { FieldType::Object };
     (@field StrList) => { FieldType::Str };
     (@field Json) => { FieldType::FreeForm };
     (@field OptJson) => { FieldType::FreeForm };
@@ -216,21 +227,27 @@ macro_rules! view {
     (@wire Enum($t:ty)) => { Wire::Enum(<$t>::ALL) };
     (@wire OptEnum($t:ty)) => { Wire::OptEnum(<$t>::ALL) };
     (@wire Int($min:expr, $max:expr)) => { Wire::Int($min as i64, $max as i64) };
+    (@wire Pattern($p:literal)) => { Wire::Pattern($p) };
     (@wire $kind:ident($name:literal)) => { Wire::$kind($name) };
     (@wire $kind:ident) => { Wire::$kind };
     (@doc) => { None };
     (@doc $doc:literal) => { Some($doc) };
-    (@fields [$($f:tt)*]) => { [$($f)*] };
-    (@fields [$($f:tt)*] [$($moved:literal),+] $after:literal) => {
-        moved_after([$($f)*], &[$($moved),+], $after)
+    (@fields [$($f:tt)*] [$($n:tt)*]) => { [$($f)*] };
+    (@fields [$($f:tt)*] [$($n:tt)*] $(schema)? [$($moved:literal),+] $after:literal) => {
+        permute([$($f)*], moved_after([$($n)*], &[$($moved),+], $after))
     };
-    (@schema [$($f:tt)*]) => {};
-    (@schema [$($f:tt)*] $schema:ident [$($search:literal),*] $($order:tt)*) => {
+    (@documented [$($f:tt)*] [$($n:tt)*] schema [$($moved:literal),+] $after:literal) => {
+        permute([$($f)*], moved_after([$($n)*], &[$($moved),+], $after))
+    };
+    (@documented [$($f:tt)*] [$($n:tt)*] $($order:tt)*) => { [$($f)*] };
+    (@schema [$($f:tt)*] [$($n:tt)*]) => {};
+    (@schema [$($f:tt)*] [$($n:tt)*] $schema:ident [$($search:literal),*]
+        [$($pname:literal => $pschema:ident),*] $($order:tt)*) => {
         /// The list-query schema of the view.
         pub static $schema: Schema = Schema {
-            fields: &view!(@fields [$($f)*] $($order)*),
+            fields: &view!(@fields [$($f)*] [$($n)*] $($order)*),
             default_search: &[$($search),*],
-            populate: &[],
+            populate: &[$(($pname, &$pschema)),*],
         };
     };
     (@struct $(#[$meta:meta])* $view:ident $record:ty) => {
@@ -263,7 +280,8 @@ macro_rules! view {
         $(#[$meta:meta])*
         $view:ident($record:ty $(, $extra:ident)?) as $r:ident
         $(, schema $schema:ident, search [$($search:literal),*]
-            $(, query [$($moved:literal),+] after $after:literal)?)? {
+            $(, populate [$($pname:literal => $pschema:ident),* $(,)?])?
+            $(, query $(+ $both:ident)? [$($moved:literal),+] after $after:literal)?)? {
             $($wire:literal: $kind:ident $(($($arg:tt)*))? $(doc($doc:literal))?
                 $(where [$($sub:literal: $subkind:ident),+ $(,)?])? = $e:expr),+ $(,)?
         }
@@ -283,16 +301,18 @@ macro_rules! view {
 
         impl $view<'_> {
             /// The fields for the OpenAPI schema.
-            pub const WIRE: &'static [WireField] = &[$(WireField {
+            pub const WIRE: &'static [WireField] = &view!(@documented [$(WireField {
                 name: $wire,
                 wire: view!(@wire $kind $(($($arg)*))?),
                 doc: view!(@doc $($doc)?),
-            }),+];
+            }),+] [$($wire),+] $($($($both)? [$($moved),+] $after)?)?);
         }
 
         view!(@schema [$(($wire, view!(@field $kind $(($($arg)*))?))
                 $($(, ($sub, view!(@field $subkind)))+)?),+]
-            $($schema [$($search),*] $([$($moved),+] $after)?)?);
+            [$($wire $($(, $sub)+)?),+]
+            $($schema [$($search),*] [$($($pname => $pschema),*)?]
+                $($($both)? [$($moved),+] $after)?)?);
     };
 }
 
@@ -379,70 +399,45 @@ impl<'a> From<&'a CardHolder> for CardHolderView<'a> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CardView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    debit_account_id: &'a str,
-    card_holder_id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    brand: &'a str,
-    currency: &'a str,
-    status: &'a str,
-    metadata: &'a JsonText,
-    spending_controls: &'a SpendingControls,
-    #[serde(rename = "enable2FA")]
-    enable_2fa: bool,
-    disposable: bool,
-    #[serde(with = "money")]
-    balance: Decimal,
-    masked_pan: &'a str,
-    last4: &'a str,
-    expiry_month: &'a str,
-    expiry_year: &'a str,
-    cancellation_reason: Option<&'a str>,
-    #[serde(serialize_with = "opt_rfc3339")]
-    canceled_at: Option<Timestamp>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-    /// What can still be spent: the ledger balance less pending holds (= `balance`).
-    #[serde(with = "money")]
-    available_balance: Decimal,
-    /// Funds on the card, holds included.
-    #[serde(with = "money")]
-    ledger_balance: Decimal,
-}
-
-impl<'a> From<&'a Card> for CardView<'a> {
-    fn from(c: &'a Card) -> Self {
-        CardView {
-            id: &c.id,
-            debit_account_id: &c.debit_account_id,
-            card_holder_id: &c.card_holder_id,
-            kind: c.kind.as_str(),
-            brand: c.brand.as_str(),
-            currency: c.currency.as_str(),
-            status: c.status.as_str(),
-            metadata: &c.metadata,
-            spending_controls: &c.spending_controls,
-            enable_2fa: c.enable_2fa,
-            disposable: c.disposable,
-            balance: c.available(),
-            masked_pan: &c.masked_pan,
-            last4: &c.last4,
-            expiry_month: &c.expiry_month,
-            expiry_year: &c.expiry_year,
-            cancellation_reason: c.cancellation_reason.map(|r| r.as_str()),
-            canceled_at: c.canceled_at,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
-            available_balance: c.available(),
-            ledger_balance: c.balance.normalize(),
-        }
+view! {
+    /// A card. `availableBalance` (what can still be spent: the ledger balance less pending holds,
+    /// = `balance`) and `ledgerBalance` (funds on the card, holds included) came last to the JSON
+    /// but sit beside `balance` in the list-query and OpenAPI schemas, whose order predates them.
+    CardView(Card) as c, schema CARD, search ["cardHolderId", "debitAccountId", "last4"],
+        populate ["cardHolder" => CARD_HOLDER, "debitAccount" => ACCOUNT],
+        query + schema ["availableBalance", "ledgerBalance"] after "balance" {
+        "_id": Str = &c.id,
+        "debitAccountId": Str = &c.debit_account_id,
+        "cardHolderId": Str = &c.card_holder_id,
+        "type": Enum(CardType) = c.kind.as_str(),
+        "brand": Enum(Brand) = c.brand.as_str(),
+        "currency": Str = c.currency.as_str(),
+        "status": Enum(CardStatus) = c.status.as_str(),
+        "metadata": Json = &c.metadata,
+        "spendingControls": Ref("SpendingControls") where [
+            "spendingControls.channels": Object,
+            "spendingControls.channels.atm": Bool,
+            "spendingControls.channels.pos": Bool,
+            "spendingControls.channels.web": Bool,
+            "spendingControls.channels.mobile": Bool,
+            "spendingControls.allowedCategories": Str,
+            "spendingControls.blockedCategories": Str,
+            "spendingControls.spendingLimits": Json,
+        ] = &c.spending_controls,
+        "enable2FA": Bool = c.enable_2fa,
+        "disposable": Bool = c.disposable,
+        "balance": Money = c.available(),
+        "maskedPan": Str = &c.masked_pan,
+        "last4": Pattern("^[0-9]{4}$") = &c.last4,
+        "expiryMonth": Str = &c.expiry_month,
+        "expiryYear": Str = &c.expiry_year,
+        "cancellationReason": OptEnum(CancellationReason)
+            = c.cancellation_reason.map(|r| r.as_str()),
+        "canceledAt": OptTime = c.canceled_at,
+        "createdAt": Time = c.created_at,
+        "updatedAt": Time = c.updated_at,
+        "availableBalance": Money = c.available(),
+        "ledgerBalance": Money = c.balance.normalize(),
     }
 }
 
@@ -678,43 +673,6 @@ pub static EVENT: Schema = Schema {
     ],
     default_search: &["type"],
     populate: &[],
-};
-
-pub static CARD: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("debitAccountId", FieldType::Str),
-        ("cardHolderId", FieldType::Str),
-        ("type", FieldType::Str),
-        ("brand", FieldType::Str),
-        ("currency", FieldType::Str),
-        ("status", FieldType::Str),
-        ("metadata", FieldType::FreeForm),
-        ("spendingControls", FieldType::Object),
-        ("spendingControls.channels", FieldType::Object),
-        ("spendingControls.channels.atm", FieldType::Bool),
-        ("spendingControls.channels.pos", FieldType::Bool),
-        ("spendingControls.channels.web", FieldType::Bool),
-        ("spendingControls.channels.mobile", FieldType::Bool),
-        ("spendingControls.allowedCategories", FieldType::Str),
-        ("spendingControls.blockedCategories", FieldType::Str),
-        ("spendingControls.spendingLimits", FieldType::FreeForm),
-        ("enable2FA", FieldType::Bool),
-        ("disposable", FieldType::Bool),
-        ("balance", FieldType::Number),
-        ("availableBalance", FieldType::Number),
-        ("ledgerBalance", FieldType::Number),
-        ("maskedPan", FieldType::Str),
-        ("last4", FieldType::Str),
-        ("expiryMonth", FieldType::Str),
-        ("expiryYear", FieldType::Str),
-        ("cancellationReason", FieldType::Str),
-        ("canceledAt", FieldType::Date),
-        ("createdAt", FieldType::Date),
-        ("updatedAt", FieldType::Date),
-    ],
-    default_search: &["cardHolderId", "debitAccountId", "last4"],
-    populate: &[("cardHolder", &CARD_HOLDER), ("debitAccount", &ACCOUNT)],
 };
 
 pub static CARD_HOLDER: Schema = Schema {
@@ -966,6 +924,102 @@ mod tests {
             json(&LimitSpendView::from(&spend)),
             r#"{"amount":100,"interval":"daily","categories":["groceries"],"periodStart":null,"spent":12.5,"available":87.5}"#
         );
+    }
+
+    #[test]
+    fn declared_nested_views_write_what_their_structs_wrote() {
+        let mut card = Card {
+            id: "crd_1".into(),
+            debit_account_id: "acc_1".into(),
+            card_holder_id: "chd_1".into(),
+            kind: CardType::parse("virtual").unwrap(),
+            brand: Brand::parse("Visa").unwrap(),
+            currency: Currency::parse("USD").unwrap(),
+            status: CardStatus::parse("canceled").unwrap(),
+            metadata: serde_json::from_str(r#"{"team":"ops"}"#).unwrap(),
+            spending_controls: crate::domain::cards::SpendingControls::default(),
+            enable_2fa: false,
+            disposable: true,
+            balance: Decimal::new(10_000, 2),
+            held: Decimal::new(25_50, 2),
+            masked_pan: "4111********1111".into(),
+            last4: "1111".into(),
+            expiry_month: "01".into(),
+            expiry_year: "2030".into(),
+            cancellation_reason: Some(CancellationReason::ALL[0])
+                .and_then(CancellationReason::parse),
+            canceled_at: Some(at()),
+            created_at: at(),
+            updated_at: at(),
+        };
+        let controls = json(&card.spending_controls);
+        let reason = CancellationReason::ALL[0];
+        assert_eq!(
+            json(&CardView::from(&card)),
+            format!(
+                r#"{{"_id":"crd_1","debitAccountId":"acc_1","cardHolderId":"chd_1","type":"virtual","brand":"Visa","currency":"USD","status":"canceled","metadata":{{"team":"ops"}},"spendingControls":{controls},"enable2FA":false,"disposable":true,"balance":74.5,"maskedPan":"4111********1111","last4":"1111","expiryMonth":"01","expiryYear":"2030","cancellationReason":"{reason}","canceledAt":"2026-01-02T03:04:05.678Z","createdAt":"2026-01-02T03:04:05.678Z","updatedAt":"2026-01-02T03:04:05.678Z","availableBalance":74.5,"ledgerBalance":100}}"#
+            )
+        );
+        card.cancellation_reason = None;
+        card.canceled_at = None;
+        assert!(
+            json(&CardView::from(&card))
+                .contains(r#""cancellationReason":null,"canceledAt":null,"#)
+        );
+
+        let delivery = Delivery {
+            id: "dlv_1".into(),
+            endpoint_id: "we_1".into(),
+            event_id: "evt_1".into(),
+            event_type: "card.created".into(),
+            status: DeliveryStatus::Pending,
+            attempts: vec![Attempt {
+                at: at(),
+                status: None,
+                duration_ms: 30,
+                error: Some("timeout".into()),
+            }],
+            failures: 1,
+            next_attempt_at: Some(at()),
+            due_ms: Some(1),
+            created_at: at(),
+        };
+        assert_eq!(
+            json(&WebhookDeliveryView::from(&delivery)),
+            r#"{"_id":"dlv_1","endpointId":"we_1","eventId":"evt_1","eventType":"card.created","status":"pending","attempts":[{"at":"2026-01-02T03:04:05.678Z","status":null,"durationMs":30,"error":"timeout"}],"nextAttemptAt":"2026-01-02T03:04:05.678Z","createdAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+    }
+
+    /// The list-query sub-fields given with a `Ref` field (`where [..]`) are the fields of the view
+    /// it refers to, so a field added to `MerchantView` or `DecisionView` cannot be left unqueryable.
+    #[test]
+    fn nested_query_fields_are_the_nested_views_fields() {
+        fn below<'a>(schema: &'a Schema, prefix: &str) -> Vec<&'a str> {
+            schema
+                .fields
+                .iter()
+                .filter_map(|(f, _)| f.strip_prefix(prefix)?.strip_prefix('.'))
+                .collect()
+        }
+        let names = |wire: &[WireField]| wire.iter().map(|f| f.name).collect::<Vec<_>>();
+        assert_eq!(below(&AUTHORIZATION, "merchant"), names(MerchantView::WIRE));
+        assert_eq!(
+            below(&CARD_TRANSACTION, "merchant"),
+            names(MerchantView::WIRE)
+        );
+        assert_eq!(below(&AUTHORIZATION, "decision"), names(DecisionView::WIRE));
+        let card: Vec<&str> = CARD.fields.iter().map(|(n, _)| *n).collect();
+        let at = card.iter().position(|n| *n == "balance").unwrap();
+        assert_eq!(card[at + 1..at + 3], ["availableBalance", "ledgerBalance"]);
+        let documented: Vec<&str> = CardView::WIRE.iter().map(|f| f.name).collect();
+        assert_eq!(
+            documented,
+            card.iter()
+                .filter(|n| !n.contains('.'))
+                .copied()
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(CARD.populate.len(), 2);
     }
 
     /// `query [..] after ".."` keeps the list-query order the document's sort enum shows.

@@ -20,8 +20,9 @@ use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPE
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::views::{
     AccountView, AttemptView, AuditEventView, AuthorizationEndpointView, AuthorizationView,
-    CardTransactionView, DecisionView, DetailView, DisputeView, EntryView, LimitSpendView,
-    MerchantView, TransferView, WebhookDeliveryView, WebhookEndpointView, Wire, WireField,
+    CardTransactionView, CardView, DecisionView, DetailView, DisputeView, EntryView,
+    LimitSpendView, MerchantView, TransferView, WebhookDeliveryView, WebhookEndpointView, Wire,
+    WireField,
 };
 
 pub fn reference(name: &str) -> Value {
@@ -239,30 +240,7 @@ fn spending_controls() -> Value {
 }
 
 fn card() -> Value {
-    record(json!({
-        "_id": string(),
-        "debitAccountId": string(),
-        "cardHolderId": string(),
-        "type": string_enum(CardType::ALL),
-        "brand": string_enum(Brand::ALL),
-        "currency": string(),
-        "status": string_enum(CardStatus::ALL),
-        "metadata": free_object(),
-        "spendingControls": reference("SpendingControls"),
-        "enable2FA": boolean(),
-        "disposable": boolean(),
-        "balance": money(),
-        "availableBalance": money(),
-        "ledgerBalance": money(),
-        "maskedPan": string(),
-        "last4": {"type": "string", "pattern": "^[0-9]{4}$"},
-        "expiryMonth": string(),
-        "expiryYear": string(),
-        "cancellationReason": nullable_enum(CancellationReason::ALL),
-        "canceledAt": nullable(timestamp()),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-    }))
+    view(CardView::WIRE)
 }
 
 fn merchant() -> Value {
@@ -310,6 +288,7 @@ fn view(fields: &[WireField]) -> Value {
         .map(|f| {
             let schema = match f.wire {
                 Wire::Str | Wire::MaybeStr => string(),
+                Wire::Pattern(p) => json!({"type": "string", "pattern": p}),
                 Wire::OptStr => nullable_string(),
                 Wire::Money => money(),
                 Wire::Time => timestamp(),
