@@ -21,14 +21,14 @@ use crate::domain::authorizations::{
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Brand, CancellationReason, Card, CardStatus, CardType, Interval};
 use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
-use crate::domain::events::Event;
+use crate::domain::events::{Event, EventType};
 use crate::domain::ledger::{Entry, EntryType};
 use crate::domain::transfers::Transfer;
 use crate::domain::webhooks::deliveries::{Attempt, Delivery, DeliveryStatus};
 use crate::domain::webhooks::endpoints::{Endpoint, EndpointStatus};
 use crate::env::Timestamp;
 use crate::query::{FieldType, Schema};
-use crate::storage::codec::{JsonText, money};
+use crate::storage::codec::money;
 
 fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&t.to_rfc3339())
@@ -76,6 +76,8 @@ pub enum Wire {
     Ref(&'static str),
     /// The same, or null.
     OptRef(&'static str),
+    /// An object written in place, with the fields of another declared view.
+    Inline(&'static [WireField]),
     /// An array of the named component schema (queried as free-form).
     List(&'static str),
     /// One of these strings (a domain `str_enum!`'s `ALL`).
@@ -221,6 +223,7 @@ macro_rules! view {
     (@field OptJson) => { FieldType::FreeForm };
     (@field List($($a:tt)*)) => { FieldType::FreeForm };
     (@field Ref($($a:tt)*)) => { FieldType::Object };
+    (@field Inline($($a:tt)*)) => { FieldType::Object };
     (@field OptRef($($a:tt)*)) => { FieldType::Object };
     (@field Enum($($a:tt)*)) => { FieldType::Str };
     (@field OptEnum($($a:tt)*)) => { FieldType::Str };
@@ -228,6 +231,7 @@ macro_rules! view {
     (@wire OptEnum($t:ty)) => { Wire::OptEnum(<$t>::ALL) };
     (@wire Int($min:expr, $max:expr)) => { Wire::Int($min as i64, $max as i64) };
     (@wire Pattern($p:literal)) => { Wire::Pattern($p) };
+    (@wire Inline($t:ty)) => { Wire::Inline(<$t>::WIRE) };
     (@wire $kind:ident($name:literal)) => { Wire::$kind($name) };
     (@wire $kind:ident) => { Wire::$kind };
     (@doc) => { None };
@@ -572,31 +576,19 @@ view! {
     }
 }
 
-#[derive(Serialize)]
-pub struct EventData<'a> {
-    object: &'a JsonText,
+view! {
+    /// An event's `data`: the resource as a read returns it.
+    EventData(Event) as e {
+        "object": Json doc("The resource as a read returns it.") = &e.object,
+    }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EventView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    data: EventData<'a>,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-}
-
-impl<'a> From<&'a Event> for EventView<'a> {
-    fn from(e: &'a Event) -> Self {
-        EventView {
-            id: &e.id,
-            kind: e.kind.as_str(),
-            data: EventData { object: &e.object },
-            created_at: e.created_at,
-        }
+view! {
+    EventView(Event) as e, schema EVENT, search ["type"] {
+        "_id": Str = &e.id,
+        "type": Enum(EventType) = e.kind.as_str(),
+        "data": Inline(EventData) where ["data.object": Json] = EventData::from(e),
+        "createdAt": Time = e.created_at,
     }
 }
 
@@ -662,18 +654,6 @@ view! {
         "createdAt": Time = e.created_at,
     }
 }
-
-pub static EVENT: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("type", FieldType::Str),
-        ("data", FieldType::Object),
-        ("data.object", FieldType::FreeForm),
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["type"],
-    populate: &[],
-};
 
 pub static CARD_HOLDER: Schema = Schema {
     fields: &[
@@ -1008,6 +988,7 @@ mod tests {
             names(MerchantView::WIRE)
         );
         assert_eq!(below(&AUTHORIZATION, "decision"), names(DecisionView::WIRE));
+        assert_eq!(below(&EVENT, "data"), names(EventData::WIRE));
         let card: Vec<&str> = CARD.fields.iter().map(|(n, _)| *n).collect();
         let at = card.iter().position(|n| *n == "balance").unwrap();
         assert_eq!(card[at + 1..at + 3], ["availableBalance", "ledgerBalance"]);

@@ -20,7 +20,7 @@ use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPE
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::views::{
     AccountView, AttemptView, AuditEventView, AuthorizationEndpointView, AuthorizationView,
-    CardTransactionView, CardView, DecisionView, DetailView, DisputeView, EntryView,
+    CardTransactionView, CardView, DecisionView, DetailView, DisputeView, EntryView, EventView,
     LimitSpendView, MerchantView, TransferView, WebhookDeliveryView, WebhookEndpointView, Wire,
     WireField,
 };
@@ -302,6 +302,7 @@ fn view(fields: &[WireField]) -> Value {
                 Wire::OptInt => json!({"type": ["integer", "null"]}),
                 Wire::Ref(name) => reference(name),
                 Wire::OptRef(name) => nullable(reference(name)),
+                Wire::Inline(fields) => view(fields),
                 Wire::List(name) => json!({"type": "array", "items": reference(name)}),
                 Wire::Enum(all) => string_enum(all),
                 Wire::OptEnum(all) => nullable_enum(all),
@@ -387,12 +388,7 @@ fn limit_spend() -> Value {
 }
 
 fn event() -> Value {
-    record(json!({
-        "_id": string(),
-        "type": string_enum(EventType::ALL),
-        "data": record(json!({"object": {"type": "object", "description": "The resource as a read returns it."}})),
-        "createdAt": timestamp(),
-    }))
+    view(EventView::WIRE)
 }
 
 fn authorization_create() -> Value {
