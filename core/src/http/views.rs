@@ -6,6 +6,7 @@ use serde::{Serialize, Serializer};
 
 use crate::domain::account_details::{AccountDetail, DetailType};
 use crate::domain::accounts::{Account, AccountStatus, AccountType, Category, OwnerType};
+use crate::domain::api_keys::KeyInfo;
 use crate::domain::audit::{AuditAction, AuditEvent, Outcome as AuditOutcome};
 use crate::domain::authorizations::decisions::{
     Decision, DecisionReason, DecisionSource, Fallback,
@@ -23,6 +24,7 @@ use crate::domain::cards::{Brand, CancellationReason, Card, CardStatus, CardType
 use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
 use crate::domain::events::{Event, EventType};
 use crate::domain::ledger::{Entry, EntryType};
+use crate::domain::permissions::{Permissions, Resource};
 use crate::domain::transfers::Transfer;
 use crate::domain::webhooks::deliveries::{Attempt, Delivery, DeliveryStatus};
 use crate::domain::webhooks::endpoints::{Endpoint, EndpointStatus};
@@ -32,13 +34,6 @@ use crate::storage::codec::money;
 
 fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&t.to_rfc3339())
-}
-
-fn opt_rfc3339<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => s.serialize_str(&t.to_rfc3339()),
-        None => s.serialize_none(),
-    }
 }
 
 /// The kind of one field of a view declared with [`view!`]: how it is written, what the list
@@ -76,6 +71,8 @@ pub enum Wire {
     Ref(&'static str),
     /// The same, or null.
     OptRef(&'static str),
+    /// An object with these keys (a domain enum's `ALL`), each one of these strings.
+    EnumMap(&'static [&'static str], &'static [&'static str]),
     /// An object written in place, with the fields of another declared view.
     Inline(&'static [WireField]),
     /// An array of the named component schema (queried as free-form).
@@ -224,6 +221,7 @@ macro_rules! view {
     (@field List($($a:tt)*)) => { FieldType::FreeForm };
     (@field Ref($($a:tt)*)) => { FieldType::Object };
     (@field Inline($($a:tt)*)) => { FieldType::Object };
+    (@field EnumMap($($a:tt)*)) => { FieldType::FreeForm };
     (@field OptRef($($a:tt)*)) => { FieldType::Object };
     (@field Enum($($a:tt)*)) => { FieldType::Str };
     (@field OptEnum($($a:tt)*)) => { FieldType::Str };
@@ -232,6 +230,7 @@ macro_rules! view {
     (@wire Int($min:expr, $max:expr)) => { Wire::Int($min as i64, $max as i64) };
     (@wire Pattern($p:literal)) => { Wire::Pattern($p) };
     (@wire Inline($t:ty)) => { Wire::Inline(<$t>::WIRE) };
+    (@wire EnumMap($k:ty, [$($v:literal),*])) => { Wire::EnumMap(<$k>::ALL, &[$($v),*]) };
     (@wire $kind:ident($name:literal)) => { Wire::$kind($name) };
     (@wire $kind:ident) => { Wire::$kind };
     (@doc) => { None };
@@ -592,52 +591,27 @@ view! {
     }
 }
 
-/// A stored API key as `/api-keys` shows it: never the key, only its id and grants.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiKeyView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    client: &'a str,
-    /// Every resource with its level (`none`, `read`, `write`).
-    permissions: serde_json::Map<String, serde_json::Value>,
-    reveal: bool,
-    /// Null for keys stored before permissions existed.
-    #[serde(serialize_with = "opt_rfc3339")]
-    created_at: Option<Timestamp>,
-}
+/// Every resource with its level (`none`, `read`, `write`), in `Resource::ALL` order.
+struct Levels<'a>(&'a Permissions);
 
-impl<'a> From<&'a crate::domain::api_keys::KeyInfo> for ApiKeyView<'a> {
-    fn from(k: &'a crate::domain::api_keys::KeyInfo) -> Self {
-        use crate::domain::permissions::Resource;
-        ApiKeyView {
-            id: &k.id,
-            client: &k.client,
-            permissions: Resource::all()
-                .map(|r| {
-                    (
-                        r.as_str().to_string(),
-                        k.permissions.level(r).as_str().into(),
-                    )
-                })
-                .collect(),
-            reveal: k.permissions.reveal(),
-            created_at: k.created_at,
-        }
+impl Serialize for Levels<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(Resource::all().map(|r| (r.as_str(), self.0.level(r).as_str())))
     }
 }
 
-pub static API_KEY: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("client", FieldType::Str),
-        ("permissions", FieldType::FreeForm),
-        ("reveal", FieldType::Bool),
-        ("createdAt", FieldType::Date),
-    ],
-    default_search: &["_id"],
-    populate: &[],
-};
+view! {
+    /// A stored API key as `/api-keys` shows it: never the key, only its id and grants.
+    /// `createdAt` is null for keys stored before permissions existed.
+    ApiKeyView(KeyInfo) as k, schema API_KEY, search ["_id"] {
+        "_id": Str doc("The first 24 hex characters of the key's SHA-256; never the key.") = &k.id,
+        "client": Str = &k.client,
+        "permissions": EnumMap(Resource, ["none", "read", "write"]) = Levels(&k.permissions),
+        "reveal": Bool doc("May create card tokens and reveal card numbers.")
+            = k.permissions.reveal(),
+        "createdAt": OptTime = k.created_at,
+    }
+}
 
 view! {
     /// An audit record as `/audit-events` shows it.
@@ -967,6 +941,35 @@ mod tests {
         assert_eq!(
             json(&WebhookDeliveryView::from(&delivery)),
             r#"{"_id":"dlv_1","endpointId":"we_1","eventId":"evt_1","eventType":"card.created","status":"pending","attempts":[{"at":"2026-01-02T03:04:05.678Z","status":null,"durationMs":30,"error":"timeout"}],"nextAttemptAt":"2026-01-02T03:04:05.678Z","createdAt":"2026-01-02T03:04:05.678Z"}"#
+        );
+    }
+
+    #[test]
+    fn an_api_key_view_lists_every_resource_in_order() {
+        let key = KeyInfo {
+            id: "k1".into(),
+            client: "c1".into(),
+            permissions: Permissions::default_new(),
+            created_at: None,
+            configured: false,
+        };
+        let levels: Vec<String> = Resource::all()
+            .map(|r| {
+                format!(
+                    r#""{}":"{}""#,
+                    r.as_str(),
+                    key.permissions.level(r).as_str()
+                )
+            })
+            .collect();
+        assert_eq!(levels.len(), Resource::ALL.len());
+        assert_eq!(
+            json(&ApiKeyView::from(&key)),
+            format!(
+                r#"{{"_id":"k1","client":"c1","permissions":{{{}}},"reveal":{},"createdAt":null}}"#,
+                levels.join(","),
+                key.permissions.reveal()
+            )
         );
     }
 

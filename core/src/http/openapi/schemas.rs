@@ -19,10 +19,10 @@ use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::views::{
-    AccountView, AttemptView, AuditEventView, AuthorizationEndpointView, AuthorizationView,
-    CardTransactionView, CardView, DecisionView, DetailView, DisputeView, EntryView, EventView,
-    LimitSpendView, MerchantView, TransferView, WebhookDeliveryView, WebhookEndpointView, Wire,
-    WireField,
+    AccountView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
+    AuthorizationView, CardTransactionView, CardView, DecisionView, DetailView, DisputeView,
+    EntryView, EventView, LimitSpendView, MerchantView, TransferView, WebhookDeliveryView,
+    WebhookEndpointView, Wire, WireField,
 };
 
 pub fn reference(name: &str) -> Value {
@@ -303,6 +303,11 @@ fn view(fields: &[WireField]) -> Value {
                 Wire::Ref(name) => reference(name),
                 Wire::OptRef(name) => nullable(reference(name)),
                 Wire::Inline(fields) => view(fields),
+                Wire::EnumMap(keys, values) => record(Value::Object(
+                    keys.iter()
+                        .map(|k| (k.to_string(), string_enum(values)))
+                        .collect(),
+                )),
                 Wire::List(name) => json!({"type": "array", "items": reference(name)}),
                 Wire::Enum(all) => string_enum(all),
                 Wire::OptEnum(all) => nullable_enum(all),
@@ -426,35 +431,24 @@ fn card_token() -> Value {
     }))
 }
 
-fn api_key_properties() -> Value {
-    let levels: Map<String, Value> = crate::domain::permissions::Resource::ALL
-        .iter()
-        .map(|r| (r.to_string(), string_enum(&["none", "read", "write"])))
-        .collect();
-    json!({
-        "_id": {"type": "string", "description": "The first 24 hex characters of the key's SHA-256; never the key."},
-        "client": string(),
-        "permissions": record(Value::Object(levels)),
-        "reveal": {"type": "boolean", "description": "May create card tokens and reveal card numbers."},
-        "createdAt": nullable(timestamp()),
-    })
-}
-
 fn audit_event() -> Value {
     view(AuditEventView::WIRE)
 }
 
 fn api_key() -> Value {
-    record(api_key_properties())
+    view(ApiKeyView::WIRE)
 }
 
 fn api_key_created() -> Value {
-    let mut p = api_key_properties();
-    p["key"] = json!({
+    let mut key = api_key();
+    key["properties"]["key"] = json!({
         "type": ["string", "null"],
         "description": "The key: shown only here; null on an idempotent replay."
     });
-    record(p)
+    if let Some(required) = key["required"].as_array_mut() {
+        required.push(json!("key"));
+    }
+    key
 }
 
 /// `reveal`, or a resource the service knows (or `*`) with a level: from the resource list itself.
