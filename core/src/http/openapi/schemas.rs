@@ -20,9 +20,9 @@ use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPE
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::views::{
     AccountView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
-    AuthorizationView, CardTransactionView, CardView, DecisionView, DetailView, DisputeView,
-    EntryView, EventView, LimitSpendView, MerchantView, TransferView, WebhookDeliveryView,
-    WebhookEndpointView, Wire, WireField,
+    AuthorizationView, CardHolderView, CardTransactionView, CardView, DecisionView, DetailView,
+    DisputeView, EntryView, EventView, LimitSpendView, MerchantView, TransferView,
+    WebhookDeliveryView, WebhookEndpointView, Wire, WireField,
 };
 
 pub fn reference(name: &str) -> Value {
@@ -205,22 +205,7 @@ fn proof_of_address() -> Value {
 }
 
 fn card_holder() -> Value {
-    record(json!({
-        "_id": string(),
-        "name": string(),
-        "person": reference("Person"),
-        "address": nullable(reference("Address")),
-        "identification": record(json!({
-            "document": nullable(reference("Document")),
-            "proofOfAddress": nullable(reference("ProofOfAddress")),
-        })),
-        "meta": record(json!({
-            "fundingSource": nullable_string(),
-            "monthlyTransactionValue": nullable_string(),
-        })),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-    }))
+    view(CardHolderView::WIRE)
 }
 
 fn spending_controls() -> Value {
