@@ -44,9 +44,13 @@ fn main() -> ExitCode {
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        // Written as it comes, one write(2) a line: a non-blocking writer (tracing-appender, with
-        // or without batching its writes) measured slower on 2 cores (scripts/bench-ops).
-        .with_writer(std::io::stderr);
+        // The server's lines are gathered and written by a log thread, many per write(2)
+        // (json_log.rs: the syscall per request line was logging's largest cost); the other
+        // commands write theirs as they come.
+        .with_writer(match cli.command {
+            Command::Serve(_) => json_log::LogOut::gathered(),
+            _ => json_log::LogOut::Direct,
+        });
     match cli.log_format {
         LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
             .map(|()| ExitCode::SUCCESS)
             .map_err(anyhow::Error::from),
     };
+    json_log::flush();
     match result {
         Ok(code) => code,
         Err(e) => {
