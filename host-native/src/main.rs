@@ -7,6 +7,7 @@ mod metrics;
 // Used by the webhook delivery task and real-time authorization decisions, which build on it next.
 #[cfg_attr(not(test), allow(dead_code))]
 mod outbound;
+mod rotation;
 mod server;
 mod store;
 mod system_env;
@@ -234,6 +235,22 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         })
         .run(),
     );
+    if args.vault_rotate {
+        match service.config().vault() {
+            Some(vault) => {
+                runtime.spawn(
+                    Arc::new(rotation::Rotator {
+                        vault: Arc::new(vault),
+                        store: store.clone(),
+                        writer: writer.handle(),
+                        batch: args.vault_rotate_batch as usize,
+                    })
+                    .run(),
+                );
+            }
+            None => warn!("--vault-rotate: no vault key is configured; nothing to rotate"),
+        }
+    }
     let state = Arc::new(server::AppState {
         service,
         store: store.clone(),
