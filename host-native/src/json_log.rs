@@ -18,6 +18,7 @@
 //!
 //! Leaf module: main installs it; it imports nothing of the crate.
 
+use std::cell::Cell;
 use std::fmt::{self, Write};
 use std::io;
 use std::sync::Mutex;
@@ -29,7 +30,6 @@ use std::time::Duration;
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Metadata, Subscriber};
 use tracing_subscriber::fmt::format::Writer;
-use tracing_subscriber::fmt::time::{FormatTime, SystemTime};
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, MakeWriter};
 use tracing_subscriber::registry::LookupSpan;
 
@@ -48,8 +48,10 @@ where
     ) -> fmt::Result {
         let meta = event.metadata();
         w.write_str("{\"timestamp\":\"")?;
-        SystemTime.format_time(&mut w)?;
-        write!(w, "\",\"level\":\"{}\"", meta.level())?;
+        timestamp(&mut w)?;
+        w.write_str("\",\"level\":\"")?;
+        w.write_str(meta.level().as_str())?;
+        w.write_char('"')?;
         let mut fields = Fields {
             w: &mut w,
             result: Ok(()),
@@ -142,6 +144,73 @@ impl<W: Write> Write for Escape<'_, W> {
         }
         self.0.write_str(&s[start..])
     }
+}
+
+/// `SystemTime`'s timestamp (RFC 3339, UTC, microseconds: `2026-11-26T14:40:02.118000Z`), with the
+/// date and time of day formatted once a second per thread rather than for every line.
+fn timestamp(w: &mut impl Write) -> fmt::Result {
+    let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+        return w.write_str("1970-01-01T00:00:00.000000Z");
+    };
+    timestamp_at(w, now.as_secs(), now.subsec_micros())
+}
+
+fn timestamp_at(w: &mut impl Write, secs: u64, micros: u32) -> fmt::Result {
+    thread_local! {
+        /// The second last formatted and its `YYYY-MM-DDTHH:MM:SS.`.
+        static SECOND: Cell<(u64, [u8; 20])> = const { Cell::new((u64::MAX, [0; 20])) };
+    }
+    let (cached, mut prefix) = SECOND.get();
+    if cached != secs {
+        let Some(formatted) = second_prefix(secs) else {
+            // Past year 9999: the general form.
+            return write!(w, "{secs}.{micros:06}");
+        };
+        prefix = formatted;
+        SECOND.set((secs, prefix));
+    }
+    let mut fraction = *b"000000Z";
+    let mut rest = micros.min(999_999);
+    for digit in fraction[..6].iter_mut().rev() {
+        *digit = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    // Both are ASCII digits and separators.
+    w.write_str(std::str::from_utf8(&prefix).map_err(|_| fmt::Error)?)?;
+    w.write_str(std::str::from_utf8(&fraction).map_err(|_| fmt::Error)?)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.` of a second since the epoch (the civil date by Howard Hinnant's
+/// days-to-civil algorithm); None past year 9999.
+fn second_prefix(secs: u64) -> Option<[u8; 20]> {
+    let days = i64::try_from(secs / 86_400).ok()?;
+    let of_day = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    if year > 9999 {
+        return None;
+    }
+    let mut out = *b"0000-00-00T00:00:00.";
+    let mut put = |at: usize, width: usize, mut value: u64| {
+        for i in (at..at + width).rev() {
+            out[i] = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    };
+    put(0, 4, year as u64);
+    put(5, 2, month as u64);
+    put(8, 2, day as u64);
+    put(11, 2, of_day / 3600);
+    put(14, 2, of_day / 60 % 60);
+    put(17, 2, of_day % 60);
+    Some(out)
 }
 
 /// How long the log thread lets lines gather before writing them: how late a line may reach stderr.
@@ -269,6 +338,7 @@ impl<'a> MakeWriter<'a> for LogOut {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tracing_subscriber::fmt::time::{FormatTime, SystemTime};
 
     #[test]
     fn escapes_quotes_backslashes_and_control_characters() {
@@ -310,5 +380,32 @@ mod tests {
         let mut again = Vec::new();
         flush_into(&mut again);
         assert!(again.is_empty(), "a line written twice");
+    }
+    #[test]
+    fn timestamps_are_rfc3339_utc_with_microseconds() {
+        let at = |secs, micros| {
+            let mut out = String::new();
+            timestamp_at(&mut out, secs, micros).unwrap();
+            out
+        };
+        assert_eq!(at(0, 0), "1970-01-01T00:00:00.000000Z");
+        assert_eq!(at(951_782_400, 7), "2000-02-29T00:00:00.000007Z");
+        assert_eq!(at(951_868_799, 999_999), "2000-02-29T23:59:59.999999Z");
+        assert_eq!(at(1_709_164_800, 500_000), "2024-02-29T00:00:00.500000Z");
+        // Twice in the same second: the cached date and time of day, a new fraction.
+        assert_eq!(at(1_795_704_002, 118_000), "2026-11-26T14:40:02.118000Z");
+        assert_eq!(at(1_795_704_002, 118_001), "2026-11-26T14:40:02.118001Z");
+        assert_eq!(at(1_798_761_599, 1), "2026-12-31T23:59:59.000001Z");
+        assert_eq!(at(4_107_542_400, 0), "2100-03-01T00:00:00.000000Z");
+        assert_eq!(at(253_402_300_799, 0), "9999-12-31T23:59:59.000000Z");
+        // The same form as tracing-subscriber's `SystemTime`, which the format replaced.
+        let mut theirs = String::new();
+        SystemTime
+            .format_time(&mut Writer::new(&mut theirs))
+            .unwrap();
+        let mut ours = String::new();
+        timestamp(&mut ours).unwrap();
+        assert_eq!(ours.len(), theirs.len(), "{ours} vs {theirs}");
+        assert_eq!(ours[..13], theirs[..13], "{ours} vs {theirs}");
     }
 }

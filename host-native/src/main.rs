@@ -304,6 +304,8 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let stats = writer.stop();
     runtime.shutdown_timeout(Duration::from_secs(1));
     info!("stopped");
+    // The log's lines first, so the summary comes after them, as it did when lines were written at once.
+    json_log::flush();
     println!("{}", stats.summary());
     if let Some(db) = &logged {
         println!("{}", db.stats().summary());
