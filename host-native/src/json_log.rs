@@ -238,37 +238,45 @@ impl LogOut {
     /// Gathered, with the log thread started (for `serve`); falls back to direct if the thread
     /// cannot be started.
     pub fn gathered() -> LogOut {
-        if LOG_THREAD.get().is_some() {
-            return LogOut::Gathered;
-        }
-        let spawned = std::thread::Builder::new()
-            .name("log-writer".into())
-            .spawn(|| {
-                loop {
-                    // Parked until a line arrives, then a moment for more to gather.
-                    std::thread::park();
-                    std::thread::sleep(GATHER);
-                    // Cleared before taking: a line logged after the take wakes the thread again.
-                    WOKEN.store(false, Ordering::SeqCst);
-                    flush();
-                }
-            });
-        match spawned {
-            Ok(handle) => {
-                let _ = LOG_THREAD.set(handle.thread().clone());
-                LogOut::Gathered
-            }
+        match start_log_thread(write_to_stderr) {
+            Ok(()) => LogOut::Gathered,
             Err(_) => LogOut::Direct,
         }
     }
 }
 
-/// Writes every line gathered so far to stderr.
-pub fn flush() {
-    flush_into(&mut io::stderr().lock());
+/// Starts the log thread (once): it writes what gathered to `sink`, [`GATHER`] after a line woke it.
+fn start_log_thread(sink: fn(&[u8])) -> io::Result<()> {
+    if LOG_THREAD.get().is_some() {
+        return Ok(());
+    }
+    let handle = std::thread::Builder::new()
+        .name("log-writer".into())
+        .spawn(move || {
+            loop {
+                // Parked until a line arrives, then a moment for more to gather.
+                std::thread::park();
+                std::thread::sleep(GATHER);
+                // Cleared before taking: a line logged after the take wakes the thread again.
+                WOKEN.store(false, Ordering::SeqCst);
+                write_gathered(sink);
+            }
+        })?;
+    let _ = LOG_THREAD.set(handle.thread().clone());
+    Ok(())
 }
 
-fn flush_into(sink: &mut impl io::Write) {
+/// Writes every line gathered so far to stderr.
+pub fn flush() {
+    write_gathered(write_to_stderr);
+}
+
+fn write_to_stderr(lines: &[u8]) {
+    // As the direct writer does, a failed write is not reported: there is nowhere to report it.
+    let _ = io::Write::write_all(&mut io::stderr().lock(), lines);
+}
+
+fn write_gathered(sink: impl FnOnce(&[u8])) {
     let mut out = OUT.lock().unwrap_or_else(|e| e.into_inner());
     {
         let mut lines = LINES.lock().unwrap_or_else(|e| e.into_inner());
@@ -277,8 +285,7 @@ fn flush_into(sink: &mut impl io::Write) {
         }
         std::mem::swap(&mut *lines, &mut *out);
     }
-    // As the direct writer does, a failed write is not reported: there is nowhere to report it.
-    let _ = io::Write::write_all(sink, &out);
+    sink(&out);
     out.clear();
 }
 
@@ -300,9 +307,9 @@ impl io::Write for Line {
         };
         if self.urgent || held >= BUFFER_LIMIT {
             flush();
-        } else if !WOKEN.load(Ordering::SeqCst)
+        } else if let Some(thread) = LOG_THREAD.get()
+            && !WOKEN.load(Ordering::SeqCst)
             && !WOKEN.swap(true, Ordering::SeqCst)
-            && let Some(thread) = LOG_THREAD.get()
         {
             thread.unpark();
         }
@@ -349,8 +356,9 @@ mod tests {
         assert_eq!(parsed, "a\"b\\c\nd\u{1}é");
     }
 
+    // One test for the shared buffer: the log thread, once started, would take lines from a second.
     #[test]
-    fn gathered_lines_keep_each_writers_order_and_none_is_lost() {
+    fn gathered_lines_keep_each_writers_order_none_is_lost_and_the_log_thread_writes_them() {
         use std::io::Write as _;
         let (threads, per_thread) = (4, 500);
         std::thread::scope(|scope| {
@@ -367,7 +375,7 @@ mod tests {
             }
         });
         let mut written = Vec::new();
-        flush_into(&mut written);
+        write_gathered(|lines| written.extend_from_slice(lines));
         let text = String::from_utf8(written).unwrap();
         let mut next = vec![0; threads];
         for line in text.lines() {
@@ -378,8 +386,35 @@ mod tests {
         }
         assert_eq!(next, vec![per_thread; threads], "lines lost");
         let mut again = Vec::new();
-        flush_into(&mut again);
+        write_gathered(|lines| again.extend_from_slice(lines));
         assert!(again.is_empty(), "a line written twice");
+
+        // The log thread: woken by a line, it writes it a moment later, and is woken again by the
+        // lines after that gathering.
+        static WRITTEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+        start_log_thread(|lines| WRITTEN.lock().unwrap().extend_from_slice(lines)).unwrap();
+        let log = |text: &str| {
+            let mut line = Line {
+                out: LogOut::Gathered,
+                urgent: false,
+            };
+            line.write_all(text.as_bytes()).unwrap();
+        };
+        let written_within_5s = |expected: &str| {
+            let deadline = std::time::Instant::now() + Duration::from_secs(5);
+            while std::time::Instant::now() < deadline {
+                if *WRITTEN.lock().unwrap() == expected.as_bytes() {
+                    return true;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            false
+        };
+        log("first\n");
+        assert!(written_within_5s("first\n"));
+        log("second\n");
+        log("third\n");
+        assert!(written_within_5s("first\nsecond\nthird\n"));
     }
     #[test]
     fn timestamps_are_rfc3339_utc_with_microseconds() {
