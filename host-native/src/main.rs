@@ -156,6 +156,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let url_policy = card_core::domain::push::UrlPolicy {
         allow_private: args.allow_private_urls,
     };
+    let outbound = outbound::Outbound::new(url_policy).resolving(&args.resolve);
     let service = Arc::new(Service::new(
         Config {
             api_keys,
@@ -230,7 +231,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             store: store.clone(),
             env: env.clone(),
             writer: writer.handle(),
-            outbound: outbound::Outbound::new(url_policy),
+            outbound: outbound.clone(),
             wake: deliveries.clone(),
         })
         .run(),
@@ -266,7 +267,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         metrics: metrics.is_some(),
         cors: card_core::http::cors::Origins::new(&args.cors_origins),
         deliveries,
-        outbound: outbound::Outbound::new(url_policy),
+        outbound,
     });
     if let Some((listener, handle)) = metrics {
         let gauges = {
