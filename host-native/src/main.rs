@@ -225,6 +225,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let limits = args.limits;
     let handle = writer.handle();
     let deliveries = Arc::new(tokio::sync::Notify::new());
+    let delivery_stats = Arc::new(std::sync::Mutex::new(delivery::Stats::default()));
     runtime.spawn(
         Arc::new(delivery::Deliverer {
             service: service.clone(),
@@ -233,6 +234,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             writer: writer.handle(),
             outbound: outbound.clone(),
             wake: deliveries.clone(),
+            stats: delivery_stats.clone(),
         })
         .run(),
     );
@@ -311,6 +313,14 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(db) = &logged {
         println!("{}", db.stats().summary());
         println!("log fsyncs: {}", db.sync_timings().summary());
+    }
+    // Only when something was sent: the line is plain text, even with JSON logs.
+    let delivered = delivery_stats
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if delivered.attempts > 0 {
+        println!("{}", delivered.summary());
     }
     if let Store::Postgres(pg) = &store {
         println!(
