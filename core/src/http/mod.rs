@@ -91,7 +91,27 @@ pub struct Request {
     pub peer: Option<String>,
 }
 
+/// A request's credentials are wiped from memory when it is dropped: the API key (`x-api-key`,
+/// `Authorization`) and the query string, which carries reveal tokens. The host's own buffers are
+/// its to wipe (README "Card data security").
+impl Drop for Request {
+    fn drop(&mut self) {
+        self.wipe_credentials();
+    }
+}
+
 impl Request {
+    fn wipe_credentials(&mut self) {
+        use zeroize::Zeroize;
+        for (name, value) in &mut self.headers {
+            if name.eq_ignore_ascii_case("x-api-key") || name.eq_ignore_ascii_case("authorization")
+            {
+                value.zeroize();
+            }
+        }
+        self.query.zeroize();
+    }
+
     pub fn new(method: Method, target: &str) -> Request {
         let (path, query) = match target.split_once('?') {
             Some((p, q)) => (p.to_string(), q.to_string()),
@@ -173,5 +193,23 @@ impl Response {
 
     pub fn header_value(&self, name: &str) -> Option<&str> {
         header_value(&self.headers, name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_are_wiped_and_nothing_else() {
+        let mut req = Request::new(Method::Get, "/cards/c1/reveal?token=tok_secret")
+            .header("X-Api-Key", "sk_secret")
+            .header("authorization", "Bearer sk_secret")
+            .header("accept", "application/json");
+        req.wipe_credentials();
+        assert_eq!(req.query, "");
+        let values: Vec<&str> = req.headers.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(values, ["", "", "application/json"]);
+        assert_eq!(req.path, "/cards/c1/reveal");
     }
 }
