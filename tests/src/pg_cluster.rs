@@ -276,8 +276,8 @@ impl Drop for PgCluster {
 
 static SHARED: OnceLock<PgCluster> = OnceLock::new();
 
-/// The cluster of this test binary, for `CARDS_TEST_STORE=postgres` (one database per server);
-/// stopped at exit.
+/// The cluster of this test process (one per run of the suite), for `CARDS_TEST_STORE=postgres` (one
+/// database per server) and the tests of several instances on one database; stopped at exit.
 pub fn shared() -> &'static PgCluster {
     SHARED.get_or_init(|| {
         let cluster = PgCluster::start(&["fsync=off"]);
