@@ -793,3 +793,143 @@ fn a_last4_search_matches_what_every_card_would() {
         }
     }
 }
+
+/// A vault rotation re-seals card data and every client's endpoint secrets (current and previous),
+/// after which the old key can go: a service with the new key alone reveals every card and opens
+/// every secret.
+#[test]
+fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
+    use std::collections::BTreeMap;
+
+    use crate::domain::authorizations::endpoint as decision_endpoints;
+    use crate::domain::rotation;
+    use crate::domain::vault::Vault;
+    use crate::domain::webhooks::endpoints as webhook_endpoints;
+    use crate::domain::{IdGen, Scope};
+    use crate::env::Env;
+    use crate::storage::table;
+
+    let mut app = App::new();
+    let acct = app.account("0", "USD");
+    let holder = app.holder();
+    let reveal = |app: &mut App, id: &str| {
+        let (s, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
+        assert_eq!(s, 201, "{t}");
+        let token = t["data"]["token"].as_str().unwrap().to_string();
+        let (s, v) = app.call(
+            Method::Get,
+            &format!("/cards/{id}/reveal?token={token}"),
+            None,
+        );
+        assert_eq!(s, 200, "{v}");
+        (v["pan"].to_string(), v["cvv"].to_string())
+    };
+    let mut cards = Vec::new();
+    for _ in 0..5 {
+        let (s, v) = app.issue(&acct, &holder, None);
+        assert_eq!(s, 201, "{v}");
+        cards.push(v["data"]["_id"].as_str().unwrap().to_string());
+    }
+    let before: Vec<_> = cards.iter().map(|c| reveal(&mut app, c)).collect();
+    let endpoint = |app: &mut App, key: &str, url: &str| {
+        let body = json!({"url": url, "enabledEvents": ["*"]});
+        let (s, v) = app.json_as(key, Method::Post, "/webhook-endpoints", Some(body));
+        assert_eq!(s, 201, "{v}");
+        v["data"]["_id"].as_str().unwrap().to_string()
+    };
+    let alice_hook = endpoint(&mut app, KEY_A, "https://example.com/a");
+    let bob_hook = endpoint(&mut app, KEY_B, "https://example.com/b");
+    let (s, v) = app.call(
+        Method::Post,
+        &format!("/webhook-endpoints/{alice_hook}/rotate-secret"),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let alice_whsec = v["data"]["secret"].as_str().unwrap().to_string();
+    let body = json!({"url": "https://example.com/decide"});
+    let (s, v) = app.call(Method::Put, "/authorization-endpoint", Some(body));
+    assert!(s == 200 || s == 201, "{v}");
+    let (s, v) = app.call(Method::Post, "/authorization-endpoint/rotate-secret", None);
+    assert_eq!(s, 200, "{v}");
+    let decision_secret = v["data"]["secret"].as_str().unwrap().to_string();
+
+    let (old_key, new_key) = ([42u8; 32], [7u8; 32]);
+    let old_id = Vault::new(&old_key).active_id().to_string();
+    let rotating = Vault::with_keys(&new_key, &[old_key]);
+    let new_id = rotating.active_id().to_string();
+    assert!(rotating.needs_rotation(&mut app.store).unwrap());
+    // 5 cards; alice's hook (current and previous), bob's hook, alice's decision endpoint (both).
+    assert_eq!(
+        rotation::entries_per_key(&mut app.store).unwrap(),
+        BTreeMap::from([(old_id.clone(), 10)])
+    );
+    let mut steps = 0;
+    let mut resealed = 0;
+    loop {
+        let step = rotation::step(&mut app.store, &app.env, &rotating, 2).unwrap();
+        steps += 1;
+        resealed += step.resealed;
+        if step.done {
+            break;
+        }
+    }
+    assert_eq!((steps, resealed), (3, 10));
+    assert_eq!(
+        rotation::entries_per_key(&mut app.store).unwrap(),
+        BTreeMap::from([(new_id.clone(), 10)])
+    );
+    // Again: nothing left to do.
+    let again = rotation::step(&mut app.store, &app.env, &rotating, 100).unwrap();
+    assert_eq!((again.resealed, again.done), (0, true));
+    assert_eq!(
+        rotation::left_under_other_keys(&mut app.store, &rotating).unwrap(),
+        0
+    );
+    rotating.retire_others(&mut app.store).unwrap();
+    assert!(!rotating.needs_rotation(&mut app.store).unwrap());
+
+    // The new key alone.
+    let alone = Vault::new(&new_key);
+    alone.check_key(&mut app.store).unwrap();
+    assert!(Vault::new(&old_key).check_key(&mut app.store).is_err());
+    let now = app.env.now();
+    for (client, id, expect) in [
+        ("alice", &alice_hook, Some(&alice_whsec)),
+        ("bob", &bob_hook, None),
+    ] {
+        let e: webhook_endpoints::Endpoint =
+            table::get(&mut app.store, client, id).unwrap().unwrap();
+        let secrets = webhook_endpoints::signing_secrets(&alone, &e, now).unwrap();
+        assert_eq!(secrets.len(), if expect.is_some() { 2 } else { 1 });
+        if let Some(whsec) = expect {
+            assert_eq!(&secrets[0].to_whsec(), whsec);
+        }
+    }
+    let ids = IdGen::new(&app.env);
+    let s = Scope {
+        tx: &mut app.store,
+        client: "alice",
+        now,
+        ids: &ids,
+        env: &app.env,
+    };
+    let mut s = s;
+    let e = decision_endpoints::find(&mut s).unwrap();
+    let secrets = decision_endpoints::signing_secrets(&s, &alone, &e).unwrap();
+    assert_eq!((secrets.len(), &secrets[0]), (2, &decision_secret));
+    app.service = crate::Service::new(
+        crate::Config {
+            api_keys: {
+                let mut keys = crate::domain::api_keys::ConfiguredKeys::default();
+                keys.add(KEY_A, "alice").unwrap();
+                keys.add(KEY_B, "bob").unwrap();
+                keys
+            },
+            vault_key: Some(new_key),
+            ..crate::Config::default()
+        },
+        &app.env,
+    );
+    let after: Vec<_> = cards.iter().map(|c| reveal(&mut app, c)).collect();
+    assert_eq!(after, before);
+}

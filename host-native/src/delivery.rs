@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use card_core::service::{Outcome, Taken};
-use card_core::{Env, Method, Request, Response, Service, Tx};
+use card_core::{Env, Response, Service, Tx};
 use tokio::sync::{Notify, Semaphore, mpsc};
 use tracing::{debug, warn};
 
@@ -218,12 +218,7 @@ fn done() -> Response {
 }
 
 fn internal(write: Internal) -> Job {
-    Job {
-        req: Request::new(Method::Post, "/internal/webhook-deliveries"),
-        prepared: None,
-        budget: None,
-        internal: Some(write),
-    }
+    Job::internal("/internal/webhook-deliveries", write)
 }
 
 /// One attempt; its outcome as the core records it.

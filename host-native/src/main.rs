@@ -7,6 +7,7 @@ mod metrics;
 // Used by the webhook delivery task and real-time authorization decisions, which build on it next.
 #[cfg_attr(not(test), allow(dead_code))]
 mod outbound;
+mod rotation;
 mod server;
 mod store;
 mod system_env;
@@ -150,6 +151,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let url_policy = card_core::domain::push::UrlPolicy {
         allow_private: args.allow_private_urls,
     };
+    let outbound = outbound::Outbound::new(url_policy).resolving(&args.resolve);
     let service = Arc::new(Service::new(
         Config {
             api_keys,
@@ -224,11 +226,27 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             store: store.clone(),
             env: env.clone(),
             writer: writer.handle(),
-            outbound: outbound::Outbound::new(url_policy),
+            outbound: outbound.clone(),
             wake: deliveries.clone(),
         })
         .run(),
     );
+    if args.vault_rotate {
+        match service.config().vault() {
+            Some(vault) => {
+                runtime.spawn(
+                    Arc::new(rotation::Rotator {
+                        vault: Arc::new(vault),
+                        store: store.clone(),
+                        writer: writer.handle(),
+                        batch: args.vault_rotate_batch as usize,
+                    })
+                    .run(),
+                );
+            }
+            None => warn!("--vault-rotate: no vault key is configured; nothing to rotate"),
+        }
+    }
     let state = Arc::new(server::AppState {
         service,
         store: store.clone(),
@@ -244,7 +262,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         metrics: metrics.is_some(),
         cors: card_core::http::cors::Origins::new(&args.cors_origins),
         deliveries,
-        outbound: outbound::Outbound::new(url_policy),
+        outbound,
     });
     if let Some((listener, handle)) = metrics {
         let gauges = {

@@ -119,6 +119,8 @@ pub enum AttemptError {
 #[derive(Clone)]
 pub struct Outbound {
     policy: UrlPolicy,
+    /// Names answered here instead of by DNS (`--resolve`); their addresses are checked the same.
+    resolve: Arc<HashMap<String, Vec<IpAddr>>>,
     tls: TlsConnector,
     user_agent: Arc<str>,
     pool: Arc<Mutex<Pool>>,
@@ -139,10 +141,24 @@ impl Outbound {
         .with_no_client_auth();
         Outbound {
             policy,
+            resolve: Arc::default(),
             tls: TlsConnector::from(Arc::new(config)),
             user_agent: format!("cards/{}", env!("CARGO_PKG_VERSION")).into(),
             pool: Arc::default(),
         }
+    }
+
+    /// Answers these names with these addresses instead of asking DNS (as curl's `--resolve`): for
+    /// split-horizon names, and to show that a name's addresses are what the policy judges.
+    pub fn resolving(mut self, names: &[Pinned]) -> Outbound {
+        let mut map: HashMap<String, Vec<IpAddr>> = HashMap::new();
+        for p in names {
+            map.entry(p.name.to_ascii_lowercase())
+                .or_default()
+                .push(p.addr);
+        }
+        self.resolve = Arc::new(map);
+        self
     }
 
     /// POSTs `body` as JSON to `target` with `headers`, all of it (resolving, connecting, TLS, the answer)
@@ -283,6 +299,9 @@ impl Outbound {
     async fn addresses(&self, target: &Target) -> Result<Vec<SocketAddr>, AttemptError> {
         let ips: Vec<IpAddr> = match &target.host {
             Host::Ip(ip) => vec![*ip],
+            Host::Name(name) if self.resolve.contains_key(&name.to_ascii_lowercase()) => {
+                self.resolve[&name.to_ascii_lowercase()].clone()
+            }
             Host::Name(name) => tokio::net::lookup_host((name.as_str(), target.port))
                 .await
                 .map_err(|_| AttemptError::Resolve(name.clone()))?
@@ -340,6 +359,35 @@ impl Outbound {
             .map_err(|e| Reuse::Failed(AttemptError::Http(e.to_string())))?
             .to_bytes();
         Ok((status, body, sender))
+    }
+}
+
+/// A name answered with an address (`--resolve NAME=ADDR`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pinned {
+    pub name: String,
+    pub addr: IpAddr,
+}
+
+impl std::str::FromStr for Pinned {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Pinned, String> {
+        let (name, addr) = s
+            .split_once('=')
+            .ok_or_else(|| format!("{s:?} is not NAME=ADDRESS"))?;
+        let name = name.trim();
+        if name.is_empty() || name.parse::<IpAddr>().is_ok() {
+            return Err(format!("{name:?} is not a host name"));
+        }
+        let addr = addr
+            .trim()
+            .parse()
+            .map_err(|_| format!("{addr:?} is not an IP address"))?;
+        Ok(Pinned {
+            name: name.to_string(),
+            addr,
+        })
     }
 }
 
@@ -606,5 +654,21 @@ mod tests {
         }
         assert_eq!(reqs.load(Ordering::SeqCst), 3);
         assert_eq!(conns.load(Ordering::SeqCst), 3);
+    }
+
+    #[test]
+    fn pinned_names_parse_as_name_equals_address() {
+        let p: Pinned = "Hooks.Example=10.0.0.7".parse().unwrap();
+        assert_eq!(
+            (p.name.as_str(), p.addr.to_string()),
+            ("Hooks.Example", "10.0.0.7".into())
+        );
+        assert!("::1".parse::<Pinned>().is_err());
+        assert!(
+            "10.0.0.1=10.0.0.2".parse::<Pinned>().is_err(),
+            "an address is no name"
+        );
+        assert!("name=host".parse::<Pinned>().is_err());
+        assert!("=10.0.0.1".parse::<Pinned>().is_err());
     }
 }

@@ -43,7 +43,7 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi; 
 
 # serve NAME PORT [FLAGS...]: `cards serve --listen 127.0.0.1:PORT FLAGS` ($SERVE_BIN, default $bin) with
 # $api_keys, no rate limits, RUST_LOG=warn unless set; stdout and stderr in $work/NAME.out and
-# $work/NAME.err. Waits until GET /health answers; sets $pid.
+# $work/NAME.err. Waits (up to 30 s: a big data file opens slowly) until GET /health answers; sets $pid.
 serve() {
   local name=$1 port=$2 env=()
   shift 2
@@ -52,7 +52,7 @@ serve() {
     "${SERVE_BIN:-$bin}" serve --listen "127.0.0.1:$port" "$@" >"$work/$name.out" 2>"$work/$name.err" &
   pid=$!
   pids+=("$pid")
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     curl -sf "http://127.0.0.1:$port/health" >/dev/null && return
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1

@@ -470,6 +470,18 @@ impl Instance {
         self.launch.env.push(("CARDS_VAULT_KEYS".into(), list));
     }
 
+    /// Everything every run of this instance logged so far (each run has its own log file).
+    pub fn log(&self) -> String {
+        let mut text = String::new();
+        for entry in std::fs::read_dir(&self.launch.dir).expect("the instance's directory") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_some_and(|e| e == "log") {
+                text += &std::fs::read_to_string(&path).expect("the server log");
+            }
+        }
+        text
+    }
+
     /// The PostgreSQL database under `CARDS_TEST_STORE=postgres`; else None (the data is in
     /// [`Instance::state_dir`]).
     pub fn store_url(&self) -> Option<&str> {

@@ -17,8 +17,10 @@ pub mod client;
 pub mod decision_endpoint;
 pub mod fixtures;
 pub mod host;
+pub mod loopback;
 pub mod pg_cluster;
 pub mod receiver;
+pub mod standard_webhooks;
 pub mod wire;
 
 pub use assert::{column, d, dec, ids, int, object_id, timestamp};

@@ -1,8 +1,10 @@
 //! The audit trail of access to card data (PCI DSS 10.2): every card token, every reveal (refused
 //! ones too) and every change of a stored API key appends one record — who (the key's id, never the
 //! key), what, which card, when, the outcome, the request id and the caller's address as the host
-//! saw it. A record never holds a PAN, a CVV, a token or a key. Records are never updated or
-//! deleted by the service (so they are kept at least the year PCI DSS 10.5.1 asks for).
+//! saw it. A record never holds a PAN, a CVV, a token or a key. Records are never updated; each is
+//! kept [`RETENTION_DAYS`] (more than the year PCI DSS 10.5.1 asks for), then removed by a later
+//! append of the same client, a few per append: the trail stays bounded with no sweeper, and no
+//! append does more than a bounded amount of extra work.
 
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +64,14 @@ pub struct Actor {
     pub address: Option<String>,
 }
 
-/// Appends one record in the scope's transaction.
+/// How long a record is kept, by the host's clock.
+pub const RETENTION_DAYS: i64 = 400;
+
+/// Expired records an append removes at most (oldest first): more than one, so removal outpaces
+/// appends and a backlog (after a long pause) drains.
+const PRUNE_PER_APPEND: usize = 2;
+
+/// Appends one record in the scope's transaction (and removes up to [`PRUNE_PER_APPEND`] expired ones).
 pub fn append(
     s: &mut Scope,
     actor: &Actor,
@@ -89,8 +98,21 @@ pub fn append(
         address: actor.address.clone(),
         created_at: s.now,
     };
+    prune(s)?;
     table::insert(s.tx, s.client, &event)?;
     Ok(event)
+}
+
+/// Removes the client's oldest records if they have expired. Ids follow the host's clock, so the
+/// first records are the oldest; the host's clock decides (a record made under a test clock moved
+/// forward carries a later `createdAt` and is kept longer, never shorter).
+fn prune(s: &mut Scope) -> Result<()> {
+    let cutoff = s.env.now().plus_seconds(-RETENTION_DAYS * 24 * 3600);
+    let oldest: Vec<AuditEvent> = table::scan(s.tx, s.client, None, PRUNE_PER_APPEND)?;
+    for e in oldest.iter().filter(|e| e.created_at < cutoff) {
+        table::remove(s.tx, s.client, e)?;
+    }
+    Ok(())
 }
 
 pub fn get(s: &mut Scope, id: &str) -> Result<AuditEvent> {
@@ -123,4 +145,68 @@ pub fn record_operator_change(
         address: None,
     };
     append(&mut s, &actor, action, Ok(()), None, Some(subject_key_id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::IdGen;
+    use crate::env::{DeterministicEnv, Env};
+    use crate::storage::MemStore;
+    use crate::storage::keys::ALL;
+
+    fn append_one(store: &mut MemStore, env: &DeterministicEnv, client: &str) {
+        let ids = IdGen::new(env);
+        let mut s = Scope {
+            tx: store,
+            client,
+            now: env.now(),
+            ids: &ids,
+            env,
+        };
+        let actor = Actor {
+            key_id: "k1".into(),
+            ..Actor::default()
+        };
+        append(
+            &mut s,
+            &actor,
+            AuditAction::CardRevealed,
+            Ok(()),
+            None,
+            None,
+        )
+        .unwrap();
+    }
+
+    fn count(store: &mut MemStore, client: &str) -> u64 {
+        table::count(store, client, Kind::AuditEvent, ALL, "").unwrap()
+    }
+
+    #[test]
+    fn records_are_kept_the_retention_then_removed_two_per_append_oldest_first() {
+        let (mut store, env) = (MemStore::new(), DeterministicEnv::default());
+        for _ in 0..5 {
+            append_one(&mut store, &env, "alice");
+        }
+        append_one(&mut store, &env, "bob");
+        // A day short of the retention: nothing goes.
+        env.advance_millis((RETENTION_DAYS - 1) * 24 * 3600 * 1000);
+        append_one(&mut store, &env, "alice");
+        assert_eq!(count(&mut store, "alice"), 6);
+        // Past it: each append removes two of the five expired, never the new ones, never bob's.
+        env.advance_millis(2 * 24 * 3600 * 1000);
+        append_one(&mut store, &env, "alice");
+        assert_eq!(count(&mut store, "alice"), 5);
+        append_one(&mut store, &env, "alice");
+        append_one(&mut store, &env, "alice");
+        assert_eq!(
+            count(&mut store, "alice"),
+            4,
+            "five expired gone, four recent kept"
+        );
+        append_one(&mut store, &env, "alice");
+        assert_eq!(count(&mut store, "alice"), 5);
+        assert_eq!(count(&mut store, "bob"), 1);
+    }
 }

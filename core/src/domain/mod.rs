@@ -19,6 +19,7 @@ pub mod ledger;
 pub mod lifecycle;
 pub mod permissions;
 pub mod push;
+pub mod rotation;
 pub mod test_clock;
 pub mod transfers;
 pub mod upgrade;

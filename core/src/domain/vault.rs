@@ -406,6 +406,18 @@ impl Vault {
         }
     }
 
+    /// Whether stored data may still be sealed under a key other than the active one (or a
+    /// rotation was left unfinished): what a rotation would have to do.
+    pub fn needs_rotation(&self, tx: &mut dyn Tx) -> std::result::Result<bool, StoreError> {
+        let original = tx
+            .get(&keys::vault_key_fingerprint())?
+            .map(|f| String::from_utf8_lossy(&f).into_owned());
+        Ok(in_use(tx, original.as_deref())?
+            .iter()
+            .any(|id| *id != self.active().id)
+            || tx.get(&keys::vault_rotation())?.is_some())
+    }
+
     /// Records that the active key seals data from now on (the first key ever is the store's
     /// original; later ones are listed so a start without them is refused).
     fn register_active(&self, tx: &mut dyn Tx) -> Result<()> {
@@ -697,6 +709,21 @@ impl Vault {
                 },
             )
             .map_err(|_| corrupt("a sealed secret does not open with this key"))
+    }
+
+    /// The same secret sealed under the active key (a rotation's step), or None when the active key
+    /// sealed it already.
+    pub fn reseal_secret(
+        &self,
+        env: &dyn Env,
+        context: &str,
+        sealed: &SealedSecret,
+    ) -> Result<Option<SealedSecret>> {
+        if sealed.key_id == self.active().id {
+            return Ok(None);
+        }
+        let plain = Zeroizing::new(self.open_secret(context, sealed)?);
+        self.seal_secret(env, context, &plain).map(Some)
     }
 
     pub fn seal_text(&self, env: &dyn Env, context: &str, text: &str) -> Result<SealedSecret> {

@@ -13,7 +13,7 @@ use crate::domain::authorizations::transactions::CardTransaction;
 use crate::domain::authorizations::{Authorization, Merchant};
 use crate::domain::card_holders::{Address, CardHolder, HolderMeta, Identification, Person};
 use crate::domain::cards::{Card, SpendingControls};
-use crate::domain::disputes::Dispute;
+use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
 use crate::domain::events::Event;
 use crate::domain::ledger::Entry;
 use crate::domain::transfers::Transfer;
@@ -32,6 +32,95 @@ fn opt_rfc3339<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::E
         Some(t) => s.serialize_str(&t.to_rfc3339()),
         None => s.serialize_none(),
     }
+}
+
+/// The kind of one field of a view declared with [`view!`]: how it is written, what the list
+/// language may do with it ([`FieldType`]) and its OpenAPI schema (`openapi/schemas.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    Str,
+    /// A string or null.
+    OptStr,
+    /// An exact amount (`storage::codec::money`).
+    Money,
+    /// An instant, RFC 3339.
+    Time,
+    /// One of these strings (a domain `str_enum!`'s `ALL`).
+    Enum(&'static [&'static str]),
+}
+
+/// An amount as a view writes it.
+struct Money(Decimal);
+
+impl Serialize for Money {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        money::serialize(&self.0, s)
+    }
+}
+
+/// An instant as a view writes it.
+struct Rfc3339(Timestamp);
+
+impl Serialize for Rfc3339 {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        rfc3339(&self.0, s)
+    }
+}
+
+/// One declaration per view: each field's wire name, kind and value (an expression over the record)
+/// give the view's JSON (`Serialize`), its list-query [`Schema`] and, through `Wire`, its OpenAPI
+/// schema (`$view::WIRE`). A field is written, queried and documented alike, in one order, so the
+/// three cannot drift apart. A declarative macro rather than `schemars`: the list-query `Schema`
+/// (and its `FieldType`s) is this crate's own, which schemars does not produce, the wire kinds are
+/// few, and it keeps the core free of a derive dependency (see ARCHITECTURE.md).
+macro_rules! view {
+    (@value Money, $e:expr) => { Money($e) };
+    (@value Time, $e:expr) => { Rfc3339($e) };
+    (@value $kind:ident $(($t:ty))?, $e:expr) => { $e };
+    (@field Str) => { FieldType::Str };
+    (@field OptStr) => { FieldType::Str };
+    (@field Money) => { FieldType::Number };
+    (@field Time) => { FieldType::Date };
+    (@field Enum($t:ty)) => { FieldType::Str };
+    (@wire Enum($t:ty)) => { Wire::Enum(<$t>::ALL) };
+    (@wire $kind:ident) => { Wire::$kind };
+    (
+        $(#[$meta:meta])*
+        $view:ident($record:ty) as $r:ident, schema $schema:ident, search [$($search:literal),*] {
+            $($wire:literal: $kind:ident $(($t:ty))? = $e:expr),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $view<'a>(&'a $record);
+
+        impl<'a> From<&'a $record> for $view<'a> {
+            fn from(r: &'a $record) -> Self {
+                $view(r)
+            }
+        }
+
+        impl Serialize for $view<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeStruct;
+                let $r = self.0;
+                let mut out = s.serialize_struct(stringify!($view), [$($wire),+].len())?;
+                $(out.serialize_field($wire, &view!(@value $kind $(($t))?, $e))?;)+
+                out.end()
+            }
+        }
+
+        impl $view<'_> {
+            /// The fields for the OpenAPI schema.
+            pub const WIRE: &'static [(&'static str, Wire)] = &[$(($wire, view!(@wire $kind $(($t))?))),+];
+        }
+
+        /// The list-query schema of the view.
+        pub static $schema: Schema = Schema {
+            fields: &[$(($wire, view!(@field $kind $(($t))?))),+],
+            default_search: &[$($search),*],
+            populate: &[],
+        };
+    };
 }
 
 #[derive(Serialize)]
@@ -447,41 +536,20 @@ impl<'a> From<&'a Transfer> for TransferView<'a> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DisputeView<'a> {
-    #[serde(rename = "_id")]
-    id: &'a str,
-    card_id: &'a str,
-    transaction_id: &'a str,
-    authorization_id: &'a str,
-    #[serde(with = "money")]
-    amount: Decimal,
-    currency: &'a str,
-    reason: &'a str,
-    explanation: &'a Option<String>,
-    status: &'a str,
-    #[serde(serialize_with = "rfc3339")]
-    created_at: Timestamp,
-    #[serde(serialize_with = "rfc3339")]
-    updated_at: Timestamp,
-}
-
-impl<'a> From<&'a Dispute> for DisputeView<'a> {
-    fn from(d: &'a Dispute) -> Self {
-        DisputeView {
-            id: &d.id,
-            card_id: &d.card_id,
-            transaction_id: &d.transaction_id,
-            authorization_id: &d.authorization_id,
-            amount: d.amount.normalize(),
-            currency: d.currency.as_str(),
-            reason: d.reason.as_str(),
-            explanation: &d.explanation,
-            status: d.status.as_str(),
-            created_at: d.created_at,
-            updated_at: d.updated_at,
-        }
+view! {
+    /// A dispute, as every read answers it.
+    DisputeView(Dispute) as d, schema DISPUTE, search ["reason", "explanation"] {
+        "_id": Str = &d.id,
+        "cardId": Str = &d.card_id,
+        "transactionId": Str = &d.transaction_id,
+        "authorizationId": Str = &d.authorization_id,
+        "amount": Money = d.amount.normalize(),
+        "currency": Str = d.currency.as_str(),
+        "reason": Enum(DisputeReason) = d.reason,
+        "explanation": OptStr = &d.explanation,
+        "status": Enum(DisputeStatus) = d.status,
+        "createdAt": Time = d.created_at,
+        "updatedAt": Time = d.updated_at,
     }
 }
 
@@ -729,24 +797,6 @@ pub static TRANSFER: Schema = Schema {
         ("createdAt", FieldType::Date),
     ],
     default_search: &["narration", "reference"],
-    populate: &[],
-};
-
-pub static DISPUTE: Schema = Schema {
-    fields: &[
-        ("_id", FieldType::Str),
-        ("cardId", FieldType::Str),
-        ("transactionId", FieldType::Str),
-        ("authorizationId", FieldType::Str),
-        ("amount", FieldType::Number),
-        ("currency", FieldType::Str),
-        ("reason", FieldType::Str),
-        ("explanation", FieldType::Str),
-        ("status", FieldType::Str),
-        ("createdAt", FieldType::Date),
-        ("updatedAt", FieldType::Date),
-    ],
-    default_search: &["reason", "explanation"],
     populate: &[],
 };
 
@@ -1031,3 +1081,32 @@ pub static WEBHOOK_DELIVERY: Schema = Schema {
     default_search: &["eventType"],
     populate: &[],
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Currency;
+
+    /// A view declared with `view!` writes what the serde struct it replaced wrote, to the byte.
+    #[test]
+    fn a_declared_view_writes_its_fields_in_order() {
+        let at = Timestamp::parse_rfc3339("2026-01-02T03:04:05.678Z").unwrap();
+        let d = Dispute {
+            id: "dsp_1".into(),
+            card_id: "crd_1".into(),
+            transaction_id: "ctx_1".into(),
+            authorization_id: "aut_1".into(),
+            amount: Decimal::new(12_50, 2),
+            currency: Currency::parse("USD").unwrap(),
+            reason: DisputeReason::Fraudulent,
+            explanation: None,
+            status: DisputeStatus::Won,
+            created_at: at,
+            updated_at: at.plus_seconds(60),
+        };
+        assert_eq!(
+            serde_json::to_string(&DisputeView::from(&d)).unwrap(),
+            r#"{"_id":"dsp_1","cardId":"crd_1","transactionId":"ctx_1","authorizationId":"aut_1","amount":12.5,"currency":"USD","reason":"fraudulent","explanation":null,"status":"won","createdAt":"2026-01-02T03:04:05.678Z","updatedAt":"2026-01-02T03:05:05.678Z"}"#
+        );
+    }
+}

@@ -145,6 +145,11 @@ pub fn records(client: &str, kind: Kind) -> Vec<u8> {
     Key::new("p").part(client).part(kind.tag()).prefix()
 }
 
+/// Every record of every client (the first key of each client's records names the client).
+pub fn all_records() -> Vec<u8> {
+    Key::new("p").prefix()
+}
+
 /// Every record of `client`, whatever its kind.
 pub fn client_records(client: &str) -> Vec<u8> {
     Key::new("p").part(client).prefix()
@@ -452,6 +457,11 @@ pub fn api_keys() -> Vec<u8> {
 /// A client's real-time decision endpoint (at most one).
 pub fn authorization_endpoint(client: &str) -> Vec<u8> {
     Key::new("ae").part(client).done()
+}
+
+/// Every client's decision endpoint.
+pub fn authorization_endpoints() -> Vec<u8> {
+    Key::new("ae").prefix()
 }
 
 pub fn idempotency(client: &str, key: &str) -> Vec<u8> {

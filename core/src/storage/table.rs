@@ -644,6 +644,34 @@ pub fn scan<R: Indexed>(
 }
 
 /// The record `id` of `kind`, if stored.
+/// The clients with at least one record of `kind`: one seek per client (a skip scan over the
+/// records' keys, which start with the client), never a walk over their records.
+pub fn clients_with(tx: &mut dyn Tx, kind: Kind) -> Result<Vec<String>, StoreError> {
+    let all = keys::all_records();
+    let end = super::prefix_end(&all);
+    let mut start = all;
+    let mut clients = Vec::new();
+    while let Some((key, _)) = tx.scan(&start, &end, Direction::Forward, 1)?.pop() {
+        let Some(client) = keys::text_parts(&key)
+            .get(1)
+            .and_then(|c| std::str::from_utf8(c).ok())
+            .map(str::to_string)
+        else {
+            break;
+        };
+        let records = keys::records(&client, kind);
+        let records_end = super::prefix_end(&records);
+        if !tx
+            .scan(&records, &records_end, Direction::Forward, 1)?
+            .is_empty()
+        {
+            clients.push(client.clone());
+        }
+        start = super::prefix_end(&keys::client_records(&client));
+    }
+    Ok(clients)
+}
+
 pub fn get<R: Indexed>(tx: &mut dyn Tx, client: &str, id: &str) -> Result<Option<R>, StoreError> {
     codec::get(tx, &keys::record(client, R::KIND, id))
 }

@@ -237,6 +237,27 @@ pub struct ServeArgs {
           value_parser = clap::builder::BoolishValueParser::new())]
     pub allow_private_urls: bool,
 
+    /// Re-seal card data and endpoint secrets under the active (first) vault key in the
+    /// background while serving, a bounded batch per write (what `cards vault rotate` does with the
+    /// server stopped; a redb data file cannot be opened by another process while served). Resumes
+    /// where a stopped server left off; done once no entry is left under another key.
+    #[arg(long, env = "CARDS_VAULT_ROTATE", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub vault_rotate: bool,
+
+    /// Card entries re-sealed per write by `--vault-rotate` (smaller: less added to the writes
+    /// committed beside it).
+    #[arg(long, env = "CARDS_VAULT_ROTATE_BATCH", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub vault_rotate_batch: u64,
+
+    /// Answer a host name with an address for the service's outbound calls (webhooks, decisions)
+    /// instead of asking DNS, as curl's `--resolve` (repeatable; `NAME=ADDRESS`, the env var takes a
+    /// comma-separated list). The address policy judges these addresses as it judges DNS answers.
+    #[arg(long = "resolve", env = "CARDS_RESOLVE", value_delimiter = ',')]
+    pub resolve: Vec<crate::outbound::Pinned>,
+
     /// Most bytes of card-holder files one client may store (413 quota_exceeded past it): bytes, or
     /// a size (`1GiB`, `500MB`).
     #[arg(long, env = "CARDS_FILE_QUOTA", default_value = "1GiB", value_parser = parse_size)]
@@ -293,6 +314,9 @@ impl std::fmt::Debug for ServeArgs {
             .field("test_clock", &self.test_clock)
             .field("webhook_retry_schedule", &self.webhook_retry_schedule)
             .field("allow_private_urls", &self.allow_private_urls)
+            .field("resolve", &self.resolve)
+            .field("vault_rotate", &self.vault_rotate)
+            .field("vault_rotate_batch", &self.vault_rotate_batch)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("console", &self.console)

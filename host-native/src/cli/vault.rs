@@ -1,13 +1,14 @@
-//! `cards vault rotate` and `cards vault status`: re-seal every card under the active vault key in
-//! bounded batches (each its own transaction, with where to resume stored in it), and count the
-//! entries per key id.
+//! `cards vault rotate` and `cards vault status`: re-seal every card and endpoint secret under the
+//! active vault key in bounded batches (the core's `domain::rotation` steps, each its own transaction
+//! with where to resume stored in it), and count the entries per key id.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, anyhow};
-use card_core::domain::vault::{self, Vault};
-use card_core::storage::{Tx, keys};
+use card_core::domain::rotation;
+use card_core::domain::vault::Vault;
+use card_core::storage::keys;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{DataArg, VaultArgs, VaultCommand};
@@ -29,7 +30,7 @@ fn open(data: &DataArg) -> anyhow::Result<Store> {
         data.cache_size,
         data.store_timeout,
     )
-    .with_context(|| "cannot open the store (a redb data file is locked while a server has it open; stop the server, or rotate on PostgreSQL while serving)")
+    .with_context(|| "cannot open the store (a redb data file is locked while a server has it open; stop the server, or start it with --vault-rotate to rotate while serving)")
 }
 
 fn vault_of(data: &DataArg, args: &VaultArgs) -> anyhow::Result<Vault> {
@@ -43,17 +44,6 @@ fn vault_of(data: &DataArg, args: &VaultArgs) -> anyhow::Result<Vault> {
     Ok(Vault::with_keys(active, older))
 }
 
-/// The stored resume point: the active key's id, 0x00, the last entry re-sealed.
-fn resume_point(
-    tx: &mut dyn Tx,
-    active: &str,
-) -> Result<Option<Vec<u8>>, card_core::storage::StoreError> {
-    Ok(tx.get(&keys::vault_rotation())?.and_then(|v| {
-        let (id, after) = v.split_at(v.iter().position(|b| *b == 0)?);
-        (id == active.as_bytes()).then(|| after[1..].to_vec())
-    }))
-}
-
 fn rotate(data: &DataArg, args: &VaultArgs, batch: u64) -> anyhow::Result<ExitCode> {
     let vault = vault_of(data, args)?;
     let store = open(data)?;
@@ -61,11 +51,13 @@ fn rotate(data: &DataArg, args: &VaultArgs, batch: u64) -> anyhow::Result<ExitCo
     store
         .write(|tx| vault.check_key(tx).map_err(|e| anyhow!("{e}")))
         .with_context(|| store.describe(&data.data))?;
-    let counts = store.read(vault::entries_per_key)??;
+    let counts = entry_counts(&store)?;
     let total: u64 = counts.values().sum();
     let active = vault.active_id().to_string();
-    let mut after = store.read(|tx| resume_point(tx, &active))??;
-    if after.is_some() {
+    if store
+        .read(|tx| rotation::resume_point(tx, &active))??
+        .is_some()
+    {
         eprintln!("resuming an interrupted rotation");
     }
     let bar = ProgressBar::new(total);
@@ -80,43 +72,28 @@ fn rotate(data: &DataArg, args: &VaultArgs, batch: u64) -> anyhow::Result<ExitCo
     let mut resealed = 0u64;
     loop {
         let step = store.write(|tx| {
-            let step = vault
-                .rotate_batch(tx, &env, after.as_deref(), batch as usize)
-                .map_err(|e| anyhow!("{}", e.message()))?;
-            match &step.next {
-                Some(next) => {
-                    let mut point = active.as_bytes().to_vec();
-                    point.push(0);
-                    point.extend_from_slice(next);
-                    tx.put(&keys::vault_rotation(), &point)?;
-                }
-                None => tx.delete(&keys::vault_rotation())?,
-            }
-            anyhow::Ok(step)
+            rotation::step(tx, &env, &vault, batch as usize).map_err(|e| anyhow!("{}", e.message()))
         })?;
         resealed += step.resealed;
         bar.inc(step.scanned);
-        match step.next {
-            Some(next) => after = Some(next),
-            None => break,
+        if step.done {
+            break;
         }
     }
     bar.finish_and_clear();
     // Every entry seen is under the active key now; a card issued meanwhile by a server still
     // sealing with an old key would show here, and keeps that key needed.
-    let counts = store.read(vault::entries_per_key)??;
-    let others: u64 = counts
-        .iter()
-        .filter(|(id, _)| **id != active)
-        .map(|(_, n)| n)
-        .sum();
-    if others == 0 {
-        store.write(|tx| {
+    let others = store.write(|tx| {
+        let left =
+            rotation::left_under_other_keys(tx, &vault).map_err(|e| anyhow!("{}", e.message()))?;
+        if left == 0 {
             vault
                 .retire_others(tx)
-                .map_err(|e| anyhow!("{}", e.message()))
-        })?;
-    }
+                .map_err(|e| anyhow!("{}", e.message()))?;
+        }
+        anyhow::Ok(left)
+    })?;
+    let counts = entry_counts(&store)?;
     println!(
         "re-sealed {resealed} of {} entries under key {active} in {:.1}s",
         counts.values().sum::<u64>(),
@@ -141,7 +118,7 @@ fn status(data: &DataArg, args: &VaultArgs) -> anyhow::Result<ExitCode> {
     } else {
         Some(vault_of(data, args)?)
     };
-    let counts = store.read(vault::entries_per_key)??;
+    let counts = entry_counts(&store)?;
     if counts.is_empty() {
         println!("no sealed card data");
     }
@@ -159,4 +136,11 @@ fn status(data: &DataArg, args: &VaultArgs) -> anyhow::Result<ExitCode> {
         println!("a rotation was interrupted: run `cards vault rotate` again to finish it");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Sealed entries per key id (card data and endpoint secrets).
+fn entry_counts(store: &Store) -> anyhow::Result<std::collections::BTreeMap<String, u64>> {
+    store
+        .read(rotation::entries_per_key)?
+        .map_err(|e| anyhow!("{}", e.message()))
 }

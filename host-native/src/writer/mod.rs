@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
-use card_core::http::Prepared;
+use card_core::http::{Method, Prepared};
 use card_core::{Env, Request, Response, Service, Tx};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot, watch};
 use tracing::error;
@@ -72,6 +72,16 @@ pub struct Job {
 pub type Internal = Arc<dyn Fn(&mut dyn Tx, &dyn Env) -> Response + Send + Sync>;
 
 impl Job {
+    /// A host's own write, named by `path` in logs and metrics.
+    pub fn internal(path: &str, write: Internal) -> Job {
+        Job {
+            req: Request::new(Method::Post, path),
+            prepared: None,
+            budget: None,
+            internal: Some(write),
+        }
+    }
+
     #[cfg(test)]
     pub fn plain(req: Request) -> Job {
         Job {

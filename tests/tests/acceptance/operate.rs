@@ -3,7 +3,6 @@
 //! response of every test.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
 use std::thread;
 
 use acceptance::fixtures::{create_account, id};
@@ -117,17 +116,6 @@ fn readme_flow(t: &Tenant) -> (Vec<String>, Vec<String>) {
     (vec![pan, cvv, token], vec![account, holder, card, auth])
 }
 
-fn server_log(dir: &Path) -> String {
-    let mut text = String::new();
-    for entry in std::fs::read_dir(dir).expect("the instance's directory") {
-        let path = entry.expect("a directory entry").path();
-        if path.extension().is_some_and(|e| e == "log") {
-            text += &std::fs::read_to_string(&path).expect("the server log");
-        }
-    }
-    text
-}
-
 #[test]
 fn json_logs_are_one_object_per_line_and_hold_no_secret() {
     if HostKind::from_env() != HostKind::Native {
@@ -142,7 +130,7 @@ fn json_logs_are_one_object_per_line_and_hold_no_secret() {
     assert_eq!(r.status, 401);
     // Lines are written by a log thread a moment after the answer; a graceful stop flushes them.
     assert_eq!(server.stop(Stop::Graceful), Some(0));
-    let log = server_log(server.state_dir());
+    let log = server.log();
     let mut requests = Vec::new();
     // The file also holds the process's stdout: the summary printed at shutdown.
     let summary = [

@@ -1,9 +1,10 @@
-//! Vault key rotation: a second key becomes the active one, `cards vault rotate` re-seals every card
-//! under it while the server keeps serving (on PostgreSQL, where the command and the servers share
-//! the database; a redb data file belongs to one process, so there the server is stopped for it),
-//! `cards vault status` counts the entries per key, the old key can then go, and a store whose data
-//! names a key that is not configured is refused with the key's id. On Spin with SQLite (which the
-//! command line cannot reach) the keys are checked without the rotation.
+//! Vault key rotation: a second key becomes the active one and every card is re-sealed under it while
+//! the server keeps serving, by `cards vault rotate` (on PostgreSQL, where the command and the servers
+//! share the database; a redb data file belongs to one process, so there the server is stopped for it)
+//! or by the server itself (`--vault-rotate`, any native store); `cards vault status` counts the
+//! entries per key, the old key can then go, and a store whose data names a key that is not
+//! configured is refused with the key's id. On Spin with SQLite (which the command line cannot reach)
+//! the keys are checked without the rotation.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -327,4 +328,80 @@ fn a_killed_rotation_resumes_where_it_stopped() {
         status.contains(": 3000 entries (active)") && !status.contains("interrupted"),
         "{status}"
     );
+}
+
+/// `cards serve --vault-rotate`: the server itself re-seals every card and endpoint secret under the
+/// new key in the background while it serves (the way to rotate a redb data file, which no other
+/// process can open while it is served); reveals keep working throughout, and the old key can go.
+#[test]
+fn a_server_started_with_vault_rotate_reseals_while_serving() {
+    if HostKind::from_env() != HostKind::Native {
+        return; // Spin has no background task: the command line rotates on its PostgreSQL.
+    }
+    let mut server = Instance::start_with_env(&[
+        ("CARDS_VAULT_ROTATE", "true"),
+        ("CARDS_VAULT_ROTATE_BATCH", "3"),
+    ]);
+    let old = server.vault_key().unwrap().to_string();
+    let t = server.tenant(0);
+    let cards = issue(&t, 40);
+    let before = pans(&t, &cards);
+    let hook = id(t
+        .post(
+            "/webhook-endpoints",
+            &json!({"url": "http://127.0.0.1:9/hook", "enabledEvents": ["*"]}),
+        )
+        .data(201));
+    // One key only: nothing to do.
+    assert!(
+        server.log().contains("every entry is under the active key"),
+        "{}",
+        server.log()
+    );
+
+    server.stop(Stop::Graceful);
+    server.set_vault_keys(&[NEW_KEY, &old]);
+    server.restart();
+    let t = server.tenant(0);
+    let mut reveals = 0;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let card = &cards[reveals % cards.len()];
+        assert_eq!(
+            &reveal_pan(&reveal(&t, card)),
+            &before[card],
+            "during the rotation"
+        );
+        reveals += 1;
+        if server.log().contains("vault rotation finished") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{}", server.log());
+    }
+    assert!(
+        server.log().contains("vault rotation started"),
+        "{}",
+        server.log()
+    );
+
+    // The old key removed: every card reveals, the endpoint's secret still signs, new cards issue.
+    server.stop(Stop::Graceful);
+    let counts = status(&server, &[NEW_KEY]);
+    assert_eq!(counts.len(), 1, "{counts:?}");
+    assert_eq!(
+        counts.values().sum::<u64>(),
+        41,
+        "40 cards and one endpoint secret: {counts:?}"
+    );
+    server.set_vault_keys(&[NEW_KEY]);
+    server.restart();
+    let t = server.tenant(0);
+    assert_eq!(pans(&t, &cards), before);
+    let ping = t.post(&format!("/webhook-endpoints/{hook}/test"), &json!({}));
+    assert_ne!(
+        ping.status, 503,
+        "the endpoint's secret opens: {}",
+        ping.text
+    );
+    issue(&t, 1);
 }

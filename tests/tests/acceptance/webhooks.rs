@@ -699,3 +699,43 @@ fn dispatch_sends_what_is_due_for_the_operator_key_only() {
     let plain = Instance::start();
     dispatch(plain.base_url(), Some(DISPATCH_KEY)).expect_error(404, "not_found");
 }
+
+/// A name is judged by the addresses it resolves to, before any connection: one that claims to be
+/// local but resolves to a private, a metadata, or a mix of allowed and refused addresses is refused
+/// and never connected. Native only: `--resolve` pins the names (as DNS would answer them; there is
+/// no DNS server here). Spin checks literal addresses, and names through `allowed_outbound_hosts`.
+#[test]
+fn a_name_resolving_to_a_refused_address_is_refused_before_connecting() {
+    if host::HostKind::from_env() != host::HostKind::Native {
+        return;
+    }
+    let receiver = Receiver::start();
+    let port = receiver.addr.port();
+    let server = Instance::start_with_env(&[(
+        "CARDS_RESOLVE",
+        "hooks.localhost=127.0.0.1,private.localhost=10.20.30.40,\
+         metadata.localhost=169.254.169.254,mixed.localhost=127.0.0.1,mixed.localhost=10.20.30.40",
+    )]);
+    let t = server.tenant(0);
+    let ping = |name: &str| {
+        let e = endpoint(&t, &format!("http://{name}:{port}/h"), json!(["*"]));
+        t.post(&format!("/webhook-endpoints/{}/test", id(&e)), &json!({}))
+            .data(200)
+            .clone()
+    };
+    // The pinned name is what the connection uses: it reaches the receiver.
+    let ok = ping("hooks.localhost");
+    assert_eq!(ok["status"], 200, "{ok}");
+    assert_eq!(receiver.received().len(), 1);
+    for name in ["private.localhost", "metadata.localhost", "mixed.localhost"] {
+        let a = ping(name);
+        assert_eq!(a["status"], Value::Null, "{name}: {a}");
+        let error = a["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with("refused"), "{name}: {a}");
+    }
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "a refused name reached the receiver"
+    );
+}

@@ -2,15 +2,17 @@
 //! how long to wait, what decides without an answer, and the signing secret, stored sealed by the
 //! vault. A rotated-out secret keeps signing beside the new one for a day, as webhook endpoints' do.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::decisions::Fallback;
 use crate::domain::vault::{SealedSecret, Vault};
 use crate::domain::{Result, Scope};
-use crate::env::Timestamp;
+use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
-use crate::storage::keys;
+use crate::storage::{Direction, Tx, keys};
 
 /// How long a rotated-out secret keeps signing beside the new one.
 pub const PREVIOUS_SECRET_SECS: i64 = 24 * 3600;
@@ -143,6 +145,72 @@ pub fn signing_secrets(s: &Scope, vault: &Vault, endpoint: &Endpoint) -> Result<
         secrets.push(vault.open_text(&aad, &previous.secret)?);
     }
     Ok(secrets)
+}
+
+/// Every client's decision endpoint with its key, a page at a time.
+fn for_each_endpoint(
+    tx: &mut dyn Tx,
+    mut each: impl FnMut(&mut dyn Tx, &[u8], &str, Endpoint) -> Result<()>,
+) -> Result<()> {
+    let prefix = keys::authorization_endpoints();
+    let end = crate::storage::prefix_end(&prefix);
+    let mut start = prefix;
+    loop {
+        let page = tx.scan(&start, &end, Direction::Forward, 256)?;
+        let full = page.len() == 256;
+        for (key, value) in &page {
+            let client = keys::text_parts(key)
+                .get(1)
+                .and_then(|c| std::str::from_utf8(c).ok())
+                .unwrap_or_default()
+                .to_string();
+            each(tx, key, &client, codec::decode(value)?)?;
+        }
+        match page.last() {
+            Some((key, _)) if full => {
+                start = key.clone();
+                start.push(0);
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// Re-seals under the vault's active key every decision endpoint secret (current and previous)
+/// that another key sealed: the last step of a vault rotation. Returns how many it re-sealed.
+pub fn reseal_all(tx: &mut dyn Tx, env: &dyn Env, vault: &Vault) -> Result<u64> {
+    let mut resealed = 0;
+    for_each_endpoint(tx, |tx, key, client, mut e| {
+        let context = aad(client);
+        let mut changed = 0;
+        if let Some(new) = vault.reseal_secret(env, &context, &e.secret)? {
+            e.secret = new;
+            changed += 1;
+        }
+        if let Some(previous) = &mut e.previous
+            && let Some(new) = vault.reseal_secret(env, &context, &previous.secret)?
+        {
+            previous.secret = new;
+            changed += 1;
+        }
+        if changed > 0 {
+            codec::put(tx, key, &e)?;
+            resealed += changed;
+        }
+        Ok(())
+    })?;
+    Ok(resealed)
+}
+
+/// Adds to `counts` how many decision endpoint secrets each vault key sealed.
+pub fn count_secrets(tx: &mut dyn Tx, counts: &mut BTreeMap<String, u64>) -> Result<()> {
+    for_each_endpoint(tx, |_, _, _, e| {
+        let previous = e.previous.as_ref().map(|p| &p.secret);
+        for sealed in std::iter::once(&e.secret).chain(previous) {
+            *counts.entry(sealed.key_id().to_string()).or_insert(0) += 1;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -3,18 +3,20 @@
 //! made; after a rotation the previous secret keeps signing beside the new one for a day of the
 //! client's clock, so a receiver can switch without losing a delivery.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::deliveries;
 use crate::domain::push::signature::Secret;
 use crate::domain::vault::{SealedSecret, Vault};
 use crate::domain::{Result, Scope};
-use crate::env::Timestamp;
+use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, Record};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table;
+use crate::storage::{Tx, table};
 
 /// Endpoints per client (the outbox reads them all for every event the client appends).
 pub const MAX_ENDPOINTS: usize = 16;
@@ -222,4 +224,46 @@ fn open(vault: &Vault, e: &Endpoint, sealed: &SealedSecret) -> Result<Secret> {
     Ok(Secret::from_bytes(
         vault.open_secret(&context(&e.id), sealed)?,
     ))
+}
+
+/// Re-seals under the vault's active key every endpoint secret (current and previous) of every
+/// client that another key sealed: the last step of a vault rotation. Returns how many it re-sealed.
+pub fn reseal_all(tx: &mut dyn Tx, env: &dyn Env, vault: &Vault) -> Result<u64> {
+    let mut resealed = 0;
+    for client in table::clients_with(tx, Kind::WebhookEndpoint)? {
+        let all: Vec<Endpoint> = table::scan(tx, &client, None, MAX_ENDPOINTS + 1)?;
+        for mut e in all {
+            let context = context(&e.id);
+            let mut changed = 0;
+            if let Some(new) = vault.reseal_secret(env, &context, &e.secret)? {
+                e.secret = new;
+                changed += 1;
+            }
+            if let Some((old, until)) = &e.previous
+                && let Some(new) = vault.reseal_secret(env, &context, old)?
+            {
+                e.previous = Some((new, *until));
+                changed += 1;
+            }
+            if changed > 0 {
+                table::save(tx, &client, &e)?;
+                resealed += changed;
+            }
+        }
+    }
+    Ok(resealed)
+}
+
+/// Adds to `counts` how many endpoint secrets each vault key sealed (`cards vault status`).
+pub fn count_secrets(tx: &mut dyn Tx, counts: &mut BTreeMap<String, u64>) -> Result<()> {
+    for client in table::clients_with(tx, Kind::WebhookEndpoint)? {
+        let all: Vec<Endpoint> = table::scan(tx, &client, None, MAX_ENDPOINTS + 1)?;
+        for e in &all {
+            let previous = e.previous.as_ref().map(|(old, _)| old);
+            for sealed in std::iter::once(&e.secret).chain(previous) {
+                *counts.entry(sealed.key_id().to_string()).or_insert(0) += 1;
+            }
+        }
+    }
+    Ok(())
 }

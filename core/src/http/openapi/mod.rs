@@ -1,10 +1,9 @@
-//! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: paths, methods, who may
-//! call), the operation table beside it (names, bodies, answers), the error table (`ApiError`: every
-//! status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
+//! The OpenAPI 3.1 document of the API, built from the route table (`ROUTES`: each route's path,
+//! method, who may call it and its [`Operation`]: name, body, answers, links), the error table (`ApiError`:
+//! every status and code) and the domain's enumerations. Served at `GET /openapi.json`; `docs/openapi.json`
 //! is a copy a test keeps equal (`UPDATE_OPENAPI=1 cargo test -p host-native --test openapi_file`
 //! rewrites it).
 
-mod operations;
 mod schemas;
 
 use std::collections::BTreeMap;
@@ -18,8 +17,60 @@ use super::views;
 use super::{Method, Response};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::query::{FieldType, Schema};
-use operations::{Body, OPERATIONS, Operation, Success};
 use schemas::reference;
+
+/// The request body a route takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    None,
+    /// A JSON object of this component schema.
+    Json(&'static str),
+    /// The same, or no body at all.
+    OptionalJson(&'static str),
+    /// JSON, or multipart with JSON-text parts, flat parts and files (POST /card-holders).
+    CardHolder,
+}
+
+/// What a success answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Success {
+    /// `{"statusCode","message","data"}` with `data` of this component schema.
+    Data(u16, &'static str),
+    /// A list page of this component schema.
+    List(&'static str),
+    /// This component schema, bare (not enveloped).
+    Bare(&'static str),
+    /// A stored file (JPEG, PNG or PDF).
+    File,
+    /// This document.
+    OpenApi,
+}
+
+/// What the document says of a route beyond its path, method and auth: declared with the route
+/// (`Route::op`).
+#[derive(Debug, Clone, Copy)]
+pub struct Operation {
+    pub id: &'static str,
+    pub tag: &'static str,
+    pub summary: &'static str,
+    pub body: Body,
+    pub success: Success,
+    /// Statuses this route may answer besides the ones of its kind (auth, body, write, `{id}`).
+    pub errors: &'static [u16],
+    /// How the record a success answers feeds the next calls (for readers, and for stateful
+    /// contract tests that walk account -> card -> fund -> token -> reveal).
+    pub links: &'static [Link],
+}
+
+/// An OpenAPI link: call operation `op` with these parameters and body fields (each a runtime
+/// expression such as `$response.body#/data/_id`, or a constant).
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub name: &'static str,
+    pub op: &'static str,
+    pub parameters: &'static [(&'static str, &'static str)],
+    pub body: &'static [(&'static str, &'static str)],
+}
 
 /// One value of every `ApiError` variant (the match has no wildcard, so a new variant does not
 /// compile until it is listed here, and so reaches the document).
@@ -105,14 +156,9 @@ fn codes_by_status() -> BTreeMap<u16, Vec<&'static str>> {
     by
 }
 
-fn operation_of(route: &Route) -> Option<&'static Operation> {
-    OPERATIONS
-        .iter()
-        .find(|o| o.method == route.method && o.path == route.path)
-}
-
 /// The statuses a route can answer with an error: those of its kind, then its own.
-fn error_statuses(route: &Route, op: &Operation) -> Vec<u16> {
+fn error_statuses(route: &Route) -> Vec<u16> {
+    let op = &route.op;
     let mut s = vec![408];
     if route.auth == Auth::Key {
         s.extend([401, 403, 429]);
@@ -219,98 +265,33 @@ fn request_body(body: Body) -> Option<Value> {
     }
 }
 
-/// OpenAPI links: how the record a create returns feeds the next calls (for readers, and for
-/// stateful contract tests that walk account -> card -> fund -> token -> reveal).
-fn links(op_id: &str) -> Option<Value> {
-    let new_id = "$response.body#/data/_id";
-    let to = |target: &str, params: Value| json!({"operationId": target, "parameters": params});
-    let by_id = |targets: &[&str]| -> Map<String, Value> {
-        targets
+/// A route's OpenAPI links (`Operation::links`), by name.
+fn links(op: &Operation) -> Option<Value> {
+    if op.links.is_empty() {
+        return None;
+    }
+    let object = |pairs: &[(&str, &str)]| -> Map<String, Value> {
+        pairs
             .iter()
-            .map(|t| (t.to_string(), to(t, json!({"path.id": new_id}))))
+            .map(|(k, v)| (k.to_string(), json!(v)))
             .collect()
     };
-    let mut m = match op_id {
-        "createAccount" => by_id(&[
-            "getAccount",
-            "updateAccount",
-            "listAccountTransactions",
-            "listAccountDetails",
-            "createAccountDetail",
-        ]),
-        "createAccountDetail" => [
-            "getAccountDetail",
-            "updateAccountDetail",
-            "deleteAccountDetail",
-        ]
-        .iter()
-        .map(|t| {
-            let params = json!({"path.id": "$request.path.id", "path.sub": new_id});
-            (t.to_string(), to(t, params))
-        })
-        .collect(),
-        "createCardHolder" => by_id(&["getCardHolder", "updateCardHolder"]),
-        "createCard" => by_id(&[
-            "getCard",
-            "updateCard",
-            "terminateCard",
-            "createCardToken",
-            "createAuthorization",
-            "getCardSpending",
-        ]),
-        "createAuthorization" => by_id(&[
-            "getAuthorization",
-            "captureAuthorization",
-            "reverseAuthorization",
-            "refundAuthorization",
-        ]),
-        "createTransfer" => by_id(&["getTransfer"]),
-        "createDispute" => by_id(&["getDispute", "resolveDispute"]),
-        "createWebhookEndpoint" => by_id(&[
-            "getWebhookEndpoint",
-            "updateWebhookEndpoint",
-            "deleteWebhookEndpoint",
-            "rotateWebhookEndpointSecret",
-            "listWebhookDeliveries",
-            "replayWebhookEvents",
-        ]),
-        "createCardToken" => {
-            let params =
-                json!({"path.id": "$request.path.id", "query.token": "$response.body#/data/token"});
-            Map::from_iter([("revealCard".to_string(), to("revealCard", params))])
+    let links = op.links.iter().map(|l| {
+        let mut link = json!({"operationId": l.op, "parameters": object(l.parameters)});
+        if !l.body.is_empty() {
+            link["requestBody"] = Value::Object(object(l.body));
         }
-        _ => return None,
-    };
-    match op_id {
-        "createAccount" => {
-            let mut l = to("createCard", json!({}));
-            l["requestBody"] = json!({"debitAccountId": new_id});
-            m.insert("createCardFromAccount".into(), l);
-        }
-        "createCardHolder" => {
-            let mut l = to("createCard", json!({}));
-            l["requestBody"] = json!({"cardHolderId": new_id});
-            m.insert("createCardForHolder".into(), l);
-            // An account the holder owns (ownerType user).
-            let mut l = to("createAccount", json!({}));
-            l["requestBody"] = json!({"ownerType": "user", "ownerId": new_id});
-            m.insert("createAccountForHolder".into(), l);
-        }
-        "createCard" => {
-            let mut l = to("fundCard", json!({"path.id": new_id}));
-            l["requestBody"] = json!({"debitAccountId": "$response.body#/data/debitAccountId"});
-            m.insert("fundCard".into(), l);
-        }
-        _ => {}
-    }
-    Some(Value::Object(m))
+        (l.name.to_string(), link)
+    });
+    Some(Value::Object(links.collect()))
 }
 
 fn parameter(name: &str) -> Value {
     json!({ "$ref": format!("#/components/parameters/{name}") })
 }
 
-fn operation(route: &Route, op: &Operation) -> Value {
+fn operation(route: &Route) -> Value {
+    let op = &route.op;
     let mut params = Vec::new();
     if route.path.contains("{id}") {
         params.push(parameter("id"));
@@ -333,11 +314,11 @@ fn operation(route: &Route, op: &Operation) -> Value {
     }
     let mut responses = Map::new();
     let (status, mut ok) = success_response(op);
-    if let Some(links) = links(op.id) {
+    if let Some(links) = links(op) {
         ok["links"] = links;
     }
     responses.insert(status.to_string(), ok);
-    for s in error_statuses(route, op) {
+    for s in error_statuses(route) {
         responses.insert(
             s.to_string(),
             json!({ "$ref": format!("#/components/responses/E{s}") }),
@@ -541,13 +522,10 @@ fn parameters() -> Value {
 pub fn document() -> Value {
     let mut paths = Map::new();
     for route in ROUTES {
-        let Some(op) = operation_of(route) else {
-            continue;
-        };
         let item = paths
             .entry(route.path.to_string())
             .or_insert_with(|| json!({}));
-        item[route.method.as_str().to_ascii_lowercase()] = operation(route, op);
+        item[route.method.as_str().to_ascii_lowercase()] = operation(route);
     }
     let codes: Vec<&str> = codes_by_status().into_values().flatten().collect();
     let mut schemas = schemas::components(&codes);

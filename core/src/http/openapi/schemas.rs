@@ -13,13 +13,14 @@ use crate::domain::authorizations::transactions::TransactionType;
 use crate::domain::authorizations::{AuthorizationStatus, Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
-use crate::domain::disputes::{DisputeReason, DisputeStatus, Outcome};
+use crate::domain::disputes::{DisputeReason, Outcome};
 use crate::domain::events::EventType;
 use crate::domain::ledger::{EntryType, MAX_INTEGER_DIGITS};
 use crate::domain::webhooks::deliveries::DeliveryStatus;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
+use crate::http::views::{DisputeView, Wire};
 
 pub fn reference(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
@@ -400,20 +401,26 @@ fn transfer() -> Value {
     }))
 }
 
+/// The schema of a view declared with `view!`, from its fields.
+fn view(fields: &[(&str, Wire)]) -> Value {
+    let properties: Map<String, Value> = fields
+        .iter()
+        .map(|(name, wire)| {
+            let schema = match wire {
+                Wire::Str => string(),
+                Wire::OptStr => nullable_string(),
+                Wire::Money => money(),
+                Wire::Time => timestamp(),
+                Wire::Enum(all) => string_enum(all),
+            };
+            (name.to_string(), schema)
+        })
+        .collect();
+    record(Value::Object(properties))
+}
+
 fn dispute() -> Value {
-    record(json!({
-        "_id": string(),
-        "cardId": string(),
-        "transactionId": string(),
-        "authorizationId": string(),
-        "amount": money(),
-        "currency": string(),
-        "reason": string_enum(DisputeReason::ALL),
-        "explanation": nullable_string(),
-        "status": string_enum(DisputeStatus::ALL),
-        "createdAt": timestamp(),
-        "updatedAt": timestamp(),
-    }))
+    view(DisputeView::WIRE)
 }
 
 fn webhook_endpoint() -> Value {

@@ -1,0 +1,160 @@
+//! `cards serve --vault-rotate`: the server re-seals card data and endpoint secrets under the active
+//! vault key in the background, one bounded batch per write through the writer, so it keeps serving
+//! meanwhile (`cards vault rotate` cannot open a redb data file a server holds). The steps are the
+//! core's (`card_core::domain::rotation`), the same the command runs; where to resume is stored with
+//! each batch, so a restarted server goes on where it stopped.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use card_core::domain::rotation::{self, Step};
+use card_core::domain::vault::Vault;
+use card_core::env::Env;
+use card_core::http::Response;
+use card_core::service::Service;
+use card_core::storage::Tx;
+use tracing::{error, info, warn};
+
+use crate::store::Store;
+use crate::writer::{Internal, Job, WriterHandle};
+
+/// How often progress is logged.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+pub struct Rotator {
+    pub vault: Arc<Vault>,
+    pub store: Store,
+    pub writer: WriterHandle,
+    pub batch: usize,
+}
+
+impl Rotator {
+    pub async fn run(self: Arc<Self>) {
+        match self
+            .read(|tx, vault| vault.needs_rotation(tx).map_err(|e| e.to_string()))
+            .await
+        {
+            Ok(false) => {
+                info!(
+                    active = self.vault.active_id(),
+                    "vault rotation: every entry is under the active key"
+                );
+                return;
+            }
+            Ok(true) => {}
+            Err(cause) => {
+                error!(%cause, "vault rotation: cannot read the store; not rotating");
+                return;
+            }
+        }
+        info!(
+            active = self.vault.active_id(),
+            batch = self.batch,
+            "vault rotation started"
+        );
+        let started = Instant::now();
+        let (mut scanned, mut resealed, mut logged) = (0u64, 0u64, Instant::now());
+        loop {
+            let step = match self.step().await {
+                Ok(step) => step,
+                Err(cause) => {
+                    // Where it stopped is stored: a restart with --vault-rotate resumes there.
+                    error!(%cause, scanned, resealed, "vault rotation stopped");
+                    return;
+                }
+            };
+            scanned += step.scanned;
+            resealed += step.resealed;
+            if step.done {
+                break;
+            }
+            if logged.elapsed() >= PROGRESS_EVERY {
+                info!(scanned, resealed, "vault rotation in progress");
+                logged = Instant::now();
+            }
+            // Client writes queued meanwhile go first.
+            tokio::task::yield_now().await;
+        }
+        let left = self
+            .read(|tx, vault| rotation::left_under_other_keys(tx, vault).map_err(|e| e.message()))
+            .await;
+        match left {
+            Ok(0) => match self.retire().await {
+                Ok(()) => info!(
+                    active = self.vault.active_id(),
+                    scanned,
+                    resealed,
+                    seconds = started.elapsed().as_secs_f64(),
+                    "vault rotation finished: every entry is under the active key; the other keys can be removed"
+                ),
+                Err(cause) => error!(%cause, "vault rotation: cannot forget the other keys"),
+            },
+            Ok(left) => warn!(
+                left,
+                "vault rotation: entries are still under other keys (an instance still sealing with an old key?); \
+                 restart with --vault-rotate once every instance has the new key first"
+            ),
+            Err(cause) => error!(%cause, "vault rotation: cannot count what is left"),
+        }
+    }
+
+    /// One batch, as a write of its own through the writer.
+    async fn step(&self) -> Result<Step, String> {
+        let slot: Arc<Mutex<Option<Result<Step, String>>>> = Arc::default();
+        let (vault, out, batch) = (self.vault.clone(), slot.clone(), self.batch);
+        let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
+            let step = rotation::step(tx, env, &vault, batch);
+            let answer = match &step {
+                Ok(_) => done(),
+                Err(e) => Service::internal_error(&e.message()),
+            };
+            // A write the store re-runs (a conflict on PostgreSQL) replaces the earlier result.
+            *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(step.map_err(|e| e.message()));
+            answer
+        });
+        let answer = self
+            .writer
+            .submit(Job::internal("/internal/vault-rotation", write))
+            .await;
+        let step = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match (answer.status, step) {
+            (200, Some(step)) => step,
+            (_, Some(Err(cause))) => Err(cause),
+            (status, _) => Err(format!("the write answered {status}")),
+        }
+    }
+
+    async fn retire(&self) -> Result<(), String> {
+        let vault = self.vault.clone();
+        let write: Internal =
+            Arc::new(
+                move |tx: &mut dyn Tx, _: &dyn Env| match vault.retire_others(tx) {
+                    Ok(()) => done(),
+                    Err(e) => Service::internal_error(&e.message()),
+                },
+            );
+        let answer = self
+            .writer
+            .submit(Job::internal("/internal/vault-rotation", write))
+            .await;
+        match answer.status {
+            200 => Ok(()),
+            status => Err(format!("the write answered {status}")),
+        }
+    }
+
+    async fn read<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut dyn Tx, &Vault) -> Result<R, String> + Send + 'static,
+    ) -> Result<R, String> {
+        let (store, vault) = (self.store.clone(), self.vault.clone());
+        tokio::task::spawn_blocking(move || store.read(|tx| f(tx, &vault)))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?
+    }
+}
+
+fn done() -> Response {
+    Response::bytes(200, "text/plain", Vec::new())
+}
