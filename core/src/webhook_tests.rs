@@ -41,12 +41,12 @@ impl TestApp {
     fn answer(&mut self, due: &[crate::service::Due], status: Option<u16>) {
         let outcomes: Vec<Outcome> = due
             .iter()
-            .map(|d| Outcome {
-                client: d.client.clone(),
-                delivery_id: d.delivery_id.clone(),
-                status,
-                duration_ms: 3,
-                error: status.is_none().then(|| "connection refused".to_string()),
+            .map(|d| {
+                d.outcome(
+                    status,
+                    3,
+                    status.is_none().then(|| "connection refused".to_string()),
+                )
             })
             .collect();
         self.service
@@ -442,4 +442,82 @@ fn a_take_from_the_floor_finds_what_is_new_and_a_full_look_finds_what_an_advance
     let due = crate::service::Service::next_delivery_due(&mut app.store).unwrap();
     assert!(due.is_some_and(|d| d < later), "{due:?}");
     assert_eq!(app.take().len(), 2);
+}
+
+/// The delivery queue's entries (`wq/...`), all clients.
+fn queued(app: &mut TestApp) -> usize {
+    crate::storage::scan_prefix(&mut app.store, b"wq\0")
+        .unwrap()
+        .len()
+}
+
+/// A take moves only the delivery's queue entry, 30 s ahead (its lease): an attempt that never
+/// reports (its host crashed) comes due again when the lease ends, and each outcome drops its own
+/// lease's entry, so nothing stays queued once the delivery is done.
+#[test]
+fn an_unreported_attempt_comes_due_when_its_lease_ends_and_outcomes_drop_their_leases() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let taken_at = app.env.now().millis();
+    let first = app.take();
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].lease.taken_ms, taken_at);
+    assert_eq!(first[0].lease.until_ms, taken_at + 30_000);
+    assert_eq!(queued(&mut app), 1, "the entry moved, not copied");
+    app.env.advance_millis(29_999);
+    assert!(app.take().is_empty(), "leased");
+    app.env.advance_millis(1);
+    let second = app.take();
+    assert_eq!(second.len(), 1, "the lease ended: due again");
+    assert_eq!(second[0].delivery_id, first[0].delivery_id);
+    assert_eq!(queued(&mut app), 1);
+    // The first attempt reports after all (a failure), then the second one succeeds.
+    app.answer(&first, Some(500));
+    assert_eq!(
+        queued(&mut app),
+        2,
+        "the retry of the failure, and the second lease"
+    );
+    app.answer(&second, Some(204));
+    let d = &app.deliveries(&endpoint, "")[0];
+    assert_eq!(d["status"], "succeeded");
+    assert_eq!(d["attempts"].as_array().unwrap().len(), 2);
+    assert_eq!(queued(&mut app), 0);
+    app.env.advance_millis(3_600_000);
+    assert!(app.take().is_empty());
+}
+
+/// An outcome of a delivery deleted while its attempt ran (its endpoint deleted) leaves no queue
+/// entry behind; one take sends a delivery once even when it is queued twice (a retry while it
+/// was leased).
+#[test]
+fn outcomes_of_deleted_deliveries_leave_nothing_queued_and_a_take_sends_each_once() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    let (s, _) = app.alice(Delete, &format!("/webhook-endpoints/{endpoint}"), None);
+    assert_eq!(s, 200);
+    app.answer(&due, Some(204));
+    assert_eq!(queued(&mut app), 0);
+
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let leased = app.take();
+    let id = leased[0].delivery_id.clone();
+    let (s, _) = app.alice(Post, &format!("/webhook-deliveries/{id}/retry"), None);
+    assert_eq!(s, 200);
+    // Queued now by the retry, and at the lease's end: both due past the lease, one attempt.
+    app.env.advance_millis(30_000);
+    let again = app.take();
+    assert_eq!(again.len(), 1, "{again:?}");
+    app.answer(&leased, Some(500));
+    app.answer(&again, Some(204));
+    assert_eq!(app.deliveries(&endpoint, "")[0]["status"], "succeeded");
+    assert_eq!(queued(&mut app), 0);
 }

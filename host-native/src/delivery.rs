@@ -6,6 +6,13 @@
 //! instance on the same PostgreSQL database may have queued something). A delivery leased by an
 //! instance that died comes due again when its lease ends, so after a restart everything pending is
 //! attempted; a crash mid-attempt may repeat an attempt (receivers dedupe on `webhook-id`).
+//!
+//! Client writes come first: when clients submitted writes since the task's previous take (or
+//! write of outcomes), the next one waits until [`YIELD`] after it, collecting meanwhile; so under
+//! load the task adds one take and one write of outcomes per [`YIELD`], each carrying many
+//! deliveries, and leaves the writer and the CPU to the clients; it never starves (a batch every
+//! [`YIELD`]), and with no client writing it takes and records at once. [`Stats`] counts where its
+//! time goes (printed at shutdown beside the writer's summary).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,7 +24,7 @@ use tokio::sync::{Notify, Semaphore, mpsc};
 use tracing::{debug, warn};
 
 use crate::outbound::Outbound;
-use crate::store::Store;
+use crate::store::{Store, Timings};
 use crate::writer::{Internal, Job, WriterHandle};
 
 /// What a take wrote: the leased deliveries and the queue's new floor, or why none.
@@ -44,6 +51,57 @@ const TAKE_AT_LEAST: u32 = 8;
 /// Outcomes written back in one write, at most.
 const RECORD_BATCH: usize = 512;
 
+/// While clients write, the least time between two takes (and between two writes of outcomes).
+const YIELD: Duration = Duration::from_millis(10);
+
+/// What the task did and how long its writes held the writer.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    /// Reads of the queue (when is the next one due).
+    pub looks: Timings,
+    /// Takes, timed on the writer (in the write), and the deliveries they leased.
+    pub takes: Timings,
+    pub taken: u64,
+    /// Writes of outcomes, timed on the writer, and the outcomes written.
+    pub records: Timings,
+    pub recorded: u64,
+    /// Attempts made, and how many succeeded.
+    pub attempts: u64,
+    pub succeeded: u64,
+    /// Writes the task submitted (takes and outcomes), to tell the clients' writes from its own.
+    pub writes: u64,
+    /// Takes and writes of outcomes that waited for client writes, and how long in all.
+    pub yielded: Timings,
+}
+
+impl Stats {
+    pub fn summary(&self) -> String {
+        format!(
+            "webhook deliveries: {} attempted, {} succeeded; takes {} (on the writer), {} taken; \
+             outcome writes {} (on the writer), {} written; looks {}; yielded to client writes {}",
+            self.attempts,
+            self.succeeded,
+            self.takes.summary(),
+            self.taken,
+            self.records.summary(),
+            self.recorded,
+            self.looks.summary(),
+            self.yielded.summary()
+        )
+    }
+}
+
+fn counted(stats: &Mutex<Stats>) -> std::sync::MutexGuard<'_, Stats> {
+    stats.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The task's previous write of one kind (take, or outcomes): when, and the clients' writes
+/// submitted by then.
+struct Mark {
+    at: Instant,
+    client_writes: u64,
+}
+
 pub struct Deliverer {
     pub service: Arc<Service>,
     pub store: Store,
@@ -51,6 +109,7 @@ pub struct Deliverer {
     pub writer: WriterHandle,
     pub outbound: Outbound,
     pub wake: Arc<Notify>,
+    pub stats: Arc<Mutex<Stats>>,
 }
 
 impl Deliverer {
@@ -66,6 +125,7 @@ impl Deliverer {
         // clock stepping back): the whole queue is read again every FULL_LOOK for those.
         let mut floor = 0i64;
         let mut full_look = Instant::now();
+        let mut last_take = self.mark();
         loop {
             if full_look.elapsed() >= FULL_LOOK {
                 floor = 0;
@@ -75,7 +135,10 @@ impl Deliverer {
                 Some(due) => {
                     let now = self.env.now().millis();
                     if due <= now {
-                        if self.send_due(&permits, &outcomes, &mut floor).await {
+                        if self
+                            .send_due(&permits, &outcomes, &mut floor, &mut last_take)
+                            .await
+                        {
                             continue;
                         }
                         IDLE
@@ -99,10 +162,12 @@ impl Deliverer {
     /// When the earliest queued delivery is due (host clock, ms).
     async fn next_due(&self, floor: i64) -> Option<i64> {
         let store = self.store.clone();
+        let started = Instant::now();
         let read = tokio::task::spawn_blocking(move || {
             store.read(|tx| Service::next_delivery_due_from(tx, floor))
         })
         .await;
+        counted(&self.stats).looks.record(started.elapsed());
         match read {
             Ok(Ok(Ok(due))) => due,
             Ok(Ok(Err(e))) => {
@@ -124,12 +189,14 @@ impl Deliverer {
         permits: &Arc<Semaphore>,
         outcomes: &mpsc::UnboundedSender<Outcome>,
         floor: &mut i64,
+        last_take: &mut Mark,
     ) -> bool {
         // Wait for a few free slots, then take as many as are free: a leased delivery is sent at
         // once, and under load each take (a write) leases several.
         let Ok(some) = permits.acquire_many(TAKE_AT_LEAST).await else {
             return false;
         };
+        self.yield_to_writes(last_take).await;
         let free = permits.available_permits() + TAKE_AT_LEAST as usize;
         drop(some);
         let due = match self.take(*floor, free).await {
@@ -148,8 +215,9 @@ impl Deliverer {
                 return false;
             };
             let (outbound, outcomes) = (self.outbound.clone(), outcomes.clone());
+            let stats = self.stats.clone();
             tokio::spawn(async move {
-                let outcome = attempt(&outbound, d).await;
+                let outcome = attempt(&outbound, d, &stats).await;
                 drop(permit);
                 let _ = outcomes.send(outcome);
             });
@@ -157,12 +225,45 @@ impl Deliverer {
         took
     }
 
+    /// Clients' writes submitted so far: all the writer's, less the task's own.
+    fn client_writes(&self) -> u64 {
+        let own = counted(&self.stats).writes;
+        self.writer.submitted().saturating_sub(own)
+    }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            at: Instant::now(),
+            client_writes: self.client_writes(),
+        }
+    }
+
+    /// Client writes first: when clients wrote since `mark`, waits until `YIELD` after it. Moves
+    /// `mark` to now.
+    async fn yield_to_writes(&self, mark: &mut Mark) {
+        if self.client_writes() > mark.client_writes
+            && let Some(left) = YIELD.checked_sub(mark.at.elapsed())
+        {
+            tokio::time::sleep(left).await;
+            counted(&self.stats).yielded.record(left);
+        }
+        *mark = self.mark();
+    }
+
+    /// Submits one of the task's own writes.
+    async fn submit(&self, write: Internal) -> Response {
+        counted(&self.stats).writes += 1;
+        self.writer.submit(internal(write)).await
+    }
+
     /// Leases up to `limit` due deliveries due at `floor` or later, in one write through the writer.
     async fn take(&self, floor: i64, limit: usize) -> TakeResult {
         let taken: Arc<Mutex<Option<TakeResult>>> = Arc::default();
-        let (service, slot) = (self.service.clone(), taken.clone());
+        let (service, slot, stats) = (self.service.clone(), taken.clone(), self.stats.clone());
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
+            let started = Instant::now();
             let result = service.take_due_deliveries_from(tx, env, floor, limit);
+            counted(&stats).takes.record(started.elapsed());
             let answer = match &result {
                 Ok(_) => done(),
                 Err(e) => Service::internal_error(e),
@@ -171,17 +272,24 @@ impl Deliverer {
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
             answer
         });
-        let answer = self.writer.submit(internal(write)).await;
+        let answer = self.submit(write).await;
         let result = taken.lock().unwrap_or_else(|e| e.into_inner()).take();
         match (answer.status, result) {
+            (200, Some(Ok(taken))) => {
+                counted(&self.stats).taken += taken.due.len() as u64;
+                Ok(taken)
+            }
             (200, Some(result)) => result,
             (status, _) => Err(format!("the write answered {status}")),
         }
     }
 
-    /// Writes outcomes back as they arrive, many per write.
+    /// Writes outcomes back as they arrive, many per write; while clients write, at most one write
+    /// per `YIELD`, collecting meanwhile.
     async fn record_loop(self: Arc<Self>, mut received: mpsc::UnboundedReceiver<Outcome>) {
+        let mut last = self.mark();
         while let Some(first) = received.recv().await {
+            self.yield_to_writes(&mut last).await;
             let mut batch = vec![first];
             while batch.len() < RECORD_BATCH {
                 match received.try_recv() {
@@ -190,16 +298,21 @@ impl Deliverer {
                 }
             }
             let n = batch.len();
-            let service = self.service.clone();
+            let (service, stats) = (self.service.clone(), self.stats.clone());
             let batch = Arc::new(batch);
             let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
-                match service.record_attempts(tx, env, &batch) {
+                let started = Instant::now();
+                let done = match service.record_attempts(tx, env, &batch) {
                     Ok(()) => done(),
                     Err(e) => Service::internal_error(&e),
-                }
+                };
+                counted(&stats).records.record(started.elapsed());
+                done
             });
-            let answer = self.writer.submit(internal(write)).await;
-            if answer.status != 200 {
+            let answer = self.submit(write).await;
+            if answer.status == 200 {
+                counted(&self.stats).recorded += n as u64;
+            } else {
                 // Not lost: the leases end and the deliveries are attempted again.
                 warn!(
                     status = answer.status,
@@ -222,22 +335,28 @@ fn internal(write: Internal) -> Job {
 }
 
 /// One attempt; its outcome as the core records it.
-async fn attempt(outbound: &Outbound, d: card_core::service::Due) -> Outcome {
+async fn attempt(
+    outbound: &Outbound,
+    mut d: card_core::service::Due,
+    stats: &Mutex<Stats>,
+) -> Outcome {
+    let body = Bytes::from(std::mem::take(&mut d.body));
     let headers: Vec<(&str, &str)> = d
         .headers
         .iter()
         .map(|(n, v)| (n.as_str(), v.as_str()))
         .collect();
-    let a = outbound
-        .post(&d.target, &headers, Bytes::from(d.body), TIMEOUT)
-        .await;
+    let a = outbound.post(&d.target, &headers, body, TIMEOUT).await;
     debug!(delivery = %d.delivery_id, status = ?a.status, error = ?a.error, "webhook attempt");
     crate::metrics::webhook_attempt(a.succeeded(), a.duration);
-    Outcome {
-        client: d.client,
-        delivery_id: d.delivery_id,
-        status: a.status,
-        duration_ms: u64::try_from(a.duration.as_millis()).unwrap_or(u64::MAX),
-        error: a.error.map(|e| e.to_string()),
+    {
+        let mut stats = counted(stats);
+        stats.attempts += 1;
+        stats.succeeded += u64::from(a.succeeded());
     }
+    d.outcome(
+        a.status,
+        u64::try_from(a.duration.as_millis()).unwrap_or(u64::MAX),
+        a.error.map(|e| e.to_string()),
+    )
 }

@@ -45,9 +45,13 @@ fn main() -> ExitCode {
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        // Written as it comes, one write(2) a line: a non-blocking writer (tracing-appender, with
-        // or without batching its writes) measured slower on 2 cores (scripts/bench-ops).
-        .with_writer(std::io::stderr);
+        // The server's lines are gathered and written by a log thread, many per write(2)
+        // (json_log.rs: the syscall per request line was logging's largest cost); the other
+        // commands write theirs as they come.
+        .with_writer(match cli.command {
+            Command::Serve(_) => json_log::LogOut::gathered(),
+            _ => json_log::LogOut::Direct,
+        });
     match cli.log_format {
         LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
             .map(|()| ExitCode::SUCCESS)
             .map_err(anyhow::Error::from),
     };
+    json_log::flush();
     match result {
         Ok(code) => code,
         Err(e) => {
@@ -220,6 +225,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let limits = args.limits;
     let handle = writer.handle();
     let deliveries = Arc::new(tokio::sync::Notify::new());
+    let delivery_stats = Arc::new(std::sync::Mutex::new(delivery::Stats::default()));
     runtime.spawn(
         Arc::new(delivery::Deliverer {
             service: service.clone(),
@@ -228,6 +234,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             writer: writer.handle(),
             outbound: outbound.clone(),
             wake: deliveries.clone(),
+            stats: delivery_stats.clone(),
         })
         .run(),
     );
@@ -300,10 +307,20 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let stats = writer.stop();
     runtime.shutdown_timeout(Duration::from_secs(1));
     info!("stopped");
+    // The log's lines first, so the summary comes after them, as it did when lines were written at once.
+    json_log::flush();
     println!("{}", stats.summary());
     if let Some(db) = &logged {
         println!("{}", db.stats().summary());
         println!("log fsyncs: {}", db.sync_timings().summary());
+    }
+    // Only when something was sent: the line is plain text, even with JSON logs.
+    let delivered = delivery_stats
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if delivered.attempts > 0 {
+        println!("{}", delivered.summary());
     }
     if let Store::Postgres(pg) = &store {
         println!(

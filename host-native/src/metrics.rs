@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -109,21 +110,55 @@ pub fn install() -> anyhow::Result<PrometheusHandle> {
     Ok(handle)
 }
 
-/// A request's kind for the metrics: route template, method, status.
-type RequestKind = (&'static str, Method, u16);
+/// A request's kind for the metrics: route template (by its address and length: templates are
+/// `'static`, so no string is hashed per request; equal templates at two addresses only make two
+/// cache entries for the same handles), method, status.
+type RequestKind = ((usize, usize), Method, u16);
 
 thread_local! {
     /// The request metrics' handles by (route template, method, status), per worker thread: after
     /// the first request of a kind, recording one is two atomic updates, with no label set built
     /// (the status's string) and no registry lookup. Bounded: templates x methods x statuses.
-    static REQUEST_HANDLES: RefCell<HashMap<RequestKind, (Counter, Histogram)>> =
-        RefCell::new(HashMap::new());
+    static REQUEST_HANDLES: RefCell<HashMap<RequestKind, (Counter, Histogram), BuildHasherDefault<KindHasher>>> =
+        RefCell::new(HashMap::default());
+}
+
+/// A few integers to hash, not attacker-chosen: one multiply per word (as rustc's FxHasher)
+/// instead of SipHash's rounds.
+#[derive(Default)]
+struct KindHasher(u64);
+
+impl KindHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for KindHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    fn write_isize(&mut self, n: isize) {
+        self.add(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// One answered request.
 pub fn request(route: &'static str, method: Method, status: u16, took: Duration) {
+    let kind = ((route.as_ptr() as usize, route.len()), method, status);
     REQUEST_HANDLES.with_borrow_mut(|handles| {
-        let (count, latency) = handles.entry((route, method, status)).or_insert_with(|| {
+        let (count, latency) = handles.entry(kind).or_insert_with(|| {
             let m = method.as_str();
             (
                 counter!(REQUESTS, "route" => route, "method" => m, "status" => status.to_string()),

@@ -9,6 +9,7 @@ use std::cell::Cell;
 
 use card_core::callout::CallOut;
 use card_core::domain::api_keys::ConfiguredKeys;
+use card_core::domain::rotation;
 use card_core::error::ApiError;
 use card_core::http::Prepared;
 use card_core::http::body::BodyReader;
@@ -138,11 +139,15 @@ fn serve(req: &mut Request) -> Response {
         Ok(url) => url.trim().to_string(),
         Err(e) => return fail(&format!("bad configuration: {e}")),
     };
-    if req.method == Method::Post && req.path == DISPATCH_PATH {
-        match dispatch(req, &service, &env, &database_url) {
-            Ok(Some(resp)) => return resp,
-            // No dispatch key: the path is unknown, as the core answers it (404).
-            Ok(None) => {}
+    if req.method == Method::Post && (req.path == DISPATCH_PATH || req.path == ROTATE_PATH) {
+        match operator(req) {
+            // No operator key: the paths are unknown, as the core answers them (404).
+            Ok(Operator::Absent) => {}
+            Ok(Operator::Refused(resp)) => return resp,
+            Ok(Operator::Allowed) if req.path == DISPATCH_PATH => {
+                return dispatch(&service, &env, &database_url);
+            }
+            Ok(Operator::Allowed) => return rotate(&service, &env, &database_url),
             Err(e) => return fail(&format!("bad configuration: {e}")),
         }
     }
@@ -175,41 +180,103 @@ fn serve(req: &mut Request) -> Response {
 
 /// Deliveries one write sends after its commit, at most.
 const SEND_AFTER_WRITE: usize = 8;
-/// Deliveries one dispatch call sends, at most (each attempt may take up to 10 s).
-const SEND_PER_DISPATCH: usize = 32;
+/// Deliveries one dispatch call sends, at most: side by side, so a call takes as long as its
+/// slowest attempt (at most 10 s).
+const SEND_PER_DISPATCH: usize = 64;
 /// The operator's route that sends what is due (retries): Spin's cron trigger, or any scheduler,
 /// calls it with the `dispatch_key` variable in `x-dispatch-key`.
 const DISPATCH_PATH: &str = "/webhook-deliveries/dispatch";
 
-/// `POST /webhook-deliveries/dispatch`: None when no `dispatch_key` is set (then unknown: 404);
-/// else 401 without the key, or 200 `{attempted}` after sending what is due.
-fn dispatch(
-    req: &Request,
-    service: &Service,
-    env: &WasiEnv,
-    database_url: &str,
-) -> Result<Option<Response>, String> {
+/// The operator's routes on Spin: `POST /vault/rotate`, one step of a vault key rotation per call
+/// (Spin has no background task, and a SQLite file is the component's alone), until it answers
+/// `done`. Steps of 100 card entries keep each call, and the writes beside it, short.
+const ROTATE_PATH: &str = "/vault/rotate";
+const ROTATE_BATCH: usize = 100;
+
+/// Whether a request may use the operator's routes: they exist only when the `dispatch_key`
+/// variable (the operator's key) is set, and answer only with it in `x-dispatch-key`.
+enum Operator {
+    Absent,
+    Refused(Response),
+    Allowed,
+}
+
+fn operator(req: &Request) -> Result<Operator, String> {
     let expected = variable("dispatch_key")?;
     let expected = expected.trim();
     if expected.is_empty() {
-        return Ok(None);
+        return Ok(Operator::Absent);
     }
     let given = req.header_value("x-dispatch-key").unwrap_or("").trim();
-    if !settings::same_key(given, expected) {
-        return Ok(Some(errors::to_response(&ApiError::Unauthorized)));
-    }
-    let attempted = match send_due(service, env, database_url, SEND_PER_DISPATCH) {
-        Ok(n) => n,
-        Err(e) => return Ok(Some(fail(&format!("dispatch failed: {e}")))),
-    };
-    Ok(Some(reply::ok(
-        "Due webhook deliveries attempted",
-        &std::collections::BTreeMap::from([("attempted", attempted)]),
-    )))
+    Ok(if settings::same_key(given, expected) {
+        Operator::Allowed
+    } else {
+        Operator::Refused(errors::to_response(&ApiError::Unauthorized))
+    })
 }
 
-/// Takes up to `limit` due deliveries (leased, in a short write), sends each through wasi:http with
-/// no transaction open, and records the outcomes in a second short write. How many were attempted.
+/// `POST /webhook-deliveries/dispatch`: 200 `{attempted}` after sending what is due.
+fn dispatch(service: &Service, env: &WasiEnv, database_url: &str) -> Response {
+    match send_due(service, env, database_url, SEND_PER_DISPATCH) {
+        Ok(attempted) => reply::ok(
+            "Due webhook deliveries attempted",
+            &std::collections::BTreeMap::from([("attempted", attempted)]),
+        ),
+        Err(e) => fail(&format!("dispatch failed: {e}")),
+    }
+}
+
+/// `POST /vault/rotate`: one step (the core's `domain::rotation`, its resume point stored with it);
+/// after the last, the other keys are forgotten once nothing is left under them. 200
+/// `{scanned, resealed, done, leftUnderOtherKeys}` (the last only when done).
+fn rotate(service: &Service, env: &WasiEnv, database_url: &str) -> Response {
+    let Some(vault) = service.config().vault() else {
+        return errors::to_response(&ApiError::NotConfigured {
+            code: card_core::domain::vault::NOT_CONFIGURED,
+            message: "no vault key is configured (the variable vault_key): nothing to rotate"
+                .into(),
+        });
+    };
+    let step = in_write(database_url, |tx| {
+        rotation::step(tx, env, &vault, ROTATE_BATCH).map_err(|e| e.message())
+    });
+    let step = match step {
+        Ok(step) => step,
+        Err(e) => return fail(&format!("vault rotation failed: {e}")),
+    };
+    let left = if step.done {
+        let finish = in_write(database_url, |tx| {
+            let left = rotation::left_under_other_keys(tx, &vault).map_err(|e| e.message())?;
+            if left == 0 {
+                vault.retire_others(tx).map_err(|e| e.message())?;
+            }
+            Ok(left)
+        });
+        match finish {
+            Ok(left) => Some(left),
+            Err(e) => return fail(&format!("vault rotation failed: {e}")),
+        }
+    } else {
+        None
+    };
+    reply::ok(
+        if step.done {
+            "Vault rotation done"
+        } else {
+            "Vault rotation step done: call again"
+        },
+        &serde_json::json!({
+            "scanned": step.scanned,
+            "resealed": step.resealed,
+            "done": step.done,
+            "leftUnderOtherKeys": left,
+        }),
+    )
+}
+
+/// Takes up to `limit` due deliveries (leased, in a short write), sends them all at once through
+/// wasi:http with no transaction open, and records the outcomes in a second short write. How many
+/// were attempted.
 fn send_due(
     service: &Service,
     env: &WasiEnv,
@@ -225,7 +292,7 @@ fn send_due(
     if due.is_empty() {
         return Ok(0);
     }
-    let outcomes: Vec<_> = due.iter().map(crate::spin_out::deliver).collect();
+    let outcomes = crate::spin_out::deliver_all(&due);
     in_write(database_url, |tx| {
         service.record_attempts(tx, env, &outcomes)
     })?;

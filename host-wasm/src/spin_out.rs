@@ -12,8 +12,10 @@ use card_core::domain::webhooks::deliveries::{Due, Outcome};
 use wasi::clocks::monotonic_clock;
 use wasi::http::outgoing_handler;
 use wasi::http::types::{
-    ErrorCode, Fields, Method, OutgoingBody, OutgoingRequest, RequestOptions, Scheme as WasiScheme,
+    ErrorCode, Fields, FutureIncomingResponse, Method, OutgoingBody, OutgoingRequest,
+    RequestOptions, Scheme as WasiScheme,
 };
+use wasi::io::poll::Pollable;
 use wasi::io::streams::StreamError;
 
 /// How much of an answer's body is read.
@@ -40,32 +42,97 @@ pub fn call_out(policy: UrlPolicy, call: CallOut) -> Asked {
 /// How long a webhook attempt may take: any 2xx within it succeeds (README, "Webhooks").
 pub const DELIVERY_TIMEOUT_MS: u64 = 10_000;
 
-/// Sends one webhook delivery taken from the queue (its URL was checked against the policy when it
-/// was taken); how it went, for `Service::record_attempts`.
-pub fn deliver(due: &Due) -> Outcome {
+/// Sends webhook deliveries taken from the queue (their URLs were checked against the policy when
+/// they were taken) all at once: wasi:http runs outgoing requests side by side, so a batch takes
+/// about as long as its slowest attempt, at most [`DELIVERY_TIMEOUT_MS`], not the sum of them. The
+/// answers' bodies are not read (only the status counts). How each went, in order, for
+/// `Service::record_attempts`.
+pub fn deliver_all(dues: &[Due]) -> Vec<Outcome> {
+    let started = monotonic_clock::now();
+    let elapsed_ms = || monotonic_clock::now().saturating_sub(started) / 1_000_000;
+    let deadline =
+        monotonic_clock::subscribe_duration(DELIVERY_TIMEOUT_MS.saturating_mul(1_000_000));
+    let mut replies: Vec<Option<(Reply, u64)>> = Vec::with_capacity(dues.len());
+    let mut flights = Vec::with_capacity(dues.len());
+    for due in dues {
+        match start(&due.target, &delivery_call(due)) {
+            Ok(pending) => {
+                // The pollable first: a child resource must go before its parent.
+                let ready = pending.subscribe();
+                flights.push(Some((ready, pending)));
+                replies.push(None);
+            }
+            Err(reply) => {
+                flights.push(None);
+                replies.push(Some((reply, elapsed_ms())));
+            }
+        }
+    }
+    loop {
+        let waiting: Vec<usize> = (0..flights.len())
+            .filter(|i| flights[*i].is_some())
+            .collect();
+        if waiting.is_empty() {
+            break;
+        }
+        let mut polls: Vec<&Pollable> = waiting
+            .iter()
+            .filter_map(|i| flights[*i].as_ref().map(|(ready, _)| ready))
+            .collect();
+        polls.push(&deadline);
+        let woke = wasi::io::poll::poll(&polls);
+        let timed_out = woke.iter().any(|w| *w as usize == waiting.len());
+        for w in woke {
+            let Some(i) = waiting.get(w as usize).copied() else {
+                continue;
+            };
+            let Some((_, pending)) = &flights[i] else {
+                continue;
+            };
+            let Some(result) = pending.get() else {
+                continue;
+            };
+            let reply = match result {
+                Ok(Ok(response)) => Reply::Answer {
+                    status: response.status(),
+                    body: Vec::new(),
+                },
+                Ok(Err(code)) => from_code(&code),
+                Err(()) => error("the response was already taken"),
+            };
+            replies[i] = Some((reply, elapsed_ms()));
+            flights[i] = None;
+        }
+        if timed_out {
+            break;
+        }
+    }
+    // Still waiting at the deadline: timed out (dropping the request cancels it).
+    drop(flights);
+    dues.iter()
+        .zip(replies)
+        .map(|(due, reply)| {
+            let (reply, duration_ms) = reply.unwrap_or((Reply::Timeout, DELIVERY_TIMEOUT_MS));
+            let (status, error) = match reply {
+                Reply::Answer { status, .. } => (Some(status), None),
+                Reply::Timeout => (None, Some("timed out".to_string())),
+                Reply::Error(why) => (None, Some(why)),
+            };
+            due.outcome(status, duration_ms, error)
+        })
+        .collect()
+}
+
+/// A delivery as a call: its signed headers and the event's JSON.
+fn delivery_call(due: &Due) -> CallOut {
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     headers.extend(due.headers.iter().cloned());
-    let call = CallOut {
+    CallOut {
         url: due.target.url.clone(),
         headers,
         body: due.body.clone(),
         timeout_ms: DELIVERY_TIMEOUT_MS,
         context: String::new(),
-    };
-    let started = monotonic_clock::now();
-    let reply = send(&due.target, &call).unwrap_or_else(|reply| reply);
-    let duration_ms = monotonic_clock::now().saturating_sub(started) / 1_000_000;
-    let (status, error) = match reply {
-        Reply::Answer { status, .. } => (Some(status), None),
-        Reply::Timeout => (None, Some("timed out".to_string())),
-        Reply::Error(why) => (None, Some(why)),
-    };
-    Outcome {
-        client: due.client.clone(),
-        delivery_id: due.delivery_id.clone(),
-        status,
-        duration_ms,
-        error,
     }
 }
 
@@ -83,6 +150,52 @@ fn from_code(code: &ErrorCode) -> Reply {
 }
 
 fn send(target: &Target, call: &CallOut) -> Result<Reply, Reply> {
+    let timeout_ns = call.timeout_ms.saturating_mul(1_000_000);
+    let pending = start(target, call)?;
+    let deadline = monotonic_clock::subscribe_duration(timeout_ns);
+    let ready = pending.subscribe();
+    let response = loop {
+        if let Some(result) = pending.get() {
+            break result;
+        }
+        let woke = wasi::io::poll::poll(&[&ready, &deadline]);
+        if !woke.contains(&0) && woke.contains(&1) {
+            return Ok(Reply::Timeout);
+        }
+    };
+    let response = match response {
+        Ok(Ok(response)) => response,
+        Ok(Err(code)) => return Ok(from_code(&code)),
+        Err(()) => return Err(error("the response was already taken")),
+    };
+    let status = response.status();
+    let incoming = response.consume().map_err(|()| error("response body"))?;
+    let mut answer = Vec::new();
+    {
+        let stream = incoming
+            .stream()
+            .map_err(|()| error("response body stream"))?;
+        loop {
+            match stream.blocking_read(WRITE_CHUNK as u64) {
+                Ok(bytes) => {
+                    answer.extend_from_slice(&bytes);
+                    if answer.len() > MAX_ANSWER_BYTES {
+                        return Ok(error("the answer is too large"));
+                    }
+                }
+                Err(StreamError::Closed) => break,
+                Err(e) => return Ok(error(&format!("reading the answer: {e:?}"))),
+            }
+        }
+    }
+    Ok(Reply::Answer {
+        status,
+        body: answer,
+    })
+}
+
+/// Starts the request of `call` (head and body sent): its answer to come.
+fn start(target: &Target, call: &CallOut) -> Result<FutureIncomingResponse, Reply> {
     let timeout_ns = call.timeout_ms.saturating_mul(1_000_000);
     let mut entries: Vec<(String, Vec<u8>)> = call
         .headers
@@ -126,45 +239,5 @@ fn send(target: &Target, call: &CallOut) -> Result<Reply, Reply> {
         }
     }
     OutgoingBody::finish(body, None).map_err(|e| from_code(&e))?;
-
-    let deadline = monotonic_clock::subscribe_duration(timeout_ns);
-    let ready = pending.subscribe();
-    let response = loop {
-        if let Some(result) = pending.get() {
-            break result;
-        }
-        let woke = wasi::io::poll::poll(&[&ready, &deadline]);
-        if !woke.contains(&0) && woke.contains(&1) {
-            return Ok(Reply::Timeout);
-        }
-    };
-    let response = match response {
-        Ok(Ok(response)) => response,
-        Ok(Err(code)) => return Ok(from_code(&code)),
-        Err(()) => return Err(error("the response was already taken")),
-    };
-    let status = response.status();
-    let incoming = response.consume().map_err(|()| error("response body"))?;
-    let mut answer = Vec::new();
-    {
-        let stream = incoming
-            .stream()
-            .map_err(|()| error("response body stream"))?;
-        loop {
-            match stream.blocking_read(WRITE_CHUNK as u64) {
-                Ok(bytes) => {
-                    answer.extend_from_slice(&bytes);
-                    if answer.len() > MAX_ANSWER_BYTES {
-                        return Ok(error("the answer is too large"));
-                    }
-                }
-                Err(StreamError::Closed) => break,
-                Err(e) => return Ok(error(&format!("reading the answer: {e:?}"))),
-            }
-        }
-    }
-    Ok(Reply::Answer {
-        status,
-        body: answer,
-    })
+    Ok(pending)
 }

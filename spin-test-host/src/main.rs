@@ -130,12 +130,28 @@ pub(crate) struct State {
 /// Outgoing HTTP as wasmtime sends it, with the guest lock let go while the guest waits for the
 /// answer: another guest may run meanwhile (the component holds no transaction while it calls out,
 /// and the endpoint it calls may call the service back, as on a real Spin, which runs instances
-/// side by side). The lock is taken again before the guest sees the answer.
+/// side by side). The lock is taken again before the guest sees the answer. A guest may have
+/// several requests out at once (webhook deliveries go side by side): the first answer takes the
+/// lock back, the later ones find the guest holding it.
 #[derive(Default)]
 pub(crate) struct GuestLockHooks {
-    /// The lock and the guard the running guest holds (None: not yet taken, or let go).
+    /// The lock and the guard the running guest holds.
     lock: Option<Arc<Mutex<()>>>,
-    held: Arc<std::sync::Mutex<Option<tokio::sync::OwnedMutexGuard<()>>>>,
+    held: Arc<std::sync::Mutex<Held>>,
+    /// One answer at a time takes the lock back.
+    turn: Arc<Mutex<()>>,
+}
+
+#[derive(Default)]
+pub(crate) struct Held {
+    /// None: not yet taken, or let go while the guest waits for an answer.
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    /// The guest returned: an answer that comes after must not take the lock for it.
+    done: bool,
+}
+
+fn held(h: &std::sync::Mutex<Held>) -> std::sync::MutexGuard<'_, Held> {
+    h.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 type SendResult = wasmtime_wasi_http::Result<(
@@ -151,13 +167,23 @@ impl wasmtime_wasi_http::WasiHttpHooks for GuestLockHooks {
         fut: Box<dyn std::future::Future<Output = Result<(), wasmtime_wasi_http::Error>> + Send>,
     ) -> Box<dyn std::future::Future<Output = SendResult> + Send> {
         _ = fut;
-        drop(self.held.lock().unwrap_or_else(|e| e.into_inner()).take());
-        let (lock, held) = (self.lock.clone(), self.held.clone());
+        drop(held(&self.held).guard.take());
+        let (lock, slot, turn) = (self.lock.clone(), self.held.clone(), self.turn.clone());
         Box::new(async move {
             let sent = wasmtime_wasi_http::default_send_request(request, options).await;
             if let Some(lock) = lock {
-                let guard = lock.lock_owned().await;
-                *held.lock().unwrap_or_else(|e| e.into_inner()) = Some(guard);
+                let _turn = turn.lock().await;
+                let taken = {
+                    let h = held(&slot);
+                    h.guard.is_some() || h.done
+                };
+                if !taken {
+                    let guard = lock.lock_owned().await;
+                    let mut h = held(&slot);
+                    if !h.done {
+                        h.guard = Some(guard);
+                    }
+                }
             }
             let (res, io) = sent?;
             Ok((
@@ -364,7 +390,7 @@ impl Server {
                 shared: self.shared.clone(),
             },
         );
-        let held = store.data().hooks.held.clone();
+        let slot = store.data().hooks.held.clone();
         store.set_epoch_deadline(GUEST_TIMEOUT.as_millis() as u64 / EPOCH_TICK.as_millis() as u64);
         store.epoch_deadline_trap();
 
@@ -387,13 +413,18 @@ impl Server {
         // The guard sits in `held`, where the outgoing-HTTP hook lets it go while the guest waits.
         let task = tokio::task::spawn(async move {
             let guard = lock.lock_owned().await;
-            *held.lock().unwrap_or_else(|e| e.into_inner()) = Some(guard);
+            held(&slot).guard = Some(guard);
             let proxy = pre.instantiate_async(&mut store).await?;
             let result = proxy
                 .wasi_http_incoming_handler()
                 .call_handle(&mut store, incoming, out)
                 .await;
-            drop(held.lock().unwrap_or_else(|e| e.into_inner()).take());
+            let guard = {
+                let mut h = held(&slot);
+                h.done = true;
+                h.guard.take()
+            };
+            drop(guard);
             result
         });
 

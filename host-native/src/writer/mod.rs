@@ -304,6 +304,12 @@ impl WriterHandle {
         self.pipeline.queued()
     }
 
+    /// Writes submitted since the start (requests and the host's own): the delivery task paces its
+    /// own writes when clients are writing.
+    pub fn submitted(&self) -> u64 {
+        self.pipeline.lock().machine.stats().submitted
+    }
+
     /// For an answer read from a snapshot: waits until every write it may have seen is durable.
     /// Some(503) when it never will be (the store failed): answer that instead.
     pub async fn settled(&self) -> Option<Response> {

@@ -16,6 +16,9 @@ use acceptance::host::{HostKind, cards_bin, on_postgres};
 use acceptance::*;
 use serde_json::json;
 
+/// The operator's key of Spin's operator routes (the variable `dispatch_key`).
+const OPERATOR_KEY: &str = "operator-key-for-tests-0123";
+
 const NEW_KEY: &str = "1111111111111111111111111111111111111111111111111111111111111111";
 
 fn issue(t: &Tenant, n: usize) -> Vec<String> {
@@ -100,7 +103,7 @@ fn status(server: &Instance, keys: &[&str]) -> BTreeMap<String, u64> {
 
 #[test]
 fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
-    let mut server = Instance::start();
+    let mut server = Instance::start_with_env(&[("CARDS_DISPATCH_KEY", OPERATOR_KEY)]);
     let old = server.vault_key().unwrap().to_string();
     let t = server.tenant(0);
     let cards = issue(&t, 12);
@@ -133,18 +136,56 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
         server.stop(Stop::Graceful);
         server.set_vault_keys(&[NEW_KEY]);
         server.restart();
-        let t = server.tenant(0);
-        let r = reveal(&t, &cards[0]);
+        let r = reveal(&server.tenant(0), &cards[0]);
         r.expect_error(503, "vault_key_mismatch");
         assert!(
             r.body["message"].as_str().unwrap().contains("key id"),
             "{}",
             r.text
         );
-        return;
+        // The operator's route rotates instead, a step per call, while the component serves.
+        server.stop(Stop::Graceful);
+        server.set_vault_keys(&[NEW_KEY, &old]);
+        server.restart();
+        let t = server.tenant(0);
+        let refused = acceptance::client::try_send_to(
+            server.base_url(),
+            "POST",
+            "/vault/rotate",
+            &[("x-dispatch-key", "not-the-operator-key")],
+            None,
+        )
+        .unwrap();
+        assert_eq!(refused.status, 401, "{}", refused.text);
+        let mut steps = 0;
+        loop {
+            let step = acceptance::client::try_send_to(
+                server.base_url(),
+                "POST",
+                "/vault/rotate",
+                &[("x-dispatch-key", OPERATOR_KEY)],
+                None,
+            )
+            .unwrap();
+            let data = step.data(200).clone();
+            let card = &cards[steps % cards.len()];
+            assert_eq!(
+                &reveal_pan(&reveal(&t, card)),
+                &before[card],
+                "during the rotation"
+            );
+            steps += 1;
+            if data["done"] == true {
+                assert_eq!(data["leftUnderOtherKeys"], 0, "{data}");
+                break;
+            }
+            assert!(steps < 100, "the rotation does not end: {data}");
+        }
     }
 
-    if !on_postgres() {
+    if spin_sqlite {
+        // Rotated above.
+    } else if !on_postgres() {
         // redb: the data file is the server's while it runs.
         let (ok, out) = vault_cmd(&server, &["rotate"], &[NEW_KEY, &old]);
         assert!(
@@ -153,58 +194,65 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
         );
         server.stop(Stop::Graceful);
     }
-    let counts = status(&server, &[NEW_KEY, &old]);
-    assert_eq!(counts.values().sum::<u64>(), 13, "{counts:?}");
-    assert_eq!(counts.len(), 2, "one entry under the new key: {counts:?}");
-    let new_id = counts
-        .iter()
-        .find(|(_, n)| **n == 1)
-        .map(|(id, _)| id.clone())
-        .unwrap();
-    let old_id = counts.keys().find(|id| **id != new_id).unwrap().clone();
-
-    if on_postgres() {
-        // While the server serves: reveals before, during and after the rotation.
-        let stop = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicU64::new(0));
-        let reader = {
-            let (t, cards, before) = (t.clone(), cards.clone(), before.clone());
-            let (stop, done) = (stop.clone(), done.clone());
-            std::thread::spawn(move || {
-                let mut i = 0;
-                while !stop.load(Ordering::SeqCst) || i < cards.len() {
-                    let card = &cards[i % cards.len()];
-                    let r = reveal(&t, card);
-                    assert_eq!(&reveal_pan(&r), &before[card], "during the rotation");
-                    done.fetch_add(1, Ordering::SeqCst);
-                    i += 1;
-                }
-            })
-        };
-        let (ok, out) = vault_cmd(&server, &["rotate", "--batch", "2"], &[NEW_KEY, &old]);
-        stop.store(true, Ordering::SeqCst);
-        reader
-            .join()
-            .expect("every reveal during the rotation succeeded");
-        assert!(ok, "cards vault rotate: {out}");
-        assert!(out.contains("re-sealed 12 of 13"), "{out}");
-        assert!(done.load(Ordering::SeqCst) >= 13);
+    // The command line (Spin SQLite rotated through its route above).
+    let new_id = if spin_sqlite {
+        None
     } else {
-        let (ok, out) = vault_cmd(&server, &["rotate", "--batch", "5"], &[NEW_KEY, &old]);
-        assert!(ok && out.contains("re-sealed 12 of 13"), "{out}");
-        let counts = status(&server, &[NEW_KEY]);
-        assert_eq!(counts, BTreeMap::from([(new_id.clone(), 13)]));
-        server.restart();
-    }
-    if on_postgres() {
-        let counts = status(&server, &[NEW_KEY]);
-        assert_eq!(counts, BTreeMap::from([(new_id.clone(), 13)]));
-    }
-    // Again: nothing left to do.
-    if on_postgres() {
-        let (ok, out) = vault_cmd(&server, &["rotate"], &[NEW_KEY, &old]);
-        assert!(ok && out.contains("re-sealed 0 of 13"), "{out}");
-    }
+        let counts = status(&server, &[NEW_KEY, &old]);
+        assert_eq!(counts.values().sum::<u64>(), 13, "{counts:?}");
+        assert_eq!(counts.len(), 2, "one entry under the new key: {counts:?}");
+        let new_id = counts
+            .iter()
+            .find(|(_, n)| **n == 1)
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let old_id = counts.keys().find(|id| **id != new_id).unwrap().clone();
+
+        if on_postgres() {
+            // While the server serves: reveals before, during and after the rotation.
+            let stop = Arc::new(AtomicBool::new(false));
+            let done = Arc::new(AtomicU64::new(0));
+            let reader = {
+                let (t, cards, before) = (t.clone(), cards.clone(), before.clone());
+                let (stop, done) = (stop.clone(), done.clone());
+                std::thread::spawn(move || {
+                    let mut i = 0;
+                    while !stop.load(Ordering::SeqCst) || i < cards.len() {
+                        let card = &cards[i % cards.len()];
+                        let r = reveal(&t, card);
+                        assert_eq!(&reveal_pan(&r), &before[card], "during the rotation");
+                        done.fetch_add(1, Ordering::SeqCst);
+                        i += 1;
+                    }
+                })
+            };
+            let (ok, out) = vault_cmd(&server, &["rotate", "--batch", "2"], &[NEW_KEY, &old]);
+            stop.store(true, Ordering::SeqCst);
+            reader
+                .join()
+                .expect("every reveal during the rotation succeeded");
+            assert!(ok, "cards vault rotate: {out}");
+            assert!(out.contains("re-sealed 12 of 13"), "{out}");
+            assert!(done.load(Ordering::SeqCst) >= 13);
+        } else {
+            let (ok, out) = vault_cmd(&server, &["rotate", "--batch", "5"], &[NEW_KEY, &old]);
+            assert!(ok && out.contains("re-sealed 12 of 13"), "{out}");
+            let counts = status(&server, &[NEW_KEY]);
+            assert_eq!(counts, BTreeMap::from([(new_id.clone(), 13)]));
+            server.restart();
+        }
+        if on_postgres() {
+            let counts = status(&server, &[NEW_KEY]);
+            assert_eq!(counts, BTreeMap::from([(new_id.clone(), 13)]));
+        }
+        // Again: nothing left to do.
+        if on_postgres() {
+            let (ok, out) = vault_cmd(&server, &["rotate"], &[NEW_KEY, &old]);
+            assert!(ok && out.contains("re-sealed 0 of 13"), "{out}");
+        }
+        let _ = old_id;
+        Some(new_id)
+    };
     let t = server.tenant(0);
     assert_eq!(pans(&t, &cards), before);
 
@@ -224,6 +272,7 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
             let err = server
                 .try_restart()
                 .expect_err("started without the new key");
+            let new_id = new_id.expect("the command line rotated");
             assert!(
                 err.contains(&new_id),
                 "the refusal names the key id:\n{err}"
@@ -233,10 +282,10 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
             server.restart();
             let r = reveal(&server.tenant(0), &cards[0]);
             r.expect_error(503, "vault_key_mismatch");
-            assert!(r.text.contains(&new_id), "{}", r.text);
+            let named = new_id.as_deref().unwrap_or("key id");
+            assert!(r.text.contains(named), "{}", r.text);
         }
     }
-    let _ = old_id;
 }
 
 #[test]

@@ -3,6 +3,11 @@
 //! hosts walk to find what is due; a delivery taken for an attempt has its entry moved
 //! [`LEASE_SECS`] ahead in the same write, so with several instances on one database one instance
 //! attempts it at a time, and a delivery whose attempt never reported (a crash) comes due again.
+//!
+//! A lease moves only the queue entry, not the delivery record (two small keys, not a record
+//! rewrite, on every attempt): the [`Lease`] travels with the attempt ([`Due`], [`Outcome`]) and
+//! the outcome's write drops the lease's entry. So while leased, a record's `due_ms` may name the
+//! entry the lease replaced; `record` tells the two apart by the lease's `taken_ms`.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -241,6 +246,31 @@ pub struct Due {
     /// The `webhook-*` headers (the host adds `content-type: application/json`).
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// The queue entry this attempt holds; hand it back in the [`Outcome`].
+    pub lease: Lease,
+}
+
+/// A delivery's queue entry while an attempt holds it: the entry the take read (due at `taken_ms`)
+/// moved to `until_ms`, host clock. Equal times: the entry was not moved (an outcome written in
+/// the take itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease {
+    pub taken_ms: i64,
+    pub until_ms: i64,
+}
+
+impl Due {
+    /// How the attempt went, for [`record`]: the HTTP status if an answer came, else why not.
+    pub fn outcome(&self, status: Option<u16>, duration_ms: u64, error: Option<String>) -> Outcome {
+        Outcome {
+            client: self.client.clone(),
+            delivery_id: self.delivery_id.clone(),
+            status,
+            duration_ms,
+            error,
+            lease: self.lease,
+        }
+    }
 }
 
 /// How an attempt went, as the host saw it.
@@ -252,6 +282,8 @@ pub struct Outcome {
     pub status: Option<u16>,
     pub duration_ms: u64,
     pub error: Option<String>,
+    /// The lease of the attempt ([`Due::lease`]).
+    pub lease: Lease,
 }
 
 /// What taking and recording deliveries needs of the configuration.
@@ -291,29 +323,33 @@ pub fn take_due(
     };
     let mut out = Vec::with_capacity(rows.len());
     let mut endpoints = HashMap::new();
+    let until = host_now.plus_seconds(LEASE_SECS).millis();
+    // A delivery with two entries (retried or moved by the test clock while leased) goes out once.
+    let mut taken = std::collections::HashSet::new();
     for (key, _) in rows {
         let Some((client, id)) = keys::delivery_due_parts(&key) else {
             tx.delete(&key)?;
             continue;
         };
         let (client, id) = (client.to_string(), id.to_string());
-        let Some(mut d) = table::get::<Delivery>(tx, &client, &id)? else {
+        let Some(d) = table::get::<Delivery>(tx, &client, &id)? else {
             tx.delete(&key)?;
             continue;
         };
-        if d.status != DeliveryStatus::Pending {
+        if d.status != DeliveryStatus::Pending || !taken.insert((client.clone(), id.clone())) {
             tx.delete(&key)?;
             continue;
         }
+        let taken_ms = due_of(&key).unwrap_or(i64::MIN);
         match prepare(tx, env, settings, &mut endpoints, &client, &d, body)? {
             Ok(mut due) => {
-                schedule(
-                    tx,
-                    &client,
-                    &mut d,
-                    host_now.plus_seconds(LEASE_SECS).millis(),
-                )?;
-                table::save(tx, &client, &d)?;
+                // The lease: only the queue entry moves (the record is rewritten by the outcome).
+                tx.delete(&key)?;
+                tx.put(&keys::delivery_due(until, &client, &id), &[])?;
+                due.lease = Lease {
+                    taken_ms,
+                    until_ms: until,
+                };
                 due.client = client;
                 out.push(due);
             }
@@ -324,6 +360,10 @@ pub fn take_due(
                     status: None,
                     duration_ms: 0,
                     error: Some(reason),
+                    lease: Lease {
+                        taken_ms,
+                        until_ms: taken_ms,
+                    },
                 };
                 record(tx, env, settings, &[outcome])?;
             }
@@ -422,12 +462,17 @@ fn prepare(
         target: target.clone(),
         headers,
         body,
+        lease: Lease {
+            taken_ms: 0,
+            until_ms: 0,
+        },
     }))
 }
 
 /// Writes attempts' outcomes: a 2xx succeeds the delivery; anything else schedules the next retry
-/// from `settings.schedule`, or fails the delivery after the last. Outcomes of deliveries gone or no
-/// longer pending (deleted, or retried meanwhile and already answered) are ignored.
+/// from `settings.schedule`, or fails the delivery after the last. Each outcome's lease entry is
+/// dropped; outcomes of deliveries gone or no longer pending (deleted, or retried meanwhile and
+/// already answered) change nothing else.
 pub fn record(
     tx: &mut dyn Tx,
     env: &dyn Env,
@@ -435,14 +480,33 @@ pub fn record(
     outcomes: &[Outcome],
 ) -> Result<()> {
     let host_now = env.now();
+    // The test clock's offset, read once per client of the batch.
+    let mut offsets: HashMap<String, i64> = HashMap::new();
     for o in outcomes {
+        tx.delete(&keys::delivery_due(
+            o.lease.until_ms,
+            &o.client,
+            &o.delivery_id,
+        ))?;
         let Some(mut d) = table::get::<Delivery>(tx, &o.client, &o.delivery_id)? else {
             continue;
         };
         if d.status != DeliveryStatus::Pending {
             continue;
         }
-        let offset = test_clock::offset(tx, &o.client)?;
+        if d.due_ms == Some(o.lease.taken_ms) {
+            // Its entry is the lease's, dropped above; else it was queued again meanwhile (a
+            // retry, a test clock advance) and that entry stays the delivery's.
+            d.due_ms = None;
+        }
+        let offset = match offsets.get(&o.client) {
+            Some(offset) => *offset,
+            None => {
+                let offset = test_clock::offset(tx, &o.client)?;
+                offsets.insert(o.client.clone(), offset);
+                offset
+            }
+        };
         let client_now = host_now.plus_seconds(offset);
         d.attempts.push(Attempt {
             at: client_now,
