@@ -9,7 +9,7 @@ use reqwest::Method;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
-use crate::host::{self, KEY_COUNT};
+use crate::host;
 
 static HTTP: LazyLock<reqwest::blocking::Client> = LazyLock::new(|| {
     reqwest::blocking::Client::builder()
@@ -22,7 +22,7 @@ static HTTP: LazyLock<reqwest::blocking::Client> = LazyLock::new(|| {
 
 static NEXT_TENANT: AtomicUsize = AtomicUsize::new(0);
 
-/// `http://127.0.0.1:PORT` of this binary's server (started on first use).
+/// `http://127.0.0.1:PORT` of the shared server (started on first use).
 pub fn base_url() -> &'static str {
     &host::server().base_url
 }
@@ -32,15 +32,16 @@ pub fn host_kind() -> host::HostKind {
     host::server().kind
 }
 
-/// A fresh client namespace: an API key no other test of this binary has used.
+/// A fresh client namespace: an API key no other test of the suite has used.
 pub fn tenant() -> Tenant {
     let server = host::server();
     let n = NEXT_TENANT.fetch_add(1, Ordering::SeqCst);
-    assert!(
-        n < KEY_COUNT,
-        "more than {KEY_COUNT} tenants used by one test binary; raise host::KEY_COUNT"
-    );
-    let pair = &server.keys[n];
+    let pair = server.keys.get(n).unwrap_or_else(|| {
+        panic!(
+            "more than {} tenants used by the suite; raise host::SHARED_KEY_COUNT",
+            server.keys.len()
+        )
+    });
     Tenant::at(&server.base_url, &pair.key, &pair.client)
 }
 
@@ -117,7 +118,7 @@ impl Resp {
     }
 }
 
-/// Sends any request to this binary's server and reads the response; `Err` only when the connection
+/// Sends any request to the shared server and reads the response; `Err` only when the connection
 /// itself fails.
 pub fn try_send(
     method: &str,

@@ -1,7 +1,7 @@
 //! Starting and stopping the server under test.
 //!
-//! One server per test binary: every test of that binary shares it, and isolates itself by using its own
-//! API key (its own client namespace). The host is chosen by `CARDS_TEST_HOST`:
+//! One server per test process (the suite is one test binary, `tests/acceptance/`): every test shares
+//! it, and isolates itself by using its own API key (its own client namespace). The host is chosen by `CARDS_TEST_HOST`:
 //!
 //! - `native` (default): the `cards` binary (`cargo build -p host-native`), started as
 //!   `cards serve --listen ADDR --data DIR/cards.redb`.
@@ -10,10 +10,11 @@
 //!   `<target>/{debug,release}/spin-test-host`; `CARDS_SPIN_COMPONENT` or
 //!   `<target>/wasm32-wasip2/release/host_wasm.wasm`).
 //!
-//! Both get the same environment: `CARDS_API_KEYS` with [`KEY_COUNT`] random keys, and `CARDS_VAULT_KEY`.
+//! Both get the same environment: `CARDS_API_KEYS` with random keys ([`SHARED_KEY_COUNT`] for the
+//! shared server, [`KEY_COUNT`] for an [`Instance`]), and `CARDS_VAULT_KEY`.
 //!
 //! `CARDS_TEST_STORE=postgres` runs the host on PostgreSQL instead of its redb or SQLite file: one
-//! throwaway cluster per test binary ([`crate::pg_cluster::shared`]) and a fresh database per server
+//! throwaway cluster per test process ([`crate::pg_cluster::shared`]) and a fresh database per server
 //! (a restart reuses it), passed to the native host as `--store postgres://...` and to the Spin test
 //! host as the variable `database_url` (`CARDS_DATABASE_URL`), with the component built with
 //! `--features postgres` (`CARDS_SPIN_PG_COMPONENT` or `<target>/wasm32-wasip2/release/host_wasm_pg.wasm`).
@@ -27,8 +28,13 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// How many API keys (tenants) one server is started with; each test takes one or more.
+/// How many API keys (tenants) an [`Instance`] is started with.
 pub const KEY_COUNT: usize = 256;
+
+/// How many API keys the shared server is started with: every test of the suite takes one or more
+/// ([`crate::tenant`]). Not many more than needed: the Spin component hashes each configured key
+/// on every request.
+pub const SHARED_KEY_COUNT: usize = 512;
 
 /// How long a host may take to answer `GET /health` after its start: the Spin test host compiles a
 /// new component first (cached afterwards), which takes minutes on a loaded two-core machine.
@@ -204,10 +210,10 @@ pub fn on_postgres() -> bool {
 }
 
 impl Launch {
-    fn new(kind: HostKind) -> Launch {
+    fn new(kind: HostKind, key_count: usize) -> Launch {
         // Random per run so a stray server or log from another run can never authenticate these tests.
         let run = random_hex(4);
-        let keys: Vec<KeyPair> = (0..KEY_COUNT)
+        let keys: Vec<KeyPair> = (0..key_count)
             .map(|n| KeyPair {
                 key: format!("test_{}", random_hex(16)),
                 client: format!("client-{run}-{n}"),
@@ -287,7 +293,7 @@ impl Launch {
     }
 }
 
-/// The running server shared by all tests of one test binary.
+/// The running server shared by all tests of the process.
 pub struct Server {
     pub kind: HostKind,
     pub base_url: String,
@@ -315,7 +321,7 @@ impl Server {
 
 static SERVER: OnceLock<Server> = OnceLock::new();
 
-/// The server of this test binary, started on first use.
+/// The server shared by every test of this process, started on first use.
 pub fn server() -> &'static Server {
     SERVER.get_or_init(start)
 }
@@ -332,7 +338,7 @@ fn free_port() -> SocketAddr {
 }
 
 fn start() -> Server {
-    let launch = Launch::new(HostKind::from_env());
+    let launch = Launch::new(HostKind::from_env(), SHARED_KEY_COUNT);
     let (pid, base_url) = launch.run();
     register_cleanup();
     Server {
@@ -370,7 +376,7 @@ impl Instance {
     /// [`Instance::start`] with extra environment variables (e.g. `CARDS_AUTHORIZATION_TTL`; the Spin
     /// test host maps those to its variables).
     pub fn start_with_env(env: &[(&str, &str)]) -> Instance {
-        let mut launch = Launch::new(HostKind::from_env());
+        let mut launch = Launch::new(HostKind::from_env(), KEY_COUNT);
         launch.env = env
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -1,4 +1,5 @@
-//! Acceptance suite harness: starts the real server once per test binary and talks to it over HTTP.
+//! Acceptance suite harness: starts the real server once per test process (the suite is one test
+//! binary, `tests/acceptance/main.rs`) and talks to it over HTTP.
 //!
 //! ```no_run
 //! use acceptance::*;

@@ -276,11 +276,13 @@ impl Drop for PgCluster {
 
 static SHARED: OnceLock<PgCluster> = OnceLock::new();
 
-/// The cluster of this test binary, for `CARDS_TEST_STORE=postgres` (one database per server);
-/// stopped at exit.
+/// The cluster of this test process (one per run of the suite), for `CARDS_TEST_STORE=postgres` (one
+/// database per server) and the tests of several instances on one database; stopped at exit.
 pub fn shared() -> &'static PgCluster {
     SHARED.get_or_init(|| {
-        let cluster = PgCluster::start(&["fsync=off"]);
+        // Every test of the run shares it: the shared server, and at the same time several tests'
+        // instances (each native one keeps a pool of 16 connections).
+        let cluster = PgCluster::start(&["fsync=off", "max_connections=1000"]);
         extern "C" fn cleanup() {
             if let Some(c) = SHARED.get() {
                 c.stop();

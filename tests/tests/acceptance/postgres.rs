@@ -1,7 +1,7 @@
 //! Several `cards` instances on one PostgreSQL database (`--store`): money is conserved across
 //! instances, write conflicts are re-run instead of failing, keys made by the command line work on
-//! every instance, data survives restarts and crashes. Runs on a throwaway cluster of its own
-//! ([`PgCluster`]); needs Debian's `postgresql`.
+//! every instance, data survives restarts and crashes. Each test has a database of its own on the
+//! run's throwaway cluster ([`pg_cluster::shared`]); needs Debian's `postgresql`.
 //!
 //! The native tests run under `CARDS_TEST_HOST=native`; the Spin ones (two Spin test hosts running
 //! the component built with `--features postgres`, and one Spin host beside one native server, on one
@@ -16,7 +16,7 @@ use acceptance::fixtures::{create_account, id};
 use acceptance::host::{
     HostKind, Process, cards_bin, free_addr, on_postgres, spin_component, spin_test_host_bin,
 };
-use acceptance::pg_cluster::PgCluster;
+use acceptance::pg_cluster::{self, PgCluster};
 use acceptance::*;
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -31,9 +31,9 @@ fn spin_on_postgres() -> bool {
     HostKind::from_env() == HostKind::Spin && on_postgres()
 }
 
-/// One database, its vault key, and a directory for logs.
+/// One database (of its own, on the run's cluster), its vault key, and a directory for logs.
 struct Db {
-    cluster: PgCluster,
+    cluster: &'static PgCluster,
     url: String,
     vault_key: String,
     logs: tempfile::TempDir,
@@ -41,7 +41,7 @@ struct Db {
 
 impl Db {
     fn new() -> Db {
-        let cluster = PgCluster::start(&["fsync=off"]);
+        let cluster = pg_cluster::shared();
         let url = cluster.create_database();
         Db {
             cluster,
@@ -563,12 +563,14 @@ const WRITE_LOCK: i64 = 0x6361_7264_7301;
 
 impl Db {
     /// The number of advisory locks on [`WRITE_LOCK`] in `mode` (`ExclusiveLock`, `ShareLock`)
-    /// that are granted (or waited for).
+    /// that are granted (or waited for) in this database (`pg_locks` shows the whole cluster's, and
+    /// other tests' servers write to other databases of it).
     fn write_locks(&self, mode: &str, granted: bool) -> usize {
         let db = self.url.rsplit('/').next().unwrap();
         let sql = format!(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = '{mode}' \
-             AND granted = {granted} AND ((classid::bigint << 32) | objid::bigint) = {WRITE_LOCK}"
+             AND granted = {granted} AND ((classid::bigint << 32) | objid::bigint) = {WRITE_LOCK} \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
         );
         self.cluster.psql(db, &sql).trim().parse().unwrap()
     }
@@ -735,7 +737,9 @@ fn an_instance_that_stops_mid_transaction_does_not_wedge_the_database() {
     );
     let idle = db.cluster.psql(
         &db_name,
-        "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'",
+        // This database's sessions only: other tests use other databases of the cluster.
+        "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' \
+         AND datname = current_database()",
     );
     assert_eq!(idle.trim(), "0", "a transaction is left open");
 
