@@ -44,7 +44,7 @@ from cards_client.models import (
     CardFunding,
     CardHolderCreate,
     CardHolderCreateMultipart,
-    CardHolderCreateMultipartCountry,
+    CardHolderCreateMultipartCountryType0,
     CardSecrets,
     Error,
     ListAccountTransactionsSort,
@@ -179,7 +179,7 @@ def test_multipart_holder(client):
     jpeg = b"\xff\xd8\xff\xe0" + b"\x00" * 64 + b"\xff\xd9"
     body = CardHolderCreateMultipart(
         first_name="Grace", last_name="Hopper", email="grace@example.com", phone_number="+15551234567",
-        country=CardHolderCreateMultipartCountry.US,
+        country=CardHolderCreateMultipartCountryType0.US,
         document_main=File(payload=io.BytesIO(jpeg), file_name="passport.jpg", mime_type="image/jpeg"),
     )
     holder = ok(create_card_holder.sync_detailed(client=client, body=body), 201).data

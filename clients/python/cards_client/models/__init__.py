@@ -138,9 +138,9 @@ from .card_funding import CardFunding
 from .card_holder import CardHolder
 from .card_holder_create import CardHolderCreate
 from .card_holder_create_multipart import CardHolderCreateMultipart
-from .card_holder_create_multipart_country import CardHolderCreateMultipartCountry
-from .card_holder_create_multipart_gender import CardHolderCreateMultipartGender
-from .card_holder_create_multipart_nationality import CardHolderCreateMultipartNationality
+from .card_holder_create_multipart_country_type_0 import CardHolderCreateMultipartCountryType0
+from .card_holder_create_multipart_gender_type_0 import CardHolderCreateMultipartGenderType0
+from .card_holder_create_multipart_nationality_type_0 import CardHolderCreateMultipartNationalityType0
 from .card_holder_identification import CardHolderIdentification
 from .card_holder_list import CardHolderList
 from .card_holder_list_filter import CardHolderListFilter
@@ -557,9 +557,9 @@ __all__ = (
     "CardHolder",
     "CardHolderCreate",
     "CardHolderCreateMultipart",
-    "CardHolderCreateMultipartCountry",
-    "CardHolderCreateMultipartGender",
-    "CardHolderCreateMultipartNationality",
+    "CardHolderCreateMultipartCountryType0",
+    "CardHolderCreateMultipartGenderType0",
+    "CardHolderCreateMultipartNationalityType0",
     "CardHolderIdentification",
     "CardHolderList",
     "CardHolderListFilter",

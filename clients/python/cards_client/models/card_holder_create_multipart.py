@@ -3,14 +3,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from io import BytesIO
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from .. import types
-from ..models.card_holder_create_multipart_country import CardHolderCreateMultipartCountry
-from ..models.card_holder_create_multipart_gender import CardHolderCreateMultipartGender
-from ..models.card_holder_create_multipart_nationality import CardHolderCreateMultipartNationality
+from ..models.card_holder_create_multipart_country_type_0 import CardHolderCreateMultipartCountryType0
+from ..models.card_holder_create_multipart_gender_type_0 import CardHolderCreateMultipartGenderType0
+from ..models.card_holder_create_multipart_nationality_type_0 import CardHolderCreateMultipartNationalityType0
 from ..types import UNSET, File, FileTypes, Unset
 
 T = TypeVar("T", bound="CardHolderCreateMultipart")
@@ -29,14 +29,14 @@ class CardHolderCreateMultipart:
             email (str):
             phone_number (str):
             name (str | Unset):
-            date_of_birth (datetime.date | Unset): Not in the future (any real date before today is accepted).
-            gender (CardHolderCreateMultipartGender | Unset):
-            nationality (CardHolderCreateMultipartNationality | Unset): ISO 3166-1 alpha-2
+            date_of_birth (datetime.date | str | Unset):
+            gender (CardHolderCreateMultipartGenderType0 | str | Unset):
+            nationality (CardHolderCreateMultipartNationalityType0 | str | Unset):
             address_line_1 (str | Unset):
             city (str | Unset):
             state (str | Unset):
             postal_code (str | Unset):
-            country (CardHolderCreateMultipartCountry | Unset): ISO 3166-1 alpha-2
+            country (CardHolderCreateMultipartCountryType0 | str | Unset):
             document_main (File | Unset): JPEG, PNG or PDF (recognised by content), at most 5 MiB
             document_back (File | Unset): JPEG, PNG or PDF (recognised by content), at most 5 MiB
             proof_of_address (File | Unset): JPEG, PNG or PDF (recognised by content), at most 5 MiB
@@ -47,14 +47,14 @@ class CardHolderCreateMultipart:
     email: str
     phone_number: str
     name: str | Unset = UNSET
-    date_of_birth: datetime.date | Unset = UNSET
-    gender: CardHolderCreateMultipartGender | Unset = UNSET
-    nationality: CardHolderCreateMultipartNationality | Unset = UNSET
+    date_of_birth: datetime.date | str | Unset = UNSET
+    gender: CardHolderCreateMultipartGenderType0 | str | Unset = UNSET
+    nationality: CardHolderCreateMultipartNationalityType0 | str | Unset = UNSET
     address_line_1: str | Unset = UNSET
     city: str | Unset = UNSET
     state: str | Unset = UNSET
     postal_code: str | Unset = UNSET
-    country: CardHolderCreateMultipartCountry | Unset = UNSET
+    country: CardHolderCreateMultipartCountryType0 | str | Unset = UNSET
     document_main: File | Unset = UNSET
     document_back: File | Unset = UNSET
     proof_of_address: File | Unset = UNSET
@@ -68,31 +68,67 @@ class CardHolderCreateMultipart:
 
         phone_number = self.phone_number
 
-        name = self.name
+        name: str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
 
-        date_of_birth: str | Unset = UNSET
-        if not isinstance(self.date_of_birth, Unset):
+        date_of_birth: str | Unset
+        if isinstance(self.date_of_birth, Unset):
+            date_of_birth = UNSET
+        elif isinstance(self.date_of_birth, datetime.date):
             date_of_birth = self.date_of_birth.isoformat()
+        else:
+            date_of_birth = self.date_of_birth
 
-        gender: str | Unset = UNSET
-        if not isinstance(self.gender, Unset):
+        gender: str | Unset
+        if isinstance(self.gender, Unset):
+            gender = UNSET
+        elif isinstance(self.gender, CardHolderCreateMultipartGenderType0):
             gender = self.gender.value
+        else:
+            gender = self.gender
 
-        nationality: str | Unset = UNSET
-        if not isinstance(self.nationality, Unset):
+        nationality: str | Unset
+        if isinstance(self.nationality, Unset):
+            nationality = UNSET
+        elif isinstance(self.nationality, CardHolderCreateMultipartNationalityType0):
             nationality = self.nationality.value
+        else:
+            nationality = self.nationality
 
-        address_line_1 = self.address_line_1
+        address_line_1: str | Unset
+        if isinstance(self.address_line_1, Unset):
+            address_line_1 = UNSET
+        else:
+            address_line_1 = self.address_line_1
 
-        city = self.city
+        city: str | Unset
+        if isinstance(self.city, Unset):
+            city = UNSET
+        else:
+            city = self.city
 
-        state = self.state
+        state: str | Unset
+        if isinstance(self.state, Unset):
+            state = UNSET
+        else:
+            state = self.state
 
-        postal_code = self.postal_code
+        postal_code: str | Unset
+        if isinstance(self.postal_code, Unset):
+            postal_code = UNSET
+        else:
+            postal_code = self.postal_code
 
-        country: str | Unset = UNSET
-        if not isinstance(self.country, Unset):
+        country: str | Unset
+        if isinstance(self.country, Unset):
+            country = UNSET
+        elif isinstance(self.country, CardHolderCreateMultipartCountryType0):
             country = self.country.value
+        else:
+            country = self.country
 
         document_main: FileTypes | Unset = UNSET
         if not isinstance(self.document_main, Unset):
@@ -155,31 +191,48 @@ class CardHolderCreateMultipart:
         files.append(("phoneNumber", (None, str(self.phone_number).encode(), "text/plain")))
 
         if not isinstance(self.name, Unset):
-            files.append(("name", (None, str(self.name).encode(), "text/plain")))
+            if isinstance(self.name, str):
+                files.append(("name", (None, str(self.name).encode(), "text/plain")))
 
         if not isinstance(self.date_of_birth, Unset):
-            files.append(("dateOfBirth", (None, self.date_of_birth.isoformat().encode(), "text/plain")))
+            if isinstance(self.date_of_birth, datetime.date):
+                files.append(("dateOfBirth", (None, self.date_of_birth.isoformat().encode(), "text/plain")))
+            else:
+                files.append(("dateOfBirth", (None, str(self.date_of_birth).encode(), "text/plain")))
 
         if not isinstance(self.gender, Unset):
-            files.append(("gender", (None, str(self.gender.value).encode(), "text/plain")))
+            if isinstance(self.gender, CardHolderCreateMultipartGenderType0):
+                files.append(("gender", (None, str(self.gender.value).encode(), "text/plain")))
+            else:
+                files.append(("gender", (None, str(self.gender).encode(), "text/plain")))
 
         if not isinstance(self.nationality, Unset):
-            files.append(("nationality", (None, str(self.nationality.value).encode(), "text/plain")))
+            if isinstance(self.nationality, CardHolderCreateMultipartNationalityType0):
+                files.append(("nationality", (None, str(self.nationality.value).encode(), "text/plain")))
+            else:
+                files.append(("nationality", (None, str(self.nationality).encode(), "text/plain")))
 
         if not isinstance(self.address_line_1, Unset):
-            files.append(("addressLine1", (None, str(self.address_line_1).encode(), "text/plain")))
+            if isinstance(self.address_line_1, str):
+                files.append(("addressLine1", (None, str(self.address_line_1).encode(), "text/plain")))
 
         if not isinstance(self.city, Unset):
-            files.append(("city", (None, str(self.city).encode(), "text/plain")))
+            if isinstance(self.city, str):
+                files.append(("city", (None, str(self.city).encode(), "text/plain")))
 
         if not isinstance(self.state, Unset):
-            files.append(("state", (None, str(self.state).encode(), "text/plain")))
+            if isinstance(self.state, str):
+                files.append(("state", (None, str(self.state).encode(), "text/plain")))
 
         if not isinstance(self.postal_code, Unset):
-            files.append(("postalCode", (None, str(self.postal_code).encode(), "text/plain")))
+            if isinstance(self.postal_code, str):
+                files.append(("postalCode", (None, str(self.postal_code).encode(), "text/plain")))
 
         if not isinstance(self.country, Unset):
-            files.append(("country", (None, str(self.country.value).encode(), "text/plain")))
+            if isinstance(self.country, CardHolderCreateMultipartCountryType0):
+                files.append(("country", (None, str(self.country.value).encode(), "text/plain")))
+            else:
+                files.append(("country", (None, str(self.country).encode(), "text/plain")))
 
         if not isinstance(self.document_main, Unset):
             files.append(("documentMain", self.document_main.to_tuple()))
@@ -203,43 +256,100 @@ class CardHolderCreateMultipart:
 
         phone_number = d.pop("phoneNumber")
 
-        name = d.pop("name", UNSET)
+        def _parse_name(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        _date_of_birth = d.pop("dateOfBirth", UNSET)
-        date_of_birth: datetime.date | Unset
-        if isinstance(_date_of_birth, Unset):
-            date_of_birth = UNSET
-        else:
-            date_of_birth = datetime.date.fromisoformat(_date_of_birth)
+        name = _parse_name(d.pop("name", UNSET))
 
-        _gender = d.pop("gender", UNSET)
-        gender: CardHolderCreateMultipartGender | Unset
-        if isinstance(_gender, Unset):
-            gender = UNSET
-        else:
-            gender = CardHolderCreateMultipartGender(_gender)
+        def _parse_date_of_birth(data: object) -> datetime.date | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                date_of_birth_type_0 = datetime.date.fromisoformat(data)
 
-        _nationality = d.pop("nationality", UNSET)
-        nationality: CardHolderCreateMultipartNationality | Unset
-        if isinstance(_nationality, Unset):
-            nationality = UNSET
-        else:
-            nationality = CardHolderCreateMultipartNationality(_nationality)
+                return date_of_birth_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.date | str | Unset, data)
 
-        address_line_1 = d.pop("addressLine1", UNSET)
+        date_of_birth = _parse_date_of_birth(d.pop("dateOfBirth", UNSET))
 
-        city = d.pop("city", UNSET)
+        def _parse_gender(data: object) -> CardHolderCreateMultipartGenderType0 | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                gender_type_0 = CardHolderCreateMultipartGenderType0(data)
 
-        state = d.pop("state", UNSET)
+                return gender_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CardHolderCreateMultipartGenderType0 | str | Unset, data)
 
-        postal_code = d.pop("postalCode", UNSET)
+        gender = _parse_gender(d.pop("gender", UNSET))
 
-        _country = d.pop("country", UNSET)
-        country: CardHolderCreateMultipartCountry | Unset
-        if isinstance(_country, Unset):
-            country = UNSET
-        else:
-            country = CardHolderCreateMultipartCountry(_country)
+        def _parse_nationality(data: object) -> CardHolderCreateMultipartNationalityType0 | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                nationality_type_0 = CardHolderCreateMultipartNationalityType0(data)
+
+                return nationality_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CardHolderCreateMultipartNationalityType0 | str | Unset, data)
+
+        nationality = _parse_nationality(d.pop("nationality", UNSET))
+
+        def _parse_address_line_1(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        address_line_1 = _parse_address_line_1(d.pop("addressLine1", UNSET))
+
+        def _parse_city(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        city = _parse_city(d.pop("city", UNSET))
+
+        def _parse_state(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        state = _parse_state(d.pop("state", UNSET))
+
+        def _parse_postal_code(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        postal_code = _parse_postal_code(d.pop("postalCode", UNSET))
+
+        def _parse_country(data: object) -> CardHolderCreateMultipartCountryType0 | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                country_type_0 = CardHolderCreateMultipartCountryType0(data)
+
+                return country_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CardHolderCreateMultipartCountryType0 | str | Unset, data)
+
+        country = _parse_country(d.pop("country", UNSET))
 
         _document_main = d.pop("documentMain", UNSET)
         document_main: File | Unset

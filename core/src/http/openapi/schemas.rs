@@ -736,21 +736,28 @@ fn card_holder_multipart() -> Value {
                       "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
     let person = not_null(person_input(&[]), &[]);
     let address = not_null(address_input(), &[]);
+    // HTML forms send an empty input as an empty part, which means "not given": an optional part may
+    // be blank (only what Rust's `trim` removes, which is what the parser checks).
+    let or_blank = |v: &Value| {
+        json!({"anyOf": [v, {"type": "string",
+            "pattern": "^[\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$",
+            "description": "Blank: not given."}]})
+    };
     not_null(object(
         json!({
-            "name": text(200),
+            "name": or_blank(&text(200)),
             "firstName": person["properties"]["firstName"],
             "lastName": person["properties"]["lastName"],
             "email": person["properties"]["email"],
             "phoneNumber": person["properties"]["phoneNumber"],
-            "dateOfBirth": person["properties"]["dateOfBirth"],
-            "gender": person["properties"]["gender"],
-            "nationality": person["properties"]["nationality"],
-            "addressLine1": address["properties"]["line1"],
-            "city": address["properties"]["city"],
-            "state": address["properties"]["state"],
-            "postalCode": address["properties"]["postalCode"],
-            "country": address["properties"]["countryCode"],
+            "dateOfBirth": or_blank(&person["properties"]["dateOfBirth"]),
+            "gender": or_blank(&person["properties"]["gender"]),
+            "nationality": or_blank(&person["properties"]["nationality"]),
+            "addressLine1": or_blank(&address["properties"]["line1"]),
+            "city": or_blank(&address["properties"]["city"]),
+            "state": or_blank(&address["properties"]["state"]),
+            "postalCode": or_blank(&address["properties"]["postalCode"]),
+            "country": or_blank(&address["properties"]["countryCode"]),
             "documentMain": file,
             "documentBack": file,
             "proofOfAddress": file,

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CardHolderCreateMultipartGender(StrEnum):
+class CardHolderCreateMultipartGenderType0(StrEnum):
     F = "f"
     M = "m"
     O = "o"

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CardHolderCreateMultipartNationality(StrEnum):
+class CardHolderCreateMultipartNationalityType0(StrEnum):
     AD = "AD"
     AE = "AE"
     AF = "AF"

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CardHolderCreateMultipartCountry(StrEnum):
+class CardHolderCreateMultipartCountryType0(StrEnum):
     AD = "AD"
     AE = "AE"
     AF = "AF"
