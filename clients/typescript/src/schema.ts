@@ -1284,7 +1284,7 @@ export interface components {
         WebhookEndpointCreate: {
             /** @description https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses are refused, private ranges unless the operator allows them. */
             url: string;
-            /** @description Event types, or ["*"] for every type. */
+            /** @description Event types, or ["*"] for every type (alone). Duplicates are dropped. */
             enabledEvents: ("account.created" | "account.updated" | "card_holder.created" | "card_holder.updated" | "card.created" | "card.updated" | "card.funded" | "card.canceled" | "authorization.created" | "authorization.updated" | "transaction.created" | "transfer.created" | "dispute.created" | "dispute.updated")[] | "*"[];
             description?: string | null;
         };

@@ -19,7 +19,8 @@ class WebhookEndpointCreate:
         url (str): https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses are refused,
             private ranges unless the operator allows them.
         enabled_events (list[WebhookEndpointCreateEnabledEventsType0Item] |
-            list[WebhookEndpointCreateEnabledEventsType1Item]): Event types, or ["*"] for every type.
+            list[WebhookEndpointCreateEnabledEventsType1Item]): Event types, or ["*"] for every type (alone). Duplicates are
+            dropped.
         description (None | str | Unset):
     """
 

@@ -334,9 +334,9 @@ fn webhook_endpoint_input(required: &[&str]) -> Value {
             "enabledEvents": {
                 "anyOf": [
                     {"type": "array", "minItems": 1, "items": string_enum(EventType::ALL)},
-                    {"type": "array", "minItems": 1, "maxItems": 1, "items": string_enum(&[ALL_EVENTS])},
+                    {"type": "array", "minItems": 1, "items": string_enum(&[ALL_EVENTS])},
                 ],
-                "description": "Event types, or [\"*\"] for every type.",
+                "description": "Event types, or [\"*\"] for every type (alone). Duplicates are dropped.",
             },
             "description": text(255),
             "status": string_enum(EndpointStatus::ALL),
