@@ -41,6 +41,20 @@ impl App {
         self.call(Method::Post, "/cards", Some(body))
     }
 
+    /// A reveal token for the card, then the reveal with it: the token and the revealed body.
+    fn token_and_reveal(&mut self, id: &str) -> (String, Value) {
+        let (s, t) = self.call(Method::Post, &format!("/cards/{id}/token"), None);
+        assert_eq!(s, 201, "{t}");
+        let token = t["data"]["token"].as_str().unwrap().to_string();
+        let (s, v) = self.call(
+            Method::Get,
+            &format!("/cards/{id}/reveal?token={token}"),
+            None,
+        );
+        assert_eq!(s, 200, "{v}");
+        (token, v)
+    }
+
     fn balance_of(&mut self, path: &str) -> Decimal {
         let (s, v) = self.call(Method::Get, path, None);
         assert_eq!(s, 200, "{v}");
@@ -215,15 +229,7 @@ fn token_then_reveal_with_the_injected_clock() {
     let holder = app.holder();
     let (_, card) = app.issue(&acct, &holder, None);
     let id = card["data"]["_id"].as_str().unwrap().to_string();
-    let (s, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
-    assert_eq!(s, 201);
-    let token = t["data"]["token"].as_str().unwrap().to_string();
-    let (s, v) = app.call(
-        Method::Get,
-        &format!("/cards/{id}/reveal?token={token}"),
-        None,
-    );
-    assert_eq!(s, 200, "{v}");
+    let (token, v) = app.token_and_reveal(&id);
     let pan = v["pan"].as_str().unwrap().to_string();
     assert!(crate::domain::vault::luhn_valid(&pan) && pan.starts_with('4'));
     assert_eq!(v["cvv"].as_str().unwrap().len(), 3);
@@ -813,15 +819,7 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     let acct = app.account("0", "USD");
     let holder = app.holder();
     let reveal = |app: &mut App, id: &str| {
-        let (s, t) = app.call(Method::Post, &format!("/cards/{id}/token"), None);
-        assert_eq!(s, 201, "{t}");
-        let token = t["data"]["token"].as_str().unwrap().to_string();
-        let (s, v) = app.call(
-            Method::Get,
-            &format!("/cards/{id}/reveal?token={token}"),
-            None,
-        );
-        assert_eq!(s, 200, "{v}");
+        let (_, v) = app.token_and_reveal(id);
         (v["pan"].to_string(), v["cvv"].to_string())
     };
     let mut cards = Vec::new();

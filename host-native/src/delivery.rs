@@ -265,7 +265,7 @@ impl Deliverer {
             let result = service.take_due_deliveries_from(tx, env, floor, limit);
             counted(&stats).takes.record(started.elapsed());
             let answer = match &result {
-                Ok(_) => done(),
+                Ok(_) => Job::done(),
                 Err(e) => Service::internal_error(e),
             };
             // A write the store re-runs (a conflict on PostgreSQL) replaces the earlier result.
@@ -303,7 +303,7 @@ impl Deliverer {
             let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
                 let started = Instant::now();
                 let done = match service.record_attempts(tx, env, &batch) {
-                    Ok(()) => done(),
+                    Ok(()) => Job::done(),
                     Err(e) => Service::internal_error(&e),
                 };
                 counted(&stats).records.record(started.elapsed());
@@ -324,10 +324,6 @@ impl Deliverer {
             self.wake.notify_one();
         }
     }
-}
-
-fn done() -> Response {
-    Response::bytes(200, "text/plain", Vec::new())
 }
 
 fn internal(write: Internal) -> Job {

@@ -299,14 +299,14 @@ impl Outbound {
     async fn addresses(&self, target: &Target) -> Result<Vec<SocketAddr>, AttemptError> {
         let ips: Vec<IpAddr> = match &target.host {
             Host::Ip(ip) => vec![*ip],
-            Host::Name(name) if self.resolve.contains_key(&name.to_ascii_lowercase()) => {
-                self.resolve[&name.to_ascii_lowercase()].clone()
-            }
-            Host::Name(name) => tokio::net::lookup_host((name.as_str(), target.port))
-                .await
-                .map_err(|_| AttemptError::Resolve(name.clone()))?
-                .map(|a| a.ip())
-                .collect(),
+            Host::Name(name) => match self.resolve.get(&name.to_ascii_lowercase()) {
+                Some(pinned) => pinned.clone(),
+                None => tokio::net::lookup_host((name.as_str(), target.port))
+                    .await
+                    .map_err(|_| AttemptError::Resolve(name.clone()))?
+                    .map(|a| a.ip())
+                    .collect(),
+            },
         };
         if ips.is_empty() {
             return Err(AttemptError::Resolve(target.authority()));

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use card_core::domain::rotation::{self, Step};
 use card_core::domain::vault::Vault;
 use card_core::env::Env;
-use card_core::http::Response;
 use card_core::service::Service;
 use card_core::storage::Tx;
 use tracing::{error, info, warn};
@@ -105,7 +104,7 @@ impl Rotator {
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
             let step = rotation::step(tx, env, &vault, batch);
             let answer = match &step {
-                Ok(_) => done(),
+                Ok(_) => Job::done(),
                 Err(e) => Service::internal_error(&e.message()),
             };
             // A write the store re-runs (a conflict on PostgreSQL) replaces the earlier result.
@@ -129,7 +128,7 @@ impl Rotator {
         let write: Internal =
             Arc::new(
                 move |tx: &mut dyn Tx, _: &dyn Env| match vault.retire_others(tx) {
-                    Ok(()) => done(),
+                    Ok(()) => Job::done(),
                     Err(e) => Service::internal_error(&e.message()),
                 },
             );
@@ -153,8 +152,4 @@ impl Rotator {
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?
     }
-}
-
-fn done() -> Response {
-    Response::bytes(200, "text/plain", Vec::new())
 }
