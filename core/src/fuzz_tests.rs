@@ -743,7 +743,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
                 calls: 0,
                 hit: false,
             };
-            app.service.handle(&req, &mut count, &app.env);
+            app.service.serve(&req, &mut count, &app.env);
             (count.calls > 0).then(|| 1 + rng.below(count.calls as usize) as u32)
         } else {
             None
@@ -755,7 +755,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             calls: 0,
             hit: false,
         };
-        let resp = app.service.handle(&req, &mut tx, &app.env);
+        let resp = app.service.serve(&req, &mut tx, &app.env);
         let hit = tx.hit;
         let what = format!(
             "seed {seed}: {} {}?{} -> {} {}",

@@ -127,7 +127,7 @@ impl Seeder<'_> {
                         ("content-type".into(), "application/json".into()),
                     ];
                     req.body = body(i).to_string().into_bytes();
-                    let resp = self.service.handle(&req, tx, &SystemEnv);
+                    let resp = self.service.serve(&req, tx, &SystemEnv);
                     let answer: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
                     if resp.status != 201 {
                         return Err(anyhow!("POST {path} answered {}: {answer}", resp.status));
