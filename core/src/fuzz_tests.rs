@@ -1,4 +1,4 @@
-//! Fuzz-style property test on stable Rust: random request sequences through `Service::handle` on
+//! Fuzz-style property test on stable Rust: random request sequences through `Service::serve` on
 //! MemStore, some storage calls failing on purpose. After every request: no panic, no 5xx unless a
 //! storage call failed, and a request whose storage failed never answers 2xx (its writes are rolled
 //! back, as a host does). After every request: each account's balance is the sum of its ledger, and

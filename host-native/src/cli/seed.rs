@@ -1,5 +1,5 @@
 //! `cards seed`: fills a store with accounts, card holders and funded cards for one client. Every
-//! record is made by a request through `Service::handle`, the code that serves HTTP, so the data
+//! record is made by a request through `Service::serve`, the code that serves HTTP, so the data
 //! (indexes, ledger entries, events, sealed card numbers) is what a client would have made; many
 //! requests share one transaction so that a million cards take minutes, not hours.
 
