@@ -16,7 +16,7 @@ pub mod idempotency;
 pub mod listing;
 pub mod openapi;
 pub mod parse;
-mod pipeline;
+pub(crate) mod pipeline;
 pub mod reply;
 pub mod request_id;
 pub mod routes;
@@ -25,7 +25,7 @@ pub mod views;
 #[cfg(test)]
 mod tests_card_holders;
 
-pub use pipeline::{ask, check_body, handle};
+pub use pipeline::{ask, handle, validate};
 pub use routes::Prepared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

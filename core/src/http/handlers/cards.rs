@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::domain::cards;
 use crate::domain::events::EventType;
 use crate::domain::vault::Vault;
@@ -27,12 +27,12 @@ pub(crate) fn vault(c: &mut Call) -> ApiResult<Vault> {
     Ok(vault)
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse::cards::create(c.json_body()?).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse::cards::create(c.json_body()?)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse::cards::create(c.json_body()?)?;
+    let new = c.command::<cards::NewCard>()?.clone();
     let vault = vault(c)?;
     let card = cards::create(&mut c.scope, &vault, new)?;
     emit(c, EventType::CardCreated, &CardView::from(&card))?;
@@ -102,12 +102,12 @@ fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
     }
 }
 
-pub fn check_update(c: &mut Call) -> ApiResult<()> {
-    parse::cards::update(c.json_body()?).map(drop)
+pub fn check_update(c: &mut Call) -> ApiResult<Command> {
+    command(parse::cards::update(c.json_body()?)?)
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
-    let u = parse::cards::update(c.json_body()?)?;
+    let u = c.command::<cards::CardUpdate>()?.clone();
     let canceling = u.status == Some(cards::CardStatus::Canceled);
     let card = cards::update(&mut c.scope, &c.route.id, u)?;
     let kind = if canceling {
@@ -131,12 +131,12 @@ pub fn terminate(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn check_fund(c: &mut Call) -> ApiResult<()> {
-    parse::cards::fund(c.json_body()?).map(drop)
+pub fn check_fund(c: &mut Call) -> ApiResult<Command> {
+    command(parse::cards::fund(c.json_body()?)?)
 }
 
 pub fn fund(c: &mut Call) -> ApiResult<Response> {
-    let funding = parse::cards::fund(c.json_body()?)?;
+    let funding = c.command::<cards::Funding>()?.clone();
     let card = cards::fund(&mut c.scope, &c.route.id, funding)?;
     emit(c, EventType::CardFunded, &CardView::from(&card))?;
     Ok(reply::ok(
