@@ -668,6 +668,48 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
     assert_eq!((s, v["meta"]["total"].as_u64()), (200, Some(3)), "{v}");
 }
 
+#[test]
+fn a_format_5_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    spend_fixture(&mut app);
+    let body = json!({"name": "\u{212A}urt Gödel", "person": {"firstName": "Kurt", "lastName": "GÖDEL",
+        "email": "kurt@ias.edu", "phoneNumber": "+2348012345678"}});
+    let (s, v) = app.call(Method::Post, "/card-holders", Some(body));
+    assert_eq!(s, 201, "{v}");
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    // Format 5 had no gram indexes (`<field>#3`) or their counts.
+    let mut deleted = 0;
+    for (k, _) in snapshot(&mut app.store) {
+        let parts = keys::text_parts(&k);
+        if matches!(parts[0], b"i" | b"c") && parts.get(3).is_some_and(|f| f.ends_with(b"#3")) {
+            app.store.delete(&k).unwrap();
+            deleted += 1;
+        }
+    }
+    assert!(deleted > 0);
+    app.store
+        .put(&keys::format_version(), &5u32.to_be_bytes())
+        .unwrap();
+    upgrade_and_compare(&mut app, &current);
+    // The indexes answer: case variants (the Kelvin sign, ö and Ö) find the same holders.
+    for (search, n) in [
+        ("kurt", 1),
+        ("KURT", 1),
+        ("gödel", 1),
+        ("GÖD", 1),
+        ("lovelace|ias", 2),
+    ] {
+        let search: String = form_urlencoded::byte_serialize(search.as_bytes()).collect();
+        let (s, v) = app.call(Method::Get, &format!("/card-holders?search={search}"), None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{search}: {v}"
+        );
+    }
+}
+
 /// Range filters and sorts over the stored indexes answer what filtering and sorting every record
 /// gives: accounts made a second apart, with balances that repeat.
 #[test]
