@@ -710,6 +710,55 @@ fn a_format_5_store_upgrades_to_exactly_what_this_release_writes() {
     }
 }
 
+/// The gram keys of the store (entries and counts).
+fn gram_keys(store: &mut crate::storage::MemStore) -> Vec<(Vec<u8>, Vec<u8>)> {
+    snapshot(store)
+        .into_iter()
+        .filter(|(k, _)| {
+            let parts = keys::text_parts(k);
+            matches!(parts[0], b"i" | b"c") && parts.get(3).is_some_and(|f| f.ends_with(b"#3"))
+        })
+        .collect()
+}
+
+/// An update moves only the grams that came or went: the gram keys after it are exactly those a
+/// fresh insert of the updated holder writes, counts included, and searches follow the new text.
+#[test]
+fn a_holder_update_moves_its_grams() {
+    let mut app = App::new();
+    let id = app.holder();
+    let other = app.holder();
+    let body = json!({"name": "Grace Hopper", "person": {"firstName": "Grace", "lastName": "Lovelace",
+        "email": "grace@navy.mil", "phoneNumber": "+2348012345678"}});
+    let (s, v) = app.call(Method::Put, &format!("/card-holders/{id}"), Some(body));
+    assert_eq!(s, 200, "{v}");
+    let after = gram_keys(&mut app.store);
+    for (k, _) in &after {
+        app.store.delete(k).unwrap();
+    }
+    for holder in [&id, &other] {
+        let h: crate::domain::card_holders::CardHolder =
+            crate::storage::table::get(&mut app.store, "alice", holder)
+                .unwrap()
+                .unwrap();
+        crate::storage::table::index_texts(&mut app.store, "alice", &h).unwrap();
+    }
+    assert_eq!(gram_keys(&mut app.store), after);
+    for (search, n) in [
+        ("grace", 1),
+        ("lovelace", 2),
+        ("ada", 1),
+        ("navy|example", 2),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/card-holders?search={search}"), None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{search}: {v}"
+        );
+    }
+}
+
 /// Range filters and sorts over the stored indexes answer what filtering and sorting every record
 /// gives: accounts made a second apart, with balances that repeat.
 #[test]

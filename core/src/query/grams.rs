@@ -108,10 +108,7 @@ impl ListQuery {
     /// and the pattern requires a gram in each: per field, an AND walks its rarest part, an OR
     /// all of its parts. `None`: the pattern requires nothing, a field has no index, or more
     /// than [`MAX_LANES`] lists.
-    pub(super) fn gram_lanes(
-        &self,
-        src: &mut dyn Source,
-    ) -> ApiResult<Option<(u64, Lanes)>> {
+    pub(super) fn gram_lanes(&self, src: &mut dyn Source) -> ApiResult<Option<(u64, Lanes)>> {
         let Some(pattern) = &self.raw.search else {
             return Ok(None);
         };

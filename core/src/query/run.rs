@@ -554,7 +554,7 @@ impl Directed {
 }
 
 /// Several index ranges walked as one, merged by position (a record is in one range only: an
-/// indexed field holds one value).
+/// indexed field holds one value; gram lists share records, so their walk drops repeats).
 pub(super) struct Walk<'r> {
     ranges: Vec<Lane<'r>>,
     desc: bool,
