@@ -676,6 +676,15 @@ fn a_format_5_store_upgrades_to_exactly_what_this_release_writes() {
         "email": "kurt@ias.edu", "phoneNumber": "+2348012345678"}});
     let (s, v) = app.call(Method::Post, "/card-holders", Some(body));
     assert_eq!(s, 201, "{v}");
+    // A transfer and a webhook endpoint: their kinds have gram indexes too.
+    let (from, to) = (app.account("50", "USD"), app.account("0", "USD"));
+    let body = json!({"debitAccountId": from, "creditAccountId": to, "amount": 5,
+        "narration": "Rent for März", "reference": "inv-77"});
+    let (s, v) = app.call(Method::Post, "/accounts/transfers", Some(body));
+    assert_eq!(s, 201, "{v}");
+    let body = json!({"url": "https://example.com/hooks", "description": "Ledger sync", "enabledEvents": ["*"]});
+    let (s, v) = app.call(Method::Post, "/webhook-endpoints", Some(body));
+    assert_eq!(s, 201, "{v}");
     crate::storage::format::stamp(&mut app.store).unwrap();
     let current = snapshot(&mut app.store);
     // Format 5 had no gram indexes (`<field>#3`) or their counts.
@@ -706,6 +715,19 @@ fn a_format_5_store_upgrades_to_exactly_what_this_release_writes() {
             (s, v["meta"]["total"].as_u64()),
             (200, Some(n)),
             "{search}: {v}"
+        );
+    }
+    for (path, n) in [
+        ("/accounts/transfers?search=M%C3%84RZ", 1),
+        ("/accounts/transfers?search=inv-7", 1),
+        ("/webhook-endpoints?search=ledger", 1),
+        ("/webhook-endpoints?search=nothing", 0),
+    ] {
+        let (s, v) = app.call(Method::Get, path, None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{path}: {v}"
         );
     }
 }

@@ -58,6 +58,9 @@ indexed!(Dispute, Kind::Dispute, |r| {
     "transactionId" => &r.transaction_id,
     "authorizationId" => &r.authorization_id,
     "status" => r.status.as_str(),
+}, texts {
+    "reason" => r.reason.as_str(),
+    "explanation" => r.explanation.as_deref().unwrap_or(""),
 });
 
 /// POST /card-transactions/{id}/disputes, validated.

@@ -7,8 +7,11 @@ use super::authorizations::{self, Authorization, HeldTotal, spend};
 use super::card_holders::CardHolder;
 use super::cards;
 use super::cards::Card;
+use super::disputes::Dispute;
 use super::events::Event;
 use super::ledger::Entry;
+use super::transfers::Transfer;
+use super::webhooks::endpoints::Endpoint;
 use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
 use crate::storage::ordered::Ordered;
@@ -158,7 +161,11 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
 /// has some gets its entries and counts (a format-2 store upgraded above already has them, from
 /// `table::insert`; only missing entries are written, so none is counted twice).
 fn from_5(tx: &mut dyn Tx) -> Result<(), StoreError> {
-    texts::<CardHolder>(tx)
+    texts::<CardHolder>(tx)?;
+    texts::<Account>(tx)?;
+    texts::<Transfer>(tx)?;
+    texts::<Dispute>(tx)?;
+    texts::<Endpoint>(tx)
 }
 
 /// Writes the missing gram entries of every record of kind `R`, client by client (a skip scan
