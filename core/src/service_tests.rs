@@ -668,6 +668,119 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
     assert_eq!((s, v["meta"]["total"].as_u64()), (200, Some(3)), "{v}");
 }
 
+#[test]
+fn a_format_5_store_upgrades_to_exactly_what_this_release_writes() {
+    let mut app = App::new();
+    spend_fixture(&mut app);
+    let body = json!({"name": "\u{212A}urt Gödel", "person": {"firstName": "Kurt", "lastName": "GÖDEL",
+        "email": "kurt@ias.edu", "phoneNumber": "+2348012345678"}});
+    let (s, v) = app.call(Method::Post, "/card-holders", Some(body));
+    assert_eq!(s, 201, "{v}");
+    // A transfer and a webhook endpoint: their kinds have gram indexes too.
+    let (from, to) = (app.account("50", "USD"), app.account("0", "USD"));
+    let body = json!({"debitAccountId": from, "creditAccountId": to, "amount": 5,
+        "narration": "Rent for März", "reference": "inv-77"});
+    let (s, v) = app.call(Method::Post, "/accounts/transfers", Some(body));
+    assert_eq!(s, 201, "{v}");
+    let body = json!({"url": "https://example.com/hooks", "description": "Ledger sync", "enabledEvents": ["*"]});
+    let (s, v) = app.call(Method::Post, "/webhook-endpoints", Some(body));
+    assert_eq!(s, 201, "{v}");
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    // Format 5 had no gram indexes (`<field>#3`) or their counts.
+    let mut deleted = 0;
+    for (k, _) in snapshot(&mut app.store) {
+        let parts = keys::text_parts(&k);
+        if matches!(parts[0], b"i" | b"c") && parts.get(3).is_some_and(|f| f.ends_with(b"#3")) {
+            app.store.delete(&k).unwrap();
+            deleted += 1;
+        }
+    }
+    assert!(deleted > 0);
+    app.store
+        .put(&keys::format_version(), &5u32.to_be_bytes())
+        .unwrap();
+    upgrade_and_compare(&mut app, &current);
+    // The indexes answer: case variants (the Kelvin sign, ö and Ö) find the same holders.
+    for (search, n) in [
+        ("kurt", 1),
+        ("KURT", 1),
+        ("gödel", 1),
+        ("GÖD", 1),
+        ("lovelace|ias", 2),
+    ] {
+        let search: String = form_urlencoded::byte_serialize(search.as_bytes()).collect();
+        let (s, v) = app.call(Method::Get, &format!("/card-holders?search={search}"), None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{search}: {v}"
+        );
+    }
+    for (path, n) in [
+        ("/accounts/transfers?search=M%C3%84RZ", 1),
+        ("/accounts/transfers?search=inv-7", 1),
+        ("/webhook-endpoints?search=ledger", 1),
+        ("/webhook-endpoints?search=nothing", 0),
+    ] {
+        let (s, v) = app.call(Method::Get, path, None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{path}: {v}"
+        );
+    }
+}
+
+/// The gram keys of the store (entries and counts).
+fn gram_keys(store: &mut crate::storage::MemStore) -> Vec<(Vec<u8>, Vec<u8>)> {
+    snapshot(store)
+        .into_iter()
+        .filter(|(k, _)| {
+            let parts = keys::text_parts(k);
+            matches!(parts[0], b"i" | b"c") && parts.get(3).is_some_and(|f| f.ends_with(b"#3"))
+        })
+        .collect()
+}
+
+/// An update moves only the grams that came or went: the gram keys after it are exactly those a
+/// fresh insert of the updated holder writes, counts included, and searches follow the new text.
+#[test]
+fn a_holder_update_moves_its_grams() {
+    let mut app = App::new();
+    let id = app.holder();
+    let other = app.holder();
+    let body = json!({"name": "Grace Hopper", "person": {"firstName": "Grace", "lastName": "Lovelace",
+        "email": "grace@navy.mil", "phoneNumber": "+2348012345678"}});
+    let (s, v) = app.call(Method::Put, &format!("/card-holders/{id}"), Some(body));
+    assert_eq!(s, 200, "{v}");
+    let after = gram_keys(&mut app.store);
+    for (k, _) in &after {
+        app.store.delete(k).unwrap();
+    }
+    for holder in [&id, &other] {
+        let h: crate::domain::card_holders::CardHolder =
+            crate::storage::table::get(&mut app.store, "alice", holder)
+                .unwrap()
+                .unwrap();
+        crate::storage::table::index_texts(&mut app.store, "alice", &h).unwrap();
+    }
+    assert_eq!(gram_keys(&mut app.store), after);
+    for (search, n) in [
+        ("grace", 1),
+        ("lovelace", 2),
+        ("ada", 1),
+        ("navy|example", 2),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/card-holders?search={search}"), None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{search}: {v}"
+        );
+    }
+}
+
 /// Range filters and sorts over the stored indexes answer what filtering and sorting every record
 /// gives: accounts made a second apart, with balances that repeat.
 #[test]

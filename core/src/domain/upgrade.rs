@@ -6,8 +6,11 @@ use super::authorizations::transactions::CardTransaction;
 use super::authorizations::{self, Authorization, spend};
 use super::card_holders::CardHolder;
 use super::card_records::{self, Card, HeldTotal};
+use super::dispute_records::Dispute;
 use super::events::Event;
 use super::ledger::Entry;
+use super::transfers::Transfer;
+use super::webhooks::endpoints::Endpoint;
 use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
 use crate::storage::ordered::Ordered;
@@ -24,13 +27,19 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
         2 => {
             from_2(tx)?;
             from_3(tx)?;
-            Ok(from_4(tx)?)
+            from_4(tx)?;
+            Ok(from_5(tx)?)
         }
         3 => {
             from_3(tx)?;
-            Ok(from_4(tx)?)
+            from_4(tx)?;
+            Ok(from_5(tx)?)
         }
-        4 => Ok(from_4(tx)?),
+        4 => {
+            from_4(tx)?;
+            Ok(from_5(tx)?)
+        }
+        5 => Ok(from_5(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -145,6 +154,29 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
             _ => Ok(()),
         }
     })
+}
+
+/// Format 6 adds the gram indexes of text fields (`Indexed::TEXTS`): every record of a kind that
+/// has some gets its entries and counts (a format-2 store upgraded above already has them, from
+/// `table::insert`; only missing entries are written, so none is counted twice).
+fn from_5(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    texts::<CardHolder>(tx)?;
+    texts::<Account>(tx)?;
+    texts::<Transfer>(tx)?;
+    texts::<Dispute>(tx)?;
+    texts::<Endpoint>(tx)
+}
+
+/// Writes the missing gram entries of every record of kind `R`, client by client (a skip scan
+/// finds the clients; the other kinds' records are never read).
+fn texts<R: Indexed>(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    for client in table::clients_with(tx, R::KIND)? {
+        each(tx, &keys::records(&client, R::KIND), |tx, (_, value)| {
+            let record: R = codec::decode(&value)?;
+            table::index_texts(tx, &client, &record)
+        })?;
+    }
+    Ok(())
 }
 
 fn ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, value: &[u8]) -> Result<(), StoreError> {

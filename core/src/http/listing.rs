@@ -128,6 +128,10 @@ where
         self.load(id)
     }
 
+    fn texts(&self) -> &'static [&'static str] {
+        R::TEXTS
+    }
+
     fn digits(&self, field: &str) -> Option<u32> {
         R::DIGITS.iter().find(|(f, _)| *f == field).map(|(_, n)| *n)
     }

@@ -4,6 +4,7 @@
 
 mod eval;
 mod filter;
+mod grams;
 mod output;
 mod parse;
 mod project;

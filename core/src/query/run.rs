@@ -64,6 +64,12 @@ pub trait Source {
     }
     /// One record by id (in this list's kind), with its place.
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>>;
+    /// Text fields with a gram index: the records whose folded value of `field` holds the trigram
+    /// `g` are the index `(grams::index_field(field), g)` ([`crate::storage::grams`]), walked and
+    /// counted through [`Source::next`] and [`Source::count`] like any other.
+    fn texts(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// `Some(n)` when every value of the indexed field `field` is exactly `n` ASCII digits: a search
     /// on it alone is answered by testing the pattern on every possible value and walking the
     /// index of those it matches.
@@ -218,6 +224,19 @@ impl ListQuery {
         }
         if let Some(access) = self.search_access(src, best.as_ref().map(|(c, _)| *c))? {
             return Ok(access);
+        }
+        // A text search through its gram posting lists (`grams.rs`), when they hold at most half
+        // the records and fewer than the equality access: every candidate is re-checked (covers 0).
+        if let Some((cost, ranges)) = self.gram_lanes(src)?
+            && best.as_ref().is_none_or(|(b, _)| cost < *b)
+            && cost.saturating_mul(2) <= src.count(ALL, "")?
+        {
+            return Ok(Access {
+                ranges,
+                covers: 0,
+                cost: Some(cost),
+                search: false,
+            });
         }
         Ok(match best {
             Some((cost, ranges)) => Access {
@@ -535,7 +554,7 @@ impl Directed {
 }
 
 /// Several index ranges walked as one, merged by position (a record is in one range only: an
-/// indexed field holds one value).
+/// indexed field holds one value; gram lists share records, so their walk drops repeats).
 pub(super) struct Walk<'r> {
     ranges: Vec<Lane<'r>>,
     desc: bool,
@@ -544,6 +563,9 @@ pub(super) struct Walk<'r> {
     everything: bool,
     /// Places only ([`Source::positions`]): the documents come back as `None`.
     keys_only: bool,
+    /// Gram lists may share records: the place last returned, so a record comes once.
+    last: Option<Pos>,
+    dedup: bool,
 }
 
 struct Lane<'r> {
@@ -572,6 +594,11 @@ impl<'r> Walk<'r> {
             chunk: if ranges.len() > 8 { 4 } else { FIRST_CHUNK },
             everything: false,
             keys_only: false,
+            last: None,
+            dedup: ranges.len() > 1
+                && ranges
+                    .iter()
+                    .any(|(field, _)| crate::storage::grams::is_index_field(field)),
         }
     }
 
@@ -584,6 +611,24 @@ impl<'r> Walk<'r> {
     }
 
     fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Option<Value>)>> {
+        loop {
+            let row = self.merged(src)?;
+            if !self.dedup {
+                return Ok(row);
+            }
+            // Lanes are merged in order, so a record in several comes out in a row.
+            match row {
+                Some((pos, _)) if self.last.as_ref() == Some(&pos) => continue,
+                Some((pos, doc)) => {
+                    self.last = Some(pos.clone());
+                    return Ok(Some((pos, doc)));
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    fn merged(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Option<Value>)>> {
         let mut grew = false;
         for lane in &mut self.ranges {
             if lane.buf.is_empty() && !lane.done {

@@ -5,6 +5,7 @@
 //! names. Index entries sort by creation time, then id (the default list order), and each index
 //! keeps an exact count, so a list can walk a page and report its total without reading the rest.
 
+use super::grams;
 use super::ordered::{Ordered, Span};
 use super::{Direction, Record, StoreError, Tx, codec, keys};
 use keys::Kind;
@@ -26,6 +27,14 @@ pub trait Indexed: Record {
     const RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
     /// The record's value of each of [`Indexed::RANGES`], in that order.
     fn range_values(&self) -> Vec<Ordered> {
+        Vec::new()
+    }
+    /// Text fields with a gram index ([`super::grams`]), named as list views name them: every
+    /// record is in the index of each distinct trigram of its folded value of each of them.
+    const TEXTS: &'static [&'static str] = &[];
+    /// The record's value of each of [`Indexed::TEXTS`], in that order, exactly as list views
+    /// show it (what a search reads).
+    fn texts(&self) -> Vec<&str> {
         Vec::new()
     }
     /// Indexed fields whose every value is exactly this many ASCII digits (a card's `last4`).
@@ -297,6 +306,17 @@ fn entries<R: Indexed>(r: &R) -> Vec<(&'static str, &str)> {
     all
 }
 
+/// The gram index entries of `r`: (index field, gram), sorted, each once.
+fn gram_entries<R: Indexed>(r: &R) -> Vec<(String, String)> {
+    let mut all = Vec::new();
+    for (field, text) in R::TEXTS.iter().zip(r.texts()) {
+        let index = grams::index_field(field);
+        all.extend(grams::of(text).into_iter().map(|g| (index.clone(), g)));
+    }
+    all.sort_unstable();
+    all
+}
+
 /// Counts are sharded by the id's last hex digit (0 to 15), which the id generator's counter turns
 /// over with every id.
 fn shard(id: &str) -> u8 {
@@ -356,6 +376,20 @@ pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     }
     for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
         add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+    }
+    for (field, gram) in gram_entries(r) {
+        add_entry(tx, client, r, &field, &gram)?;
+    }
+    Ok(())
+}
+
+/// Writes the gram index entries of `r` that are missing, with their counts (for upgrades).
+pub fn index_texts<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    for (field, gram) in gram_entries(r) {
+        let key = keys::index_entry(client, R::KIND, &field, &gram, r.created_ms(), r.id());
+        if tx.get(&key)?.is_none() {
+            add_entry(tx, client, r, &field, &gram)?;
+        }
     }
     Ok(())
 }
@@ -423,6 +457,24 @@ pub fn save_over<R: Indexed>(
             move_range(tx, client, R::KIND, index, (&was, &now), r.id())?;
         }
     }
+    if !R::TEXTS.is_empty() && (moved || old.texts() != r.texts()) {
+        // Both sorted: only the grams that came or went move.
+        let (before, after) = (gram_entries(&old), gram_entries(r));
+        for (field, gram) in &before {
+            if moved || after.binary_search(&(field.clone(), gram.clone())).is_err() {
+                remove_entry(tx, client, &old, field, gram)?;
+            }
+        }
+        for (field, gram) in &after {
+            if moved
+                || before
+                    .binary_search(&(field.clone(), gram.clone()))
+                    .is_err()
+            {
+                add_entry(tx, client, r, field, gram)?;
+            }
+        }
+    }
     Ok(Some(old))
 }
 
@@ -431,6 +483,9 @@ pub fn remove<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     tx.delete(&keys::record(client, R::KIND, r.id()))?;
     for (field, value) in entries(r) {
         remove_entry(tx, client, r, field, value)?;
+    }
+    for (field, gram) in gram_entries(r) {
+        remove_entry(tx, client, r, &field, &gram)?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use super::props::{SORTS, arb_docs, arb_filter, expression_query};
 use super::*;
 use crate::error::ApiResult;
 use crate::query::{ALL, Documents, Pos, RangePos, Source};
+use crate::storage::grams;
 use crate::storage::ordered::{Ordered, Span};
 
 /// Documents with indexes on `name` and `active` (stored as text, like the service's enums), read a
@@ -80,11 +81,29 @@ impl Indexed {
     fn value_of(doc: &Value, field: &str) -> Option<String> {
         doc.get(field).and_then(Value::as_str).map(str::to_string)
     }
+
+    /// Whether `doc` is in the index `field = value`: a gram index (`name#3`) holds every
+    /// record whose folded text has the gram, as `table::save` writes it.
+    fn member(doc: &Value, field: &str, value: &str) -> bool {
+        if field == ALL {
+            return true;
+        }
+        if let Some(text) = field.strip_suffix("#3") {
+            return crate::query::schema::lookup(doc, text)
+                .and_then(Value::as_str)
+                .is_some_and(|t| grams::of(t).iter().any(|g| g == value));
+        }
+        Indexed::value_of(doc, field).as_deref() == Some(value)
+    }
 }
 
 impl Source for Indexed {
     fn indexed(&self) -> &'static [&'static str] {
         &["name", "ownerId", "pin"]
+    }
+
+    fn texts(&self) -> &'static [&'static str] {
+        &["name", "person.email"]
     }
 
     fn digits(&self, field: &str) -> Option<u32> {
@@ -95,7 +114,7 @@ impl Source for Indexed {
         Ok(self
             .all
             .iter()
-            .filter(|d| field == ALL || Indexed::value_of(d, field).as_deref() == Some(value))
+            .filter(|d| Indexed::member(d, field, value))
             .count() as u64)
     }
 
@@ -114,9 +133,10 @@ impl Source for Indexed {
             let rows = self.docs.next(ALL, "", desc, from.as_ref(), 7)?;
             let Some(last) = rows.last() else { break };
             from = Some(last.0.clone());
-            out.extend(rows.into_iter().filter(|(_, d)| {
-                field == ALL || Indexed::value_of(d, field).as_deref() == Some(value)
-            }));
+            out.extend(
+                rows.into_iter()
+                    .filter(|(_, d)| Indexed::member(d, field, value)),
+            );
         }
         out.truncate(n);
         self.reads += out.len();
@@ -465,4 +485,199 @@ fn an_unknown_cursor_is_a_validation_error() {
         err,
         crate::error::ApiError::NotFound("The startingAfter record")
     );
+}
+
+/// Names and emails for text searches: case variants (the Kelvin sign, the long s, final sigma,
+/// accented letters), short texts, a NUL and a newline.
+const TEXTS: [&str; 19] = [
+    "Ada Lovelace",
+    "ADA KING",
+    "Grace Hopper",
+    "\u{212A}elvin Kay",
+    "kelvin",
+    "Straße",
+    "STRASSE",
+    "ſtar ship",
+    "Σίσυφος",
+    "ΣΊΣΥΦΟΣ",
+    "σίσυφος",
+    "Émile Zola",
+    "emile",
+    "abab",
+    "a",
+    "",
+    "Dee",
+    "x\u{0}yz",
+    "ada\nlove",
+];
+const EMAILS: [&str; 8] = [
+    "ada@example.com",
+    "ADA@EXAMPLE.COM",
+    "grace@navy.mil",
+    "k@kelvin.org",
+    "strasse@b.de",
+    "zoë@ex.org",
+    "",
+    "sisyphus@gr",
+];
+
+/// Searches: literals, case variants (non-ASCII too), alternations, classes, repetitions, and
+/// patterns that require no gram (answered by the one pass).
+const TEXT_SEARCHES: [&str; 40] = [
+    "ada",
+    "ADA",
+    "lov",
+    "ada lov",
+    "ada|grace",
+    "(ada|gra)ce?",
+    "[ae]mil",
+    "kel",
+    "\u{212A}EL",
+    "(?-i)Kel",
+    "stra",
+    "ſta",
+    "STA",
+    "σίσ",
+    "ΣΊΣ",
+    "φος",
+    "ΦΟΣ",
+    "émi",
+    "ÉMI",
+    "ada.*ex",
+    "ex.*com$",
+    "^gra",
+    "ov(e|a)",
+    "a.a",
+    ".*",
+    "ab",
+    "a|b",
+    "(ab){2}",
+    "ba+b",
+    "[^a]da",
+    "\\bkay",
+    "x\u{0}y",
+    "ada\\nlo",
+    "example\\.com",
+    "\\w{3}",
+    "hop{2}",
+    "n@|zoë",
+    "@ex",
+    "[a-f]{3}",
+    "(?i)ELV|ASS",
+];
+
+const SEARCH_IN: [&str; 5] = [
+    "",
+    "&searchIn=name",
+    "&searchIn=person.email",
+    "&searchIn=name,person.email",
+    // `person.firstName` has no gram index: the one pass.
+    "&searchIn=name,person.firstName",
+];
+
+/// `docs` with names and emails from [`TEXTS`] and [`EMAILS`] (some without an email).
+fn texted_docs(docs: Vec<Value>, picks: &[(usize, Option<usize>)]) -> Vec<Value> {
+    docs.into_iter()
+        .zip(picks.iter().cycle())
+        .map(|(mut d, (name, email))| {
+            d["name"] = json!(TEXTS[name % TEXTS.len()]);
+            if let Some(e) = email {
+                let e = EMAILS[e % EMAILS.len()];
+                d["person"] = json!({"email": e, "firstName": TEXTS[(name + 3) % TEXTS.len()]});
+            }
+            d
+        })
+        .collect()
+}
+
+proptest! {
+    #[test]
+    fn text_searches_return_what_a_full_scan_returns(
+        docs in arb_docs(),
+        picks in prop::collection::vec((0..TEXTS.len(), prop::option::of(0..EMAILS.len())), 1..12),
+        search in 0..TEXT_SEARCHES.len(), search_in in 0..SEARCH_IN.len(),
+        sort in 0..RANGE_SORTS.len(), filter in prop::option::of(arb_filter()),
+        indexed in prop::option::of(0..INDEXED.len()), page in 1u64..4, limit in 1u64..6,
+        after in prop::option::of(any::<prop::sample::Index>()),
+        before in prop::option::of(any::<prop::sample::Index>()),
+    ) {
+        let docs = ranged_docs(texted_docs(docs, &picks), &[0, 1, 2]);
+        let sort = RANGE_SORTS[sort];
+        let mut base = format!(
+            "{sort}&search={}{}",
+            enc(TEXT_SEARCHES[search]),
+            SEARCH_IN[search_in]
+        );
+        if let Some(filter) = &filter {
+            base.push('&');
+            base.push_str(&expression_query(filter));
+        }
+        if let Some(i) = indexed {
+            base.push('&');
+            base.push_str(&enc_query(INDEXED[i]));
+        }
+        prop_assume!(parse(&base, &SCHEMA).is_ok());
+        let query = q(&format!("{base}&page={page}&limit={limit}"));
+        let (expected, total) = query.select(docs.clone());
+        for ranges in [false, true] {
+            let mut src = if ranges { Indexed::with_ranges(docs.clone()) } else { Indexed::new(docs.clone()) };
+            let got = query.run(&mut src, None).unwrap();
+            prop_assert_eq!(&got.items, &expected);
+            prop_assert_eq!(got.total, total);
+            prop_assert_eq!(got.has_more, total > page * limit);
+        }
+        if docs.is_empty() {
+            return Ok(());
+        }
+        let id = |i: &prop::sample::Index| docs[i.index(docs.len())]["_id"].as_str().unwrap_or_default().to_string();
+        let (after, before) = (after.as_ref().map(id), before.as_ref().map(id));
+        let mut query = format!("{base}&limit={limit}&page={page}");
+        if let Some(a) = &after {
+            query.push_str(&format!("&startingAfter={a}"));
+        }
+        if let Some(b) = &before {
+            query.push_str(&format!("&endingBefore={b}"));
+        }
+        let (expected, more) = by_cursor(sort, &base, &docs, (after.as_deref(), before.as_deref()), page as usize, limit as usize);
+        let got = q(&query).run(&mut Indexed::new(docs), None).unwrap();
+        prop_assert_eq!(&got.items, &expected);
+        prop_assert_eq!(got.has_more, more);
+        prop_assert_eq!(got.total, total);
+    }
+}
+
+/// 1000 documents, 10 of them named "Ada ...": a search for `ada` reads the candidates of its
+/// gram (and the page again), not every record; one with no gram reads them all.
+#[test]
+fn a_text_search_reads_only_its_candidates() {
+    let docs: Vec<Value> = many()
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut d)| {
+            d["name"] = json!(if i % 100 == 7 {
+                format!("Ada {i}")
+            } else {
+                format!("Grace {i}")
+            });
+            d["person"] = json!({"email": format!("p{i}@example.com")});
+            d
+        })
+        .collect();
+    for (query, reads) in [
+        ("search=ada&limit=3", 10),
+        ("search=(?i)aDa&limit=3&sort=name", 10 + 3),
+        // " 99": Grace 99 and 990 to 999.
+        ("search=ada|race 99&searchIn=name&limit=3", 10 + 11),
+        ("search=a.a&limit=3", 1000),
+    ] {
+        let query = q(&query
+            .replace('|', "%7C")
+            .replace('?', "%3F")
+            .replace(' ', "+"));
+        let mut src = Indexed::new(docs.clone());
+        let got = query.run(&mut src, None).unwrap();
+        let (expected, total) = query.select(docs.clone());
+        assert_eq!((&got.items, got.total), (&expected, total), "{query:?}");
+        assert_eq!(src.reads, reads, "{query:?}");
+    }
 }
