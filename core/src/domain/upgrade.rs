@@ -25,13 +25,19 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
         2 => {
             from_2(tx)?;
             from_3(tx)?;
-            Ok(from_4(tx)?)
+            from_4(tx)?;
+            Ok(from_5(tx)?)
         }
         3 => {
             from_3(tx)?;
-            Ok(from_4(tx)?)
+            from_4(tx)?;
+            Ok(from_5(tx)?)
         }
-        4 => Ok(from_4(tx)?),
+        4 => {
+            from_4(tx)?;
+            Ok(from_5(tx)?)
+        }
+        5 => Ok(from_5(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -145,6 +151,31 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
             }
             _ => Ok(()),
         }
+    })
+}
+
+/// Format 6, one step per change (each its own function).
+fn from_5(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    compound_available_by_status(tx)
+}
+
+/// Format 6 keeps cards' kept range index of what they can spend also in one part per card
+/// `status` (`table::keep_compound`): each card gets its entry in its status's part, with the value
+/// its kept entry holds (ledger balance less stored holds). The entries are added, never replaced,
+/// so a store upgraded from format 4 or older above gets them once.
+fn compound_available_by_status(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        if parts.get(2).and_then(|tag| Kind::from_tag(tag)) != Some(Kind::Card) {
+            return Ok(());
+        }
+        let client = client_of(&parts)?;
+        let card: Card = codec::decode(&value)?;
+        let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
+            .map_or(Decimal::ZERO, |t| t.amount);
+        let part = keys::compound_range(cards::AVAILABLE, "status", card.status.as_str());
+        let available = Ordered::Num(card.balance - held);
+        table::start_range(tx, &client, Kind::Card, &part, &card.id, &available)
     })
 }
 

@@ -7,13 +7,23 @@ use serde_json::Value;
 
 use crate::domain::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::query::{Pos, RangePos, Source};
+use crate::query::{Pos, RangeKey, RangePos, Source};
 use crate::storage::Direction;
 use crate::storage::ordered::Span;
 use crate::storage::table::{self, Indexed, Position};
 
 /// Every index is in creation order: the index of every record is the range index of `createdAt`.
 const CREATED: &str = "createdAt";
+
+/// The stored name of the range index `key` of kind `R` (a compound part's own name), if it has one.
+fn range_index<R: Indexed>(key: &RangeKey) -> Option<String> {
+    let index = table::range_index_of::<R>(&key.field)?;
+    match &key.within {
+        None => Some(index.to_string()),
+        Some((field, value)) => table::compound_of::<R>(index, field)
+            .then(|| crate::storage::keys::compound_range(index, field, value)),
+    }
+}
 
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
@@ -136,28 +146,45 @@ where
         field == CREATED || table::range_index_of::<R>(field).is_some()
     }
 
-    fn range_count(&mut self, field: &str, span: &Span) -> ApiResult<Option<u64>> {
-        let Some(index) = table::range_index_of::<R>(field) else {
+    fn compound(&self, field: &str, eq: &str) -> bool {
+        table::range_index_of::<R>(field).is_some_and(|index| table::compound_of::<R>(index, eq))
+    }
+
+    fn range_count(&mut self, key: &RangeKey, span: &Span) -> ApiResult<Option<u64>> {
+        let Some(index) = range_index::<R>(key) else {
             return Ok(None);
         };
         let (tx, client) = (&mut *self.scope.tx, self.scope.client);
-        Ok(Some(table::range_count(tx, client, R::KIND, index, span)?))
+        Ok(Some(table::range_count(tx, client, R::KIND, &index, span)?))
     }
 
-    fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
-        let Some(index) = table::range_index_of::<R>(field) else {
+    fn stale(&mut self, key: &RangeKey) -> ApiResult<Vec<RangePos>> {
+        let Some(index) = table::range_index_of::<R>(&key.field) else {
             return Ok(Vec::new());
         };
         if !R::KEPT_RANGES.iter().any(|(name, _)| *name == index) {
             return Ok(Vec::new());
         }
         let now = self.scope.now.millis();
-        Ok(R::stale(self.scope.tx, self.scope.client, index, now)?)
+        let (tx, client) = (&mut *self.scope.tx, self.scope.client);
+        let mut stale = R::stale(tx, client, index, now)?;
+        // A compound part holds only the records of its value.
+        if let Some((field, value)) = &key.within {
+            let mut kept = Vec::with_capacity(stale.len());
+            for p in stale {
+                let record = table::get::<R>(tx, client, &p.id)?;
+                if record.is_some_and(|r| table::index_value(&r, field) == Some(value.as_str())) {
+                    kept.push(p);
+                }
+            }
+            stale = kept;
+        }
+        Ok(stale)
     }
 
     fn range_positions(
         &mut self,
-        field: &str,
+        key: &RangeKey,
         span: &Span,
         desc: bool,
         after: Option<&RangePos>,
@@ -168,7 +195,7 @@ where
         } else {
             Direction::Forward
         };
-        if field == CREATED {
+        if key.field == CREATED && key.within.is_none() {
             let (tx, client) = (&mut *self.scope.tx, self.scope.client);
             return Ok(table::created_positions(
                 tx,
@@ -180,14 +207,14 @@ where
                 n,
             )?);
         }
-        let Some(index) = table::range_index_of::<R>(field) else {
+        let Some(index) = range_index::<R>(key) else {
             return Ok(Vec::new());
         };
         Ok(table::range_positions(
             self.scope.tx,
             self.scope.client,
             R::KIND,
-            index,
+            &index,
             span,
             dir,
             after,

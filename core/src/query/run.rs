@@ -75,21 +75,26 @@ pub trait Source {
     fn ranged(&self, _field: &str) -> bool {
         false
     }
-    /// The exact number of entries of the range index of `field` in `span`, when the source keeps
+    /// Whether the range index of `field` is also kept in one part per value of the indexed field
+    /// `eq` (a compound index, the equality its prefix): [`RangeKey::within`] walks such a part.
+    fn compound(&self, _field: &str, _eq: &str) -> bool {
+        false
+    }
+    /// The exact number of entries of the range index `key` in `span`, when the source keeps
     /// counts that tell it without walking the span.
-    fn range_count(&mut self, _field: &str, _span: &Span) -> ApiResult<Option<u64>> {
+    fn range_count(&mut self, _key: &RangeKey, _span: &Span) -> ApiResult<Option<u64>> {
         Ok(None)
     }
-    /// The entries of the range index of `field` that may not hold their record's value now (the
+    /// The entries of the range index `key` that may not hold their record's value now (the
     /// clock moved it since the record's last write), as stored: the planner reads those records.
-    fn stale(&mut self, _field: &str) -> ApiResult<Vec<RangePos>> {
+    fn stale(&mut self, _key: &RangeKey) -> ApiResult<Vec<RangePos>> {
         Ok(Vec::new())
     }
-    /// Up to `n` places of the range index of `field` whose values lie in `span`, in (value, id)
+    /// Up to `n` places of the range index `key` whose values lie in `span`, in (value, id)
     /// order (reversed when `desc`), strictly after `after` in that order. Reads no record.
     fn range_positions(
         &mut self,
-        _field: &str,
+        _key: &RangeKey,
         _span: &Span,
         _desc: bool,
         _after: Option<&RangePos>,
@@ -106,6 +111,24 @@ pub trait Source {
             None => None,
         };
         self.next(ALL, "", false, after.as_ref(), n)
+    }
+}
+
+/// A range index to walk: the one of a list-view field, or (`within`) the part of it whose records
+/// have one value of an indexed field (a compound index, [`Source::compound`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeKey {
+    pub field: String,
+    /// (indexed field, value): only the records with that value, in the same (value, id) order.
+    pub within: Option<(String, String)>,
+}
+
+impl RangeKey {
+    pub fn of(field: &str) -> RangeKey {
+        RangeKey {
+            field: field.to_string(),
+            within: None,
+        }
     }
 }
 
@@ -153,7 +176,7 @@ impl ListQuery {
         // still gives the total from its counts while the walk checks each record.
         let keys_only = counted.is_some();
         let counted = match (counted, within, access.covers) {
-            (None, None, 0) => self.span_total(src)?,
+            (None, None, _) => self.span_total(src)?,
             (counted, _, _) => counted,
         };
         let bounds = Bounds {

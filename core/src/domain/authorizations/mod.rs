@@ -284,7 +284,10 @@ fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
     codec::put(s.tx, &key, &HeldTotal { amount })?;
     // The card's available balance moved with its holds.
     if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
-        let moved = (Some(card.balance - before), card.balance - amount);
+        let moved = (
+            Some((card.status, card.balance - before)),
+            (card.status, card.balance - amount),
+        );
         cards::keep_available(s.tx, s.client, card_id, moved)?;
     }
     Ok(())

@@ -139,14 +139,17 @@ fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
 pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
     let old = table::save_over(s.tx, s.client, card)?;
     if let Some(old) = old
-        && old.balance != card.balance
+        && (old.balance != card.balance || old.status != card.status)
     {
         let held = authorizations::stored_held(s, &card.id)?;
         keep_available(
             s.tx,
             s.client,
             &card.id,
-            (Some(old.balance - held), card.balance - held),
+            (
+                Some((old.status, old.balance - held)),
+                (card.status, card.balance - held),
+            ),
         )?;
     }
     Ok(())
@@ -157,21 +160,33 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
 /// the value the stored state gave to the new one ([`save`], `authorizations::add_held`), so it
 /// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
 /// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
-/// settles them.
+/// settles them. Its compound part per `status` (`status=active&balance.gte=..&sort=-balance` walks
+/// one part) moves with it, and from part to part when the status changes.
 pub(crate) fn keep_available(
     tx: &mut dyn crate::storage::Tx,
     client: &str,
     id: &str,
-    (old, new): (Option<Decimal>, Decimal),
+    (old, new): (Option<(CardStatus, Decimal)>, (CardStatus, Decimal)),
 ) -> std::result::Result<(), crate::storage::StoreError> {
-    let old = old.map(Ordered::Num);
+    let old = old.map(|(status, v)| (status, Ordered::Num(v)));
+    let new = (new.0, Ordered::Num(new.1));
     table::keep_range(
         tx,
         client,
         Kind::Card,
         AVAILABLE,
         id,
-        (old.as_ref(), &Ordered::Num(new)),
+        (old.as_ref().map(|(_, v)| v), &new.1),
+    )?;
+    table::keep_compound(
+        tx,
+        client,
+        (Kind::Card, AVAILABLE, "status"),
+        id,
+        (
+            old.as_ref().map(|(status, v)| (status.as_str(), v)),
+            (new.0.as_str(), &new.1),
+        ),
     )
 }
 
@@ -204,7 +219,9 @@ indexed!(Card, Kind::Card, |r| {
     "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 }, kept {
     "available" ["balance", "availableBalance"],
-}, stale = authorizations::lapsed_cards, digits {
+}, stale = authorizations::lapsed_cards, compound {
+    "available" by "status",
+}, digits {
     "last4" => 4,
 });
 
@@ -290,7 +307,12 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
         updated_at: s.now,
     };
     table::insert(s.tx, s.client, &card)?;
-    keep_available(s.tx, s.client, &card.id, (None, card.balance))?;
+    keep_available(
+        s.tx,
+        s.client,
+        &card.id,
+        (None, (card.status, card.balance)),
+    )?;
     Ok(card)
 }
 
