@@ -12,6 +12,11 @@
 //! counted by walking keys (no record is read): inside the span and outside it in turns, so the walk
 //! costs twice the smaller side (the index holds every record, so its size is the `*` count).
 //! Otherwise each candidate is read and matched, and the total counted in the same pass.
+//!
+//! A range index may be kept in parts, one per value of an indexed field ([`Source::compound`]):
+//! with an equality on that field the walk takes that value's part ([`RangeKey::within`]), which
+//! leaves out every record the equality refuses, and which decides the query when the equality and
+//! the range are all its conditions.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
