@@ -1005,3 +1005,36 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     let after: Vec<_> = cards.iter().map(|c| reveal(&mut app, c)).collect();
     assert_eq!(after, before);
 }
+
+#[test]
+fn a_pass_over_every_card_reads_what_each_can_spend() {
+    // A condition no index answers (`enable2FA`) with a range: the total is one pass over every
+    // card, each built with only the fields the query reads, holds included for its balance.
+    let mut app = App::new();
+    let acct = app.account("1000", "USD");
+    let holder = app.holder();
+    let mut ids = Vec::new();
+    for amount in ["120", "50", "300"] {
+        let (s, v) = app.issue(&acct, &holder, Some(amount));
+        assert_eq!(s, 201, "{v}");
+        ids.push(v["data"]["_id"].as_str().unwrap().to_string());
+    }
+    app.authorize(&ids[0], 30, json!({"name": "Shop"}));
+    for (query, total, first) in [
+        ("enable2FA=true&availableBalance.lt=100&sort=-balance", 2, 0),
+        ("enable2FA=true&balance.gte=90&sort=balance", 2, 0),
+        ("enable2FA=true&balance.gte=90&sort=last4", 2, usize::MAX),
+        (
+            "disposable=false&availableBalance.between=50|90",
+            2,
+            usize::MAX,
+        ),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/cards?{query}"), None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["meta"]["total"], total, "{query}: {v}");
+        if first != usize::MAX {
+            assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
+        }
+    }
+}

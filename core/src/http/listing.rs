@@ -25,10 +25,19 @@ fn range_index<R: Indexed>(key: &RangeKey) -> Option<String> {
     }
 }
 
+mod only;
+
+pub use only::Only;
+
+/// Makes a record's list document with only the given top-level fields.
+type Projection<'c, 's, R> = Box<dyn FnMut(&mut Scope<'s>, R, &[String]) -> ApiResult<Value> + 'c>;
+
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
     scope: &'c mut Scope<'s>,
     view: F,
+    /// For passes over every record: a document of only the fields the query reads.
+    only: Option<Projection<'c, 's, R>>,
     kind: PhantomData<R>,
 }
 
@@ -41,8 +50,19 @@ where
         Records {
             scope,
             view,
+            only: None,
             kind: PhantomData,
         }
+    }
+
+    /// Passes over every record build their documents with `only` (the record, the top-level
+    /// fields to keep), which must give those fields exactly as `view` does.
+    pub fn projected(
+        mut self,
+        only: impl FnMut(&mut Scope<'s>, R, &[String]) -> ApiResult<Value> + 'c,
+    ) -> Self {
+        self.only = Some(Box::new(only));
+        self
     }
 
     fn load(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
@@ -231,6 +251,27 @@ where
                 id: record.id().to_string(),
             };
             out.push((pos, (self.view)(self.scope, record)?));
+        }
+        Ok(out)
+    }
+
+    fn scan_only(
+        &mut self,
+        after: Option<&str>,
+        n: usize,
+        fields: &[String],
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        let Some(only) = self.only.as_mut() else {
+            return self.scan(after, n);
+        };
+        let records = table::scan::<R>(self.scope.tx, self.scope.client, after, n)?;
+        let mut out = Vec::with_capacity(records.len());
+        for record in records {
+            let pos = Pos {
+                created_ms: record.created_ms(),
+                id: record.id().to_string(),
+            };
+            out.push((pos, only(self.scope, record, fields)?));
         }
         Ok(out)
     }

@@ -112,6 +112,16 @@ pub trait Source {
         };
         self.next(ALL, "", false, after.as_ref(), n)
     }
+    /// [`Source::scan`], but each document may hold only the top-level `fields` (and must hold
+    /// them as the whole document does): for passes that read a few fields of every record.
+    fn scan_only(
+        &mut self,
+        after: Option<&str>,
+        n: usize,
+        _fields: &[String],
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        self.scan(after, n)
+    }
 }
 
 /// A range index to walk: the one of a list-view field, or (`within`) the part of it whose records
@@ -384,12 +394,9 @@ impl ListQuery {
         bounds: Bounds,
         counted: Option<u64>,
     ) -> ApiResult<Page> {
-        self.top_k_of(
-            src,
-            Candidates::Walk(Walk::unordered(ranges)),
-            bounds,
-            counted,
-        )
+        let mut walk = Walk::unordered(ranges);
+        walk.only = Some(self.read_fields());
+        self.top_k_of(src, Candidates::Walk(walk), bounds, counted)
     }
 
     /// [`ListQuery::top_k`] over any candidates.
@@ -462,6 +469,7 @@ impl ListQuery {
         ranges: &[(String, String)],
     ) -> ApiResult<u64> {
         let mut walk = Walk::unordered(ranges);
+        walk.only = Some(self.read_fields());
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
             if doc.is_some_and(|d| self.matches(&d)) {
@@ -469,6 +477,27 @@ impl ListQuery {
             }
         }
         Ok(n)
+    }
+
+    /// The top-level fields that matching and sorting read (a pass over every record builds
+    /// documents of these alone; the page's records are read whole).
+    fn read_fields(&self) -> Vec<String> {
+        let searched = self
+            .search
+            .as_ref()
+            .map_or(&[][..], |_| &self.search_in[..]);
+        let paths = self.conditions.iter().map(|c| &c.path);
+        let paths = paths
+            .chain(searched)
+            .chain(self.sort.iter().map(|k| &k.path));
+        let mut fields: Vec<String> = ["_id", "createdAt"].map(String::from).to_vec();
+        for p in paths {
+            let top = p.split('.').next().unwrap_or(p);
+            if !fields.iter().any(|f| f == top) {
+                fields.push(top.to_string());
+            }
+        }
+        fields
     }
 
     /// The document's place in the list order: its sort values, then `_id` in the direction of the
@@ -567,6 +596,8 @@ pub(super) struct Walk<'r> {
     everything: bool,
     /// Places only ([`Source::positions`]): the documents come back as `None`.
     keys_only: bool,
+    /// Over every record: documents of these top-level fields only ([`Source::scan_only`]).
+    only: Option<Vec<String>>,
 }
 
 struct Lane<'r> {
@@ -595,6 +626,7 @@ impl<'r> Walk<'r> {
             chunk: if ranges.len() > 8 { 4 } else { FIRST_CHUNK },
             everything: false,
             keys_only: false,
+            only: None,
         }
     }
 
@@ -617,8 +649,12 @@ impl<'r> Walk<'r> {
                         .map(|p| (p, None))
                         .collect()
                 } else {
+                    let after_id = after.map(|p| p.id.as_str());
                     let rows = if self.everything {
-                        src.scan(after.map(|p| p.id.as_str()), self.chunk)?
+                        match &self.only {
+                            Some(fields) => src.scan_only(after_id, self.chunk, fields)?,
+                            None => src.scan(after_id, self.chunk)?,
+                        }
                     } else {
                         src.next(lane.field, lane.value, self.desc, after, self.chunk)?
                     };

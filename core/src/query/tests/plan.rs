@@ -155,6 +155,23 @@ impl Source for Indexed {
         self.docs.find(id)
     }
 
+    // Projected as a store's view would be: only the asked top-level fields, so a pass that reads
+    // any other field would disagree with the full scan.
+    fn scan_only(
+        &mut self,
+        after: Option<&str>,
+        n: usize,
+        fields: &[String],
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        let mut rows = self.scan(after, n)?;
+        for (_, doc) in &mut rows {
+            if let Value::Object(m) = doc {
+                m.retain(|k, _| fields.contains(k));
+            }
+        }
+        Ok(rows)
+    }
+
     fn ranged(&self, field: &str) -> bool {
         self.ranges && ["balance", "updatedAt", "createdAt"].contains(&field)
     }
