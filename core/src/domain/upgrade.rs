@@ -3,10 +3,9 @@
 
 use super::accounts::Account;
 use super::authorizations::transactions::CardTransaction;
-use super::authorizations::{self, Authorization, HeldTotal, spend};
+use super::authorizations::{self, Authorization, spend};
 use super::card_holders::CardHolder;
-use super::cards;
-use super::cards::Card;
+use super::card_records::{self, Card, HeldTotal};
 use super::events::Event;
 use super::ledger::Entry;
 use crate::storage::format::FormatError;
@@ -134,7 +133,7 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
                     tx,
                     &client,
                     Kind::Card,
-                    cards::AVAILABLE,
+                    card_records::AVAILABLE,
                     &card.id,
                     &available,
                 )
@@ -173,7 +172,7 @@ fn compound_available_by_status(tx: &mut dyn Tx) -> Result<(), StoreError> {
         let card: Card = codec::decode(&value)?;
         let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
             .map_or(Decimal::ZERO, |t| t.amount);
-        let part = keys::compound_range(cards::AVAILABLE, "status", card.status.as_str());
+        let part = keys::compound_range(card_records::AVAILABLE, "status", card.status.as_str());
         let available = Ordered::Num(card.balance - held);
         table::start_range(tx, &client, Kind::Card, &part, &card.id, &available)
     })
