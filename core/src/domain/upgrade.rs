@@ -156,10 +156,11 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
     })
 }
 
-/// Format 6 adds the gram indexes of text fields (`Indexed::TEXTS`): every record of a kind that
+/// Format 6 adds the compound range parts (below) and the gram indexes of text fields (`Indexed::TEXTS`): every record of a kind that
 /// has some gets its entries and counts (a format-2 store upgraded above already has them, from
 /// `table::insert`; only missing entries are written, so none is counted twice).
 fn from_5(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    compound_available_by_status(tx)?;
     texts::<CardHolder>(tx)?;
     texts::<Account>(tx)?;
     texts::<Transfer>(tx)?;
@@ -177,6 +178,26 @@ fn texts<R: Indexed>(tx: &mut dyn Tx) -> Result<(), StoreError> {
         })?;
     }
     Ok(())
+}
+
+/// Format 6 keeps cards' kept range index of what they can spend also in one part per card
+/// `status` (`table::keep_compound`): each card gets its entry in its status's part, with the value
+/// its kept entry holds (ledger balance less stored holds). The entries are added, never replaced,
+/// so a store upgraded from format 4 or older above gets them once.
+fn compound_available_by_status(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        if parts.get(2).and_then(|tag| Kind::from_tag(tag)) != Some(Kind::Card) {
+            return Ok(());
+        }
+        let client = client_of(&parts)?;
+        let card: Card = codec::decode(&value)?;
+        let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
+            .map_or(Decimal::ZERO, |t| t.amount);
+        let part = keys::compound_range(card_records::AVAILABLE, "status", card.status.as_str());
+        let available = Ordered::Num(card.balance - held);
+        table::start_range(tx, &client, Kind::Card, &part, &card.id, &available)
+    })
 }
 
 fn ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, value: &[u8]) -> Result<(), StoreError> {

@@ -18,7 +18,7 @@ mod tests;
 
 pub use parse::parse;
 pub use project::project_fields;
-pub use run::{ALL, Documents, Page, Pos, RangePos, Source};
+pub use run::{ALL, Documents, Page, Pos, RangeKey, RangePos, Source};
 
 use regex::Regex;
 

@@ -8,7 +8,7 @@
 //! | 3 | secondary indexes in creation order with sharded counts ([`super::table`]); ledger entries are records of their own kind. A format-2 store is upgraded in place on open |
 //! | 4 | spend totals per (merchant category, MCC) pair, so a limit with categories counts only the purchases it applies to. A format-2 or -3 store is upgraded in place on open |
 //! | 5 | range indexes (`r`, [`super::ordered`]) on numbers and instants that lists filter and sort on. A format-2, -3 or -4 store is upgraded in place on open |
-//! | 6 | gram indexes ([`super::grams`]) of the text fields searches read (card holders, accounts, transfers, disputes, webhook endpoints). A format-2 to -5 store is upgraded in place on open |
+//! | 6 | gram indexes ([`super::grams`]) of the text fields searches read (card holders, accounts, transfers, disputes, webhook endpoints), and compound range indexes: cards' kept index of what they can spend also in one part per `status` (`keys::compound_range`), so a status and a range on it walk one part. A format-2 to -5 store is upgraded in place on open |
 
 use super::{Direction, StoreError, Tx, keys};
 

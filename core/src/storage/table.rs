@@ -42,6 +42,10 @@ pub trait Indexed: Record {
     /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
     /// values depend on more than the record.
     const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// Compound range indexes: (kept range index, indexed field): the kept index is also kept in
+    /// one part per value of the field (`keys::compound_range`), so an equality on the field and a
+    /// range on the index walk one part. Kept by the domain with the kept index ([`keep_compound`]).
+    const COMPOUND: &'static [(&'static str, &'static str)] = &[];
     /// The records whose entries in the kept range index `index` may not hold their value at
     /// `now_ms` (the clock changed it since the last write), with the value stored for each.
     fn stale(
@@ -61,6 +65,43 @@ pub fn range_index_of<R: Indexed>(field: &str) -> Option<&'static str> {
         .chain(R::KEPT_RANGES)
         .find(|(_, fields)| fields.contains(&field))
         .map(|(name, _)| *name)
+}
+
+/// Whether the range index `index` of kind `R` has a compound part per value of `field`.
+pub fn compound_of<R: Indexed>(index: &str, field: &str) -> bool {
+    R::COMPOUND.iter().any(|&(i, f)| i == index && f == field)
+}
+
+/// The record's value of the indexed field `field`, as its index holds it.
+pub fn index_value<'r, R: Indexed>(r: &'r R, field: &str) -> Option<&'r str> {
+    R::FIELDS
+        .iter()
+        .zip(r.index_values())
+        .find(|(f, _)| **f == field)
+        .map(|(_, v)| v)
+}
+
+/// Moves the entry of record `id` in the compound part of the kept range index `index` by `field`
+/// from `old` (the field's value and the kept value; none: no entry yet) to `new`: within one part
+/// when the field's value stays, else out of the old part into the new one.
+pub fn keep_compound(
+    tx: &mut dyn Tx,
+    client: &str,
+    (kind, index, field): (Kind, &str, &str),
+    id: &str,
+    (old, new): (Option<(&str, &Ordered)>, (&str, &Ordered)),
+) -> Res {
+    let part = |value: &str| keys::compound_range(index, field, value);
+    match old {
+        Some((was, old)) if was == new.0 => {
+            keep_range(tx, client, kind, &part(was), id, (Some(old), new.1))
+        }
+        Some((was, old)) => {
+            remove_range(tx, client, kind, &part(was), &old.encode(), id)?;
+            add_range(tx, client, kind, &part(new.0), &new.1.encode(), id)
+        }
+        None => add_range(tx, client, kind, &part(new.0), &new.1.encode(), id),
+    }
 }
 
 /// Moves the entry of record `id` in the kept range index `index` from `old` (none: no entry

@@ -10,7 +10,7 @@ use crate::domain::events::EventType;
 use crate::domain::vault::Vault;
 use crate::domain::{accounts, card_holders};
 use crate::error::{ApiError, ApiResult};
-use crate::http::listing::Records;
+use crate::http::listing::{Only, Records};
 use crate::http::views::{self, AccountView, CardHolderView, CardView};
 use crate::http::{Response, parse, reply};
 use crate::query;
@@ -55,6 +55,15 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
     let mut page = q.run(
         &mut Records::new(&mut c.scope, |s, card| {
             to_value(CardView::from(&cards::with_holds(s, card)?))
+        })
+        .projected(|s, card, fields| {
+            // Only what a card can spend needs its holds read.
+            let spend = |f: &String| f == "balance" || f == "availableBalance";
+            let card = match fields.iter().any(spend) {
+                true => cards::with_holds(s, card)?,
+                false => card,
+            };
+            to_value(Only(&CardView::from(&card), fields))
         }),
         None,
     )?;
