@@ -246,8 +246,11 @@ impl Response {
     /// A JSON body. Serializing a `Value` or a view cannot fail short of a bug; if it does, the
     /// response is a 500 with the cause, never a success with an empty body.
     pub fn json(status: u16, value: &impl serde::Serialize) -> Response {
-        match serde_json::to_vec(value) {
-            Ok(body) => Response::bytes(status, "application/json", body),
+        // Room for a typical single record (a card is about 700 bytes), so it is written without
+        // growing the buffer several times over.
+        let mut body = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut body, value) {
+            Ok(()) => Response::bytes(status, "application/json", body),
             Err(e) => errors::to_response(&crate::error::ApiError::internal(format!(
                 "cannot serialize a response body: {e}"
             ))),
