@@ -12,6 +12,7 @@ use card_core::domain::api_keys::ConfiguredKeys;
 use card_core::domain::rotation;
 use card_core::error::ApiError;
 use card_core::http::body::BodyReader;
+use card_core::http::{Headers, Prepared};
 use card_core::http::{cors, errors, reply, request_id, routes};
 use card_core::storage::KvPair;
 use card_core::{
@@ -36,6 +37,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
         .into_iter()
         .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
         .collect();
+    let headers = Headers::from(headers);
     let id = request_id::for_request(&headers, &WasiEnv::default());
     let origins = match variable("cors_origins") {
         Ok(list) => cors::Origins::new(list.split(',')),
@@ -45,6 +47,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
         }
     };
     let cors_head: Vec<(String, String)> = headers
+        .listed()
         .iter()
         .filter(|(name, _)| {
             name.eq_ignore_ascii_case("origin")
@@ -62,7 +65,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
                 req.peer = req
                     .header_value("spin-client-addr")
                     .and_then(|a| a.parse::<std::net::SocketAddr>().ok())
-                    .map(|a| a.ip().to_string());
+                    .map(|a| a.ip());
                 (serve(&mut req), req.method, routes::template(&req.path))
             }
         },
@@ -78,10 +81,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
 }
 
 /// The core's request from wasi:http, keeping at most [`Service::MAX_BODY_BYTES`] of body.
-async fn read_request(
-    req: IncomingRequest,
-    headers: Vec<(String, String)>,
-) -> Result<Request, Response> {
+async fn read_request(req: IncomingRequest, headers: Headers) -> Result<Request, Response> {
     let method = match req.method() {
         SpinMethod::Get => Method::Get,
         SpinMethod::Head => Method::Head,

@@ -53,7 +53,7 @@ pub fn actor(req: &Request, key: &KeyInfo) -> Actor {
     Actor {
         key_id: key.id.clone(),
         request_id: super::request_id::incoming(&req.headers).map(str::to_string),
-        address: req.peer.clone(),
+        address: req.peer.map(|ip| ip.to_string()),
     }
 }
 

@@ -125,7 +125,8 @@ impl Seeder<'_> {
                     req.headers = vec![
                         ("x-api-key".into(), self.key.to_string()),
                         ("content-type".into(), "application/json".into()),
-                    ];
+                    ]
+                    .into();
                     req.body = body(i).to_string().into_bytes();
                     let resp = self.service.serve(&req, tx, &SystemEnv);
                     let answer: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);

@@ -199,7 +199,7 @@ async fn handle(
     let preflight = (!cors_head.is_empty())
         .then(|| {
             let mut head = Request::new(method, "/");
-            head.headers.clone_from(&cors_head);
+            head.headers = cors_head.clone().into();
             cors::preflight(&state.cors, &head)
         })
         .flatten();
@@ -253,11 +253,16 @@ async fn respond(
             .unwrap_or_else(|_| Service::internal_error("the static file task failed"));
     }
     let deadline = tokio::time::Instant::now() + state.limits.request_timeout;
-    let (parts, body) = req.into_parts();
-    let mut head = core_head(&parts);
+    let (mut parts, body) = req.into_parts();
+    let announced = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let mut head = core_head(&mut parts);
     // What the audit trail records of the request: its id and where it came from.
     request_id::attach(&mut head, id);
-    head.peer = Some(peer.ip().to_string());
+    head.peer = Some(peer.ip());
     let body_pending = !body.is_end_stream();
     let (stage, client) = head_stage(state, head, body_pending).await;
     seen.client = client;
@@ -272,11 +277,6 @@ async fn respond(
         Stage::Scan(pre, head) => return settle(state, read(state, pre, head).await).await,
         Stage::Body(pre, head) => (pre, head),
     };
-    let announced = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
     let (req, budget) = match read_body(state, head, body, announced, deadline).await {
         Ok(read) => read,
         Err(response) => return response,
@@ -587,26 +587,41 @@ async fn read(state: &AppState, pre: Box<Prechecked>, req: Request) -> Response 
     .unwrap_or_else(|| Service::internal_error("read request panicked"))
 }
 
-/// The core's request from the hyper head, with an empty body.
-fn core_head(parts: &hyper::http::request::Parts) -> Request {
-    let headers = parts
-        .headers
-        .iter()
-        .map(|(name, value)| {
-            (
-                name.as_str().to_owned(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    Request {
-        method: Method::parse(parts.method.as_str()),
-        path: parts.uri.path().to_owned(),
-        query: parts.uri.query().unwrap_or("").to_owned(),
-        headers,
-        body: Vec::new(),
-        asked: None,
-        peer: None,
+/// The core's request from the hyper head, with an empty body. Its headers are hyper's map, moved
+/// in and read in place (`HostHeaders`), not copied; a head with a value that is not UTF-8 is copied
+/// as before, each such value made text lossily, so the core sees the same values either way.
+fn core_head(parts: &mut hyper::http::request::Parts) -> Request {
+    let map = std::mem::take(&mut parts.headers);
+    let headers = if map
+        .values()
+        .all(|v| std::str::from_utf8(v.as_bytes()).is_ok())
+    {
+        card_core::http::Headers::from_host(Arc::new(HostHeaders(map)))
+    } else {
+        map.iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+            .into()
+    };
+    let mut req = Request::new(Method::parse(parts.method.as_str()), "");
+    req.path = parts.uri.path().to_owned();
+    req.query = parts.uri.query().unwrap_or("").to_owned();
+    req.headers = headers;
+    req
+}
+
+/// hyper's header map as the core reads it ([`card_core::http::HeaderSource`]). hyper's names are
+/// lower case, and so are the names the core asks for.
+struct HostHeaders(hyper::HeaderMap);
+
+impl card_core::http::HeaderSource for HostHeaders {
+    fn get(&self, name: &str) -> Option<&str> {
+        std::str::from_utf8(self.0.get(name)?.as_bytes()).ok()
     }
 }
 

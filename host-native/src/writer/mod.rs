@@ -563,6 +563,38 @@ mod tests {
         assert_eq!(stored(&file), 298);
     }
 
+    /// Reads share a redb snapshot while the layers stay (`RedbFile::view`); each still sees every
+    /// write answered before it, across the checkpoints (one after every batch here) that swap them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_see_every_answered_write_across_checkpoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = Arc::new(open(&dir, "r.redb"));
+        let pipeline = Pipeline::new(8);
+        let every_batch = Checkpoints {
+            interval: Duration::from_millis(1),
+            bytes: 1,
+        };
+        let db = LoggedDb::start(file.clone(), every_batch, pipeline.clone()).unwrap();
+        let writer = Writer::start(
+            pipeline,
+            db,
+            Arc::new(KvHandler),
+            Arc::new(DeterministicEnv::default()),
+        )
+        .unwrap();
+        let h = writer.handle();
+        for i in 0..200 {
+            assert_eq!(h.submit(Job::plain(post(&i.to_string()))).await.status, 201);
+            for _ in 0..3 {
+                let mut view = file.view().unwrap();
+                let seen = scan_prefix(&mut view, b"k/").unwrap().len();
+                assert_eq!(seen, i + 1, "after write {i}");
+            }
+        }
+        writer.stop();
+        assert_eq!(stored(&file), 200);
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn max_batch_one_commits_each_request_alone() {
         let dir = tempfile::tempdir().unwrap();
