@@ -578,13 +578,16 @@ mod tests {
         let writer = Writer::start(
             pipeline,
             db,
-            Arc::new(KvHandler),
+            Arc::new(Service::new(
+                card_core::Config::default(),
+                &DeterministicEnv::default(),
+            )),
             Arc::new(DeterministicEnv::default()),
         )
         .unwrap();
         let h = writer.handle();
         for i in 0..200 {
-            assert_eq!(h.submit(Job::plain(post(&i.to_string()))).await.status, 201);
+            assert_eq!(h.submit(kv(&i.to_string())).await.status, 201);
             for _ in 0..3 {
                 let mut view = file.view().unwrap();
                 let seen = scan_prefix(&mut view, b"k/").unwrap().len();
