@@ -1,6 +1,7 @@
-//! The request pipeline every route runs through: route match (done once, by the caller), then
-//! authentication, idempotency, the write overlay, the handler, and a commit only when the handler
-//! returned `Ok`.
+//! The request pipeline every route runs through, in stages (ARCHITECTURE.md, "Request stages"):
+//! the route matched and the key authenticated once, by `Service::precheck`; the body parsed once
+//! into its command ([`validate`]); then [`handle`]: authorization, idempotency, the write overlay,
+//! the handler, and a commit only when the handler returned `Ok`.
 
 use std::borrow::Cow;
 
