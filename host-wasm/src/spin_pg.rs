@@ -7,7 +7,7 @@
 //! - a write request runs in one SERIALIZABLE transaction; when PostgreSQL aborts it on a conflict with
 //!   another transaction (SQLSTATE 40001) or a deadlock (40P01), the whole request is run again from
 //!   scratch after a short random pause, up to [`sql::MAX_ATTEMPTS`] times, then answered `503 busy`
-//!   with `Retry-After`, like the native server;
+//!   with `Retry-After`: the native server's conflict policy, [`Attempt`], which both drive;
 //! - a read request runs in a READ ONLY REPEATABLE READ transaction: one snapshot, no conflicts;
 //! - the response leaves only after COMMIT succeeded.
 //!
@@ -30,7 +30,7 @@ use card_core::storage::KvPair;
 use card_core::{Access, Direction, Request, Response, Service, StoreError, Tx, Validated};
 use spin_sdk::pg3::{Connection, DbValue, ParameterValue, PgError};
 
-use crate::pg as sql;
+use crate::pg::{self as sql, Attempt, Failure, Lock, Next};
 use crate::spin::{Asking, WasiEnv, fail};
 
 /// How one try of a request ended.
@@ -99,16 +99,15 @@ pub(crate) fn serve(
     let timeouts = sql::timeout_params(timeout_ms).map(ParameterValue::Str);
     let write = access == Access::Write;
     let mut set_up = false;
-    let mut attempt = 1;
+    let mut attempt = Attempt::FIRST;
     loop {
         // A re-run: hold the lock alone first, then run without the shared one.
-        let alone = if write && attempt > 1 {
-            match Alone::take(url, &timeouts) {
+        let alone = match attempt.lock() {
+            Lock::Alone if write => match Alone::take(url, &timeouts) {
                 Ok(alone) => Some(alone),
                 Err(outcome) => return finish(req, outcome),
-            }
-        } else {
-            None
+            },
+            _ => None,
         };
         let outcome = run_once(
             &conn,
@@ -131,18 +130,27 @@ pub(crate) fn serve(
             Outcome::NeedsSetup => {
                 return fail("the PostgreSQL schema is still missing after creating it");
             }
-            Outcome::Conflict(cause) if attempt < sql::MAX_ATTEMPTS => {
-                eprintln!(
-                    "host-wasm: write conflict with another transaction (try {attempt}); re-running: {cause}"
-                );
-                backoff(attempt);
-                attempt += 1;
-            }
-            Outcome::Conflict(_) => {
-                eprintln!(
-                    "host-wasm: request still conflicting after {attempt} tries; answered busy"
-                );
-                return Service::busy();
+            Outcome::Conflict(cause) => {
+                let tries = attempt.number();
+                let random = wasi::random::random::get_random_u64();
+                match attempt.after(Failure::Conflict, random) {
+                    Next::Rerun {
+                        attempt: next,
+                        pause_ms,
+                    } => {
+                        eprintln!(
+                            "host-wasm: write conflict with another transaction (try {tries}); re-running: {cause}"
+                        );
+                        pause(pause_ms);
+                        attempt = next;
+                    }
+                    Next::Busy | Next::Fail => {
+                        eprintln!(
+                            "host-wasm: request still conflicting after {tries} tries; answered busy"
+                        );
+                        return Service::busy();
+                    }
+                }
             }
             other => return finish(req, other),
         }
@@ -314,27 +322,17 @@ fn run_in_transaction(
     }
     match conn.execute(sql::COMMIT, &[]) {
         Ok(_) => Outcome::Done(resp),
-        Err(e) => {
-            let e = describe(&e);
-            if sql::is_conflict(&e) {
-                Outcome::Conflict(e)
-            } else if sql::is_timeout(&e) {
-                Outcome::Busy(e)
-            } else {
-                // PostgreSQL ended the transaction either way; nothing is left to roll back.
-                Outcome::Failed(format!("commit failed: {e}"))
-            }
-        }
+        // PostgreSQL ended the transaction either way; nothing is left to roll back.
+        Err(e) => failed("commit failed", &describe(&e)),
     }
 }
 
+/// The outcome of a statement that failed with `e` ([`Failure::of_message`]).
 fn failed(what: &str, e: &str) -> Outcome {
-    if sql::is_conflict(e) {
-        Outcome::Conflict(e.to_string())
-    } else if sql::is_timeout(e) {
-        Outcome::Busy(e.to_string())
-    } else {
-        Outcome::Failed(format!("{what}: {e}"))
+    match Failure::of_message(e) {
+        Failure::Conflict => Outcome::Conflict(e.to_string()),
+        Failure::Timeout => Outcome::Busy(e.to_string()),
+        Failure::Other => Outcome::Failed(format!("{what}: {e}")),
     }
 }
 
@@ -393,11 +391,8 @@ fn set_up_schema(conn: &Connection) -> Result<(), String> {
     }
 }
 
-/// A short random pause that grows with the attempt (WASI's monotonic clock), so conflicting
-/// instances stop colliding.
-fn backoff(attempt: u32) {
-    let cap = sql::backoff_cap_ms(attempt);
-    let ms = wasi::random::random::get_random_u64() % cap + 1;
+/// The pause before a re-run (WASI's monotonic clock), so conflicting instances stop colliding.
+fn pause(ms: u64) {
     wasi::clocks::monotonic_clock::subscribe_duration(ms * 1_000_000).block();
 }
 
@@ -509,14 +504,13 @@ impl Tx for PgTx<'_> {
         dir: Direction,
         limit: usize,
     ) -> Result<Vec<KvPair>, StoreError> {
-        if start >= end || limit == 0 {
+        let sentinels = [sql::SCAN_FORWARD_SENTINEL, sql::SCAN_REVERSE_SENTINEL];
+        let forward = dir == Direction::Forward;
+        let Some((statement, limit)) = sql::scan_plan(sentinels, forward, (start, end), limit)
+        else {
             return Ok(Vec::new());
-        }
-        let statement = match dir {
-            Direction::Forward => sql::SCAN_FORWARD_SENTINEL,
-            Direction::Reverse => sql::SCAN_REVERSE_SENTINEL,
         };
-        let n = ParameterValue::Int64(i64::try_from(limit).unwrap_or(i64::MAX));
+        let n = ParameterValue::Int64(limit);
         let mut pairs: Vec<KvPair> = Vec::new();
         for row in self.query(statement, &[binary(start), binary(end), n])? {
             let mut values = row.into_iter();

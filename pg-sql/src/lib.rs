@@ -3,6 +3,10 @@
 //! text, so native instances and Spin replicas share one database with one schema. A crate of its
 //! own so that neither host depends on the other (ARCHITECTURE.md, "PostgreSQL, both hosts").
 
+mod conflict;
+
+pub use conflict::{Attempt, Failure, Lock, Next};
+
 /// The schema this release creates and reads (`cards_schema.version`).
 pub const SCHEMA_VERSION: i32 = 1;
 
@@ -31,6 +35,40 @@ pub const SCAN_FORWARD: &str =
     "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3";
 pub const SCAN_REVERSE: &str =
     "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3";
+
+/// What a scan of `start..end` for at most `limit` pairs runs: the statement of its direction
+/// (`[forward, reverse]`, either adapter's form of them) and its `LIMIT` parameter; None when it
+/// cannot find any pair (an empty range, a zero limit), answered without a query.
+pub fn scan_plan<S>(
+    [forward_statement, reverse_statement]: [S; 2],
+    forward: bool,
+    (start, end): (&[u8], &[u8]),
+    limit: usize,
+) -> Option<(S, i64)> {
+    let statement = if forward {
+        forward_statement
+    } else {
+        reverse_statement
+    };
+    (start < end && limit > 0).then(|| (statement, i64::try_from(limit).unwrap_or(i64::MAX)))
+}
+
+#[cfg(test)]
+#[test]
+fn a_scan_that_cannot_find_a_pair_runs_no_query() {
+    let statements = [SCAN_FORWARD, SCAN_REVERSE];
+    assert_eq!(
+        scan_plan(statements, true, (b"a", b"b"), 5),
+        Some((SCAN_FORWARD, 5))
+    );
+    assert_eq!(
+        scan_plan(statements, false, (b"a", b"b"), usize::MAX),
+        Some((SCAN_REVERSE, i64::MAX))
+    );
+    assert_eq!(scan_plan(statements, true, (b"b", b"b"), 5), None);
+    assert_eq!(scan_plan(statements, true, (b"c", b"b"), 5), None);
+    assert_eq!(scan_plan(statements, true, (b"a", b"b"), 0), None);
+}
 
 // The Spin component's reads. Spin 4.0.0 to 4.0.2 never return from a `spin:postgres` query
 // that yields no row (spinframework/spin#3671, fixed by #3673 after 4.0.2), and the component
@@ -96,7 +134,7 @@ pub fn timeout_params(ms: u64) -> [String; 2] {
 /// left open (with its locks); on a clean connection it only warns.
 pub const RESET: &str = "ROLLBACK";
 
-/// How many times one request is run before it is answered `503 busy`.
+/// How many times one request is run before it is answered `503 busy` ([`Attempt`]).
 pub const MAX_ATTEMPTS: u32 = 8;
 
 /// The most milliseconds of the random pause before try `attempt + 1`: it grows with the

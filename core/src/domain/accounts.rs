@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::ledger::{self, EntryType};
+use super::ledger::{Entry, EntryType, checked_sum};
 use super::{Currency, Result, Scope, lifecycle};
 use crate::env::Timestamp;
 use crate::error::ApiError;
@@ -13,10 +13,11 @@ use crate::storage::keys::Kind;
 use crate::storage::ordered::Ordered;
 use crate::storage::table;
 
+pub use super::lifecycle::AccountStatus;
+
 str_enum!(OwnerType { User = "user", Business = "business", System = "system", Provider = "provider" });
 str_enum!(AccountType { Savings = "savings", Treasury = "treasury", Checking = "checking", Credit = "credit" });
 str_enum!(Category { Fiat = "fiat", Crypto = "crypto" });
-str_enum!(AccountStatus { Active = "active", Inactive = "inactive", Suspended = "suspended", Closed = "closed" });
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Account {
@@ -106,6 +107,36 @@ pub fn save(s: &mut Scope, account: &Account) -> Result<()> {
     Ok(table::save(s.tx, s.client, account)?)
 }
 
+/// Posts to the ledger, the one way an account's balance moves: moves `amount` (signed) into
+/// `account`, writing the entry and the account. A debit that would take the balance below zero is
+/// refused with `insufficient_funds` and writes nothing.
+pub fn post(
+    s: &mut Scope,
+    account: &mut Account,
+    kind: EntryType,
+    amount: Decimal,
+    card_id: Option<&str>,
+) -> Result<Entry> {
+    let after = checked_sum(account.balance, amount, "The account balance")?.normalize();
+    if after.is_sign_negative() && !after.is_zero() {
+        return Err(ApiError::InsufficientFunds);
+    }
+    let entry = Entry {
+        id: s.new_id(),
+        account_id: account.id.clone(),
+        kind,
+        amount: amount.normalize(),
+        balance_after: after,
+        card_id: card_id.map(str::to_string),
+        created_at: s.now,
+    };
+    account.balance = after;
+    account.updated_at = s.now;
+    table::insert(s.tx, s.client, &entry)?;
+    save(s, account)?;
+    Ok(entry)
+}
+
 indexed!(Account, Kind::Account, |r| {
     "status" => r.status.as_str(),
     "currency" => r.currency.as_str(),
@@ -155,7 +186,7 @@ pub fn create(s: &mut Scope, new: NewAccount) -> Result<Account> {
     if new.balance.is_zero() {
         save(s, &account)?;
     } else {
-        ledger::post(s, &mut account, EntryType::Adjustment, new.balance, None)?;
+        post(s, &mut account, EntryType::Adjustment, new.balance, None)?;
     }
     Ok(account)
 }
@@ -171,7 +202,7 @@ pub fn update(s: &mut Scope, id: &str, u: AccountUpdate) -> Result<Account> {
             .checked_sub(account.balance)
             .ok_or_else(|| ApiError::InvalidState("The balance would be out of range".into()))?;
         if !delta.is_zero() {
-            ledger::post(s, &mut account, EntryType::Adjustment, delta, None)?;
+            post(s, &mut account, EntryType::Adjustment, delta, None)?;
         }
     }
     if let Some(code) = u.currency {

@@ -46,8 +46,9 @@ indexed!(Event, Kind::Event, |r| {
     "type" => r.kind.as_str(),
 });
 
-/// Appends an event of `kind` about `object` (the resource's read form).
-pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event> {
+/// Appends an event of `kind` about `object` (the resource's read form); changes publish through
+/// `outbox::publish`, which also queues its deliveries.
+pub(super) fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event> {
     let event = Event {
         id: s.new_id(),
         kind,
@@ -55,8 +56,6 @@ pub fn append(s: &mut Scope, kind: EventType, object: JsonText) -> Result<Event>
         created_at: s.now,
     };
     table::insert(s.tx, s.client, &event)?;
-    // The outbox: a delivery per matching endpoint, in the transaction of the change.
-    super::webhooks::deliveries::enqueue(s, &event)?;
     Ok(event)
 }
 

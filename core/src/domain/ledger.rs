@@ -1,17 +1,16 @@
 //! The account ledger: every balance change is an entry written in the same transaction as the change.
-//! An account's balance always equals the sum of its entries' amounts.
+//! An account's balance always equals the sum of its entries' amounts. The entries and the money bounds
+//! live here; posting one (entry and account written together) is `accounts::post`.
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::accounts::Account;
 use super::{Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
 use crate::macros::{indexed, str_enum};
 use crate::storage::codec::{self, Record, money};
 use crate::storage::keys::{self, Kind};
-use crate::storage::table;
 
 /// Amounts and balances stay below 10^15 (15 integer digits): far from `Decimal`'s limits, so
 /// sums of a few of them never overflow, and still more than any real balance.
@@ -62,35 +61,6 @@ impl Record for Entry {
 indexed!(Entry, Kind::LedgerEntry, |r| {
     "accountId" => &r.account_id,
 });
-
-/// Moves `amount` (signed) into `account`, writing the entry and the account. A debit that would take
-/// the balance below zero is refused with `insufficient_funds` and writes nothing.
-pub fn post(
-    s: &mut Scope,
-    account: &mut Account,
-    kind: EntryType,
-    amount: Decimal,
-    card_id: Option<&str>,
-) -> Result<Entry> {
-    let after = checked_sum(account.balance, amount, "The account balance")?.normalize();
-    if after.is_sign_negative() && !after.is_zero() {
-        return Err(ApiError::InsufficientFunds);
-    }
-    let entry = Entry {
-        id: s.new_id(),
-        account_id: account.id.clone(),
-        kind,
-        amount: amount.normalize(),
-        balance_after: after,
-        card_id: card_id.map(str::to_string),
-        created_at: s.now,
-    };
-    account.balance = after;
-    account.updated_at = s.now;
-    table::insert(s.tx, s.client, &entry)?;
-    super::accounts::save(s, account)?;
-    Ok(entry)
-}
 
 /// Every entry of the client (for checks over the whole ledger).
 pub fn all_entries(s: &mut Scope) -> Result<Vec<Entry>> {

@@ -1,9 +1,12 @@
 //! State machines as data: each allowed move is one row (from, trigger, to). Anything not in a table is
-//! refused with `invalid_state`.
+//! refused with `invalid_state`. The states live here, below the accounts and cards that hold them
+//! (which re-export them), so the tables need nothing from either.
 
-use super::accounts::AccountStatus;
-use super::cards::CardStatus;
 use crate::error::ApiError;
+use crate::macros::str_enum;
+
+str_enum!(AccountStatus { Active = "active", Inactive = "inactive", Suspended = "suspended", Closed = "closed" });
+str_enum!(CardStatus { Active = "active", Inactive = "inactive", Canceled = "canceled" });
 
 /// What asks a card to change state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

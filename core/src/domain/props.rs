@@ -473,7 +473,7 @@ proptest! {
                 }
                 Op::Advance { minutes } => {
                     let before = w.now();
-                    let moved = w.run(|s, _| super::test_clock::advance(s, i64::from(minutes) * 60)).unwrap();
+                    let moved = w.run(|s, _| super::outbox::advance_clock(s, i64::from(minutes) * 60)).unwrap();
                     prop_assert_eq!(moved.now, before.plus_seconds(i64::from(minutes) * 60));
                     // `run` moves the host's clock a second after every unit.
                     prop_assert_eq!(w.now(), moved.now.plus_seconds(1));
@@ -653,7 +653,7 @@ proptest! {
                 let mut want = Vec::new();
                 let mut lapsed = Vec::new();
                 for c in &all_cards {
-                    let held = authorizations::stored_held(&mut s, &c.id).unwrap();
+                    let held = super::card_records::stored_held(&mut s, &c.id).unwrap();
                     want.push((Ordered::Num(c.balance - held).encode(), c.id.clone()));
                     if !authorizations::lapsed_holds(&mut s, &c.id).unwrap().is_empty() {
                         lapsed.push(c.id.clone());
@@ -667,7 +667,7 @@ proptest! {
                     let counted = crate::storage::table::range_count(s.tx, "alice", kind, index, &span).unwrap();
                     prop_assert_eq!(counted, n as u64);
                 }
-                let stale: Vec<String> = authorizations::lapsed_cards(s.tx, "alice", "available", now.millis())
+                let stale: Vec<String> = super::card_records::lapsed_cards(s.tx, "alice", "available", now.millis())
                     .unwrap()
                     .into_iter()
                     .map(|p| p.id)

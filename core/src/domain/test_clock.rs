@@ -58,8 +58,8 @@ pub fn get(s: &mut Scope) -> Result<Clock> {
 /// Moves the caller's clock `seconds` (> 0, checked by the parser) forward; more than
 /// [`MAX_OFFSET_SECS`] in total is 400. What time changes (expired holds, new limit periods, old
 /// tokens) is read at the new time; only the webhook delivery queue, which is on the host's clock,
-/// moves the client's pending deliveries sooner.
-pub fn advance(s: &mut Scope, seconds: i64) -> Result<Clock> {
+/// moves the client's pending deliveries sooner (`outbox::advance_clock`, the way a request moves it).
+pub(super) fn advance(s: &mut Scope, seconds: i64) -> Result<Clock> {
     let before = offset(s.tx, s.client)?;
     let offset_secs = before
         .checked_add(seconds)
@@ -77,7 +77,6 @@ pub fn advance(s: &mut Scope, seconds: i64) -> Result<Clock> {
         &keys::test_clock(s.client),
         &TestClock { offset_secs },
     )?;
-    super::webhooks::deliveries::clock_advanced(s, seconds)?;
     Ok(Clock {
         now: s.now.plus_seconds(seconds),
         offset_secs,

@@ -5,7 +5,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::ledger::{self, EntryType};
+use super::ledger::EntryType;
 use super::{Currency, Result, Scope, accounts};
 use crate::env::Timestamp;
 use crate::error::ApiError;
@@ -83,8 +83,8 @@ pub fn create(s: &mut Scope, new: NewTransfer) -> Result<Transfer> {
         reference: new.reference,
         created_at: s.now,
     };
-    ledger::post(s, &mut debit, EntryType::Transfer, -new.amount, None)?;
-    ledger::post(s, &mut credit, EntryType::Transfer, new.amount, None)?;
+    accounts::post(s, &mut debit, EntryType::Transfer, -new.amount, None)?;
+    accounts::post(s, &mut credit, EntryType::Transfer, new.amount, None)?;
     table::insert(s.tx, s.client, &transfer)?;
     Ok(transfer)
 }

@@ -3,10 +3,9 @@
 
 use super::accounts::Account;
 use super::authorizations::transactions::CardTransaction;
-use super::authorizations::{self, Authorization, HeldTotal, spend};
+use super::authorizations::{self, Authorization, spend};
 use super::card_holders::CardHolder;
-use super::cards;
-use super::cards::Card;
+use super::card_records::{self, Card, HeldTotal};
 use super::events::Event;
 use super::ledger::Entry;
 use crate::storage::format::FormatError;
@@ -128,7 +127,7 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
                     tx,
                     &client,
                     Kind::Card,
-                    cards::AVAILABLE,
+                    card_records::AVAILABLE,
                     &card.id,
                     &available,
                 )

@@ -19,7 +19,10 @@ use crate::domain::authorizations::transactions::{CardTransaction, TransactionTy
 use crate::domain::authorizations::{
     Authorization, AuthorizationStatus, Channel, DeclineReason, Merchant,
 };
-use crate::domain::card_holders::{CardHolder, HolderMeta, Identification};
+use crate::domain::card_holders::{
+    Address, CardHolder, Document, DocumentType, DocumentUrls, FileMeta, Gender, HolderMeta,
+    Identification, Person, ProofOfAddress, ProofOfAddressType, VerificationStatus,
+};
 use crate::domain::cards::{Brand, CancellationReason, Card, CardStatus, CardType, Interval};
 use crate::domain::disputes::{Dispute, DisputeReason, DisputeStatus};
 use crate::domain::events::{Event, EventType};
@@ -29,6 +32,7 @@ use crate::domain::transfers::Transfer;
 use crate::domain::webhooks::deliveries::{Attempt, Delivery, DeliveryStatus};
 use crate::domain::webhooks::endpoints::{Endpoint, EndpointStatus};
 use crate::env::Timestamp;
+use crate::http::parse::card_holder_validation::FILE_TYPES;
 use crate::query::{FieldType, Schema};
 use crate::storage::codec::money;
 
@@ -53,6 +57,8 @@ pub enum Wire {
     Time,
     /// An instant or null.
     OptTime,
+    /// A calendar date (`YYYY-MM-DD`) or null.
+    OptDate,
     Bool,
     /// An array of strings (queried as strings: a filter matches any element).
     StrList,
@@ -213,6 +219,8 @@ macro_rules! view {
     (@field Int($($a:tt)*)) => { FieldType::Number };
     (@field Time) => { FieldType::Date };
     (@field OptTime) => { FieldType::Date };
+    (@field OptDate) => { FieldType::Str };
+    (@field OneOf($($a:tt)*)) => { FieldType::Str };
     (@field Bool) => { FieldType::Bool };
     (@field Object) => { FieldType::Object };
     (@field StrList) => { FieldType::Str };
@@ -227,6 +235,7 @@ macro_rules! view {
     (@field OptEnum($($a:tt)*)) => { FieldType::Str };
     (@wire Enum($t:ty)) => { Wire::Enum(<$t>::ALL) };
     (@wire OptEnum($t:ty)) => { Wire::OptEnum(<$t>::ALL) };
+    (@wire OneOf($all:path)) => { Wire::Enum($all) };
     (@wire Int($min:expr, $max:expr)) => { Wire::Int($min as i64, $max as i64) };
     (@wire Pattern($p:literal)) => { Wire::Pattern($p) };
     (@wire Inline($t:ty)) => { Wire::Inline(<$t>::WIRE) };
@@ -372,11 +381,78 @@ view! {
 }
 
 view! {
-    /// A card holder's identification: its document and proof of address (`Document` and
-    /// `ProofOfAddress`, written by their own serde).
+    /// A card holder's person (the `Person` component schema).
+    PersonView(Person) as p {
+        "firstName": Str = &p.first_name,
+        "lastName": Str = &p.last_name,
+        "dateOfBirth": OptDate = &p.date_of_birth,
+        "email": Str = &p.email,
+        "nationality": OptStr = &p.nationality,
+        "gender": OptEnum(Gender) = p.gender.map(|g| g.as_str()),
+        "phoneNumber": Str = &p.phone_number,
+    }
+}
+
+view! {
+    /// A card holder's address (the `Address` component schema).
+    AddressView(Address) as a {
+        "line1": OptStr = &a.line1,
+        "city": OptStr = &a.city,
+        "state": OptStr = &a.state,
+        "postalCode": OptStr = &a.postal_code,
+        "countryCode": OptStr = &a.country_code,
+    }
+}
+
+view! {
+    /// A stored file of a card holder's documents (the `FileMeta` component schema).
+    FileMetaView(FileMeta) as m {
+        "fileType": OneOf(FILE_TYPES) = &m.file_type,
+        "contentHash": Pattern("^sha256:[0-9a-f]{64}$") = &m.content_hash,
+    }
+}
+
+view! {
+    DocumentUrlsView(DocumentUrls) as u {
+        "main": OptStr = &u.main,
+        "back": OptStr = &u.back,
+    }
+}
+
+view! {
+    /// An identity document (the `Document` component schema).
+    DocumentView(Document) as d {
+        "type": OptEnum(DocumentType) = d.kind.map(|k| k.as_str()),
+        "number": OptStr = &d.number,
+        "issueDate": OptStr = &d.issue_date,
+        "expiryDate": OptStr = &d.expiry_date,
+        "issuingCountry": OptStr = &d.issuing_country,
+        "verificationStatus": Enum(VerificationStatus) = d.verification_status.as_str(),
+        "description": OptStr = &d.description,
+        "urls": Inline(DocumentUrlsView) = DocumentUrlsView::from(&d.urls),
+        "meta": OptRef("FileMeta") = d.meta.as_ref().map(FileMetaView::from),
+        "backMeta": OptRef("FileMeta") = d.back_meta.as_ref().map(FileMetaView::from),
+    }
+}
+
+view! {
+    /// A proof of address (the `ProofOfAddress` component schema).
+    ProofOfAddressView(ProofOfAddress) as p {
+        "type": OptEnum(ProofOfAddressType) = p.kind.map(|k| k.as_str()),
+        "documentId": OptStr = &p.document_id,
+        "verificationStatus": Enum(VerificationStatus) = p.verification_status.as_str(),
+        "description": OptStr = &p.description,
+        "url": OptStr = &p.url,
+        "meta": OptRef("FileMeta") = p.meta.as_ref().map(FileMetaView::from),
+    }
+}
+
+view! {
+    /// A card holder's identification: its document and proof of address.
     IdentificationView(Identification) as i {
-        "document": OptRef("Document") = &i.document,
-        "proofOfAddress": OptRef("ProofOfAddress") = &i.proof_of_address,
+        "document": OptRef("Document") = i.document.as_ref().map(DocumentView::from),
+        "proofOfAddress": OptRef("ProofOfAddress")
+            = i.proof_of_address.as_ref().map(ProofOfAddressView::from),
     }
 }
 
@@ -388,8 +464,9 @@ view! {
 }
 
 view! {
-    /// A card holder. `person` and `address` are written by the domain's serde and documented by
-    /// the `Person` and `Address` component schemas; their list-query paths are given here.
+    /// A card holder. Its nested objects are declared views too (`PersonView`, `AddressView`,
+    /// `DocumentView`, ..), each the field list of its component schema; their list-query paths are
+    /// given here and checked against those views.
     CardHolderView(CardHolder) as h, schema CARD_HOLDER,
         search ["name", "person.firstName", "person.lastName", "person.email"] {
         "_id": Str = &h.id,
@@ -402,14 +479,14 @@ view! {
             "person.nationality": Str,
             "person.gender": Str,
             "person.phoneNumber": Str,
-        ] = &h.person,
+        ] = PersonView::from(&h.person),
         "address": OptRef("Address") where [
             "address.line1": Str,
             "address.city": Str,
             "address.state": Str,
             "address.postalCode": Str,
             "address.countryCode": Str,
-        ] = &h.address,
+        ] = h.address.as_ref().map(AddressView::from),
         "identification": Inline(IdentificationView) where [
             "identification.document": Object,
             "identification.document.type": Str,
@@ -990,6 +1067,36 @@ mod tests {
         );
     }
 
+    /// A card holder's nested objects, every field set: the views write what the domain's serde
+    /// wrote before they were declared (the same bytes, so `docs/openapi.json` and events hold).
+    #[test]
+    fn card_holder_nested_views_write_what_their_serde_wrote() {
+        let person: Person = serde_json::from_str(
+            r#"{"firstName":"Ada","lastName":"Lovelace","dateOfBirth":"1815-12-10","email":"ada@example.com","nationality":"GB","gender":"f","phoneNumber":"+447700900000"}"#,
+        )
+        .unwrap();
+        assert_eq!(json(&PersonView::from(&person)), json(&person));
+        let address: Address = serde_json::from_str(
+            r#"{"line1":"12 St James's Square","city":"London","state":"LDN","postalCode":"SW1Y 4JH","countryCode":"GB"}"#,
+        )
+        .unwrap();
+        assert_eq!(json(&AddressView::from(&address)), json(&address));
+        let hash = |c: char| format!("sha256:{}", c.to_string().repeat(64));
+        for identification in [
+            format!(
+                r#"{{"document":{{"type":"passport","number":"P1","issueDate":"2020-01-01","expiryDate":"2030-01-01","issuingCountry":"GB","verificationStatus":"verified","description":"both sides","urls":{{"main":"https://files.example/m","back":"https://files.example/b"}},"meta":{{"fileType":"image/png","contentHash":"{}"}},"backMeta":{{"fileType":"image/jpeg","contentHash":"{}"}}}},"proofOfAddress":{{"type":"utility_bill","documentId":"D1","verificationStatus":"rejected","description":"blurred","url":"https://files.example/p","meta":{{"fileType":"application/pdf","contentHash":"{}"}}}}}}"#,
+                hash('a'),
+                hash('b'),
+                hash('c')
+            ),
+            r#"{"document":{"type":null,"number":null,"issueDate":null,"expiryDate":null,"issuingCountry":null,"verificationStatus":"pending","description":null,"urls":{"main":null,"back":null},"meta":null,"backMeta":null},"proofOfAddress":null}"#.to_string(),
+        ] {
+            let i: Identification = serde_json::from_str(&identification).unwrap();
+            assert_eq!(json(&i), identification, "the serde form round-trips");
+            assert_eq!(json(&IdentificationView::from(&i)), identification);
+        }
+    }
+
     /// The list-query sub-fields given with a `Ref` field (`where [..]`) are the fields of the view
     /// it refers to, so a field added to `MerchantView` or `DecisionView` cannot be left unqueryable.
     #[test]
@@ -1015,6 +1122,21 @@ mod tests {
             names(IdentificationView::WIRE)
         );
         assert_eq!(below(&CARD_HOLDER, "meta"), names(HolderMetaView::WIRE));
+        assert_eq!(below(&CARD_HOLDER, "person"), names(PersonView::WIRE));
+        assert_eq!(below(&CARD_HOLDER, "address"), names(AddressView::WIRE));
+        let identification = |at: &str| below(&CARD_HOLDER, &format!("identification.{at}"));
+        assert_eq!(identification("document"), names(DocumentView::WIRE));
+        assert_eq!(
+            identification("document.urls"),
+            names(DocumentUrlsView::WIRE)
+        );
+        assert_eq!(
+            identification("proofOfAddress"),
+            names(ProofOfAddressView::WIRE)
+        );
+        for meta in ["document.meta", "document.backMeta", "proofOfAddress.meta"] {
+            assert_eq!(identification(meta), names(FileMetaView::WIRE), "{meta}");
+        }
         let card: Vec<&str> = CARD.fields.iter().map(|(n, _)| *n).collect();
         let at = card.iter().position(|n| *n == "balance").unwrap();
         assert_eq!(card[at + 1..at + 3], ["availableBalance", "ledgerBalance"]);

@@ -33,7 +33,7 @@ use tracing::{error, info, warn};
 use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Settle};
 
 /// The SQL text and schema version, shared with the Spin component (`host-wasm --features postgres`).
-use cards_pg_sql::{self as sql, MAX_ATTEMPTS, SCHEMA_LOCK, SCHEMA_VERSION};
+use cards_pg_sql::{self as sql, Attempt, Failure, Lock, Next, SCHEMA_LOCK, SCHEMA_VERSION};
 
 /// Connections per instance (the writer holds one; reads share the rest).
 const POOL_SIZE: u32 = 16;
@@ -105,35 +105,15 @@ pub struct PgStore {
     label: String,
     /// Transactions re-run after a serialization failure or deadlock.
     pub retries: AtomicU64,
-    /// Requests answered `busy` after [`MAX_ATTEMPTS`] or a timeout.
+    /// Requests answered `busy` after [`sql::MAX_ATTEMPTS`] or a timeout.
     pub busy: AtomicU64,
     /// [`sql::SET_TIMEOUTS`]' parameters (`--store-timeout`).
     timeouts: [String; 2],
 }
 
-/// Why a transaction did not commit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Failure {
-    /// Serialization failure or deadlock: running it again may succeed.
-    Conflict,
-    /// A lock wait or a statement ran out of time: answered `busy` at once.
-    Timeout,
-    Other,
-}
-
+/// Why a transaction did not commit, by its SQLSTATE (the policy's [`Failure`]).
 fn classify(e: &postgres::Error) -> Failure {
-    match e.code() {
-        Some(c)
-            if *c == SqlState::T_R_SERIALIZATION_FAILURE
-                || *c == SqlState::T_R_DEADLOCK_DETECTED =>
-        {
-            Failure::Conflict
-        }
-        Some(c) if *c == SqlState::LOCK_NOT_AVAILABLE || *c == SqlState::QUERY_CANCELED => {
-            Failure::Timeout
-        }
-        _ => Failure::Other,
-    }
+    Failure::of_code(e.code().map(SqlState::code))
 }
 
 fn failure(e: postgres::Error) -> (Failure, String) {
@@ -223,8 +203,9 @@ impl PgStore {
         &self,
         mut f: impl FnMut(&mut dyn Tx) -> Result<R, String>,
     ) -> Result<R, String> {
-        for attempt in 1.. {
-            let failure = match self.in_write(attempt > 1, |tx| {
+        let mut attempt = Attempt::FIRST;
+        loop {
+            let failure = match self.in_write(attempt.lock(), |tx| {
                 let out = f(tx);
                 match (tx.failure.take(), out) {
                     (None, Ok(value)) => Ok(Ok(value)),
@@ -236,26 +217,34 @@ impl PgStore {
                 Ok(Err(e)) => return Err(e),
                 Err(failure) => failure,
             };
-            if failure.0 != Failure::Conflict || attempt >= MAX_ATTEMPTS {
-                return Err(failure.1);
+            match attempt.after(failure.0, random()) {
+                Next::Rerun {
+                    attempt: next,
+                    pause_ms,
+                } => {
+                    self.retries.fetch_add(1, Ordering::Relaxed);
+                    crate::metrics::pg_rerun();
+                    pause(pause_ms);
+                    attempt = next;
+                }
+                Next::Busy | Next::Fail => return Err(failure.1),
             }
-            self.retries.fetch_add(1, Ordering::Relaxed);
-            crate::metrics::pg_rerun();
-            backoff(attempt);
         }
-        unreachable!("the loop returns")
     }
 
     /// Runs `f` in a SERIALIZABLE write transaction with its timeouts set, holding the write lock
-    /// shared, or (`alone`) beside a transaction on another connection that holds it alone; commits
-    /// when `f` returns `Ok(Ok(_))`.
+    /// as `lock` says (shared, or beside a transaction on another connection that holds it alone);
+    /// commits when `f` returns `Ok(Ok(_))`.
     fn in_write<R, E>(
         &self,
-        alone: bool,
+        lock: Lock,
         f: impl FnOnce(&mut PgTx<'_>) -> Result<Result<R, E>, (Failure, String)>,
     ) -> Result<Result<R, E>, (Failure, String)> {
         // Taken first: the work's snapshot then comes after the wait.
-        let _alone = if alone { Some(self.alone()?) } else { None };
+        let _alone = match lock {
+            Lock::Alone => Some(self.alone()?),
+            Lock::Shared => None,
+        };
         let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
         let conn = &mut *conn;
         let mut tx = conn
@@ -264,14 +253,13 @@ impl PgStore {
             .isolation_level(IsolationLevel::Serializable)
             .start()
             .map_err(failure)?;
-        let [lock, idle] = &self.timeouts;
-        if alone {
-            tx.execute(&conn.stmts.timeouts, &[lock, idle])
-        } else {
-            tx.execute(
+        let [wait, idle] = &self.timeouts;
+        match lock {
+            Lock::Alone => tx.execute(&conn.stmts.timeouts, &[wait, idle]),
+            Lock::Shared => tx.execute(
                 &conn.stmts.timeouts_lock_shared,
-                &[lock, idle, &sql::WRITE_LOCK],
-            )
+                &[wait, idle, &sql::WRITE_LOCK],
+            ),
         }
         .map_err(failure)?;
         let mut adapter = PgTx::new(tx, &conn.stmts, false);
@@ -304,14 +292,15 @@ impl PgStore {
         Ok(alone)
     }
 
-    /// One try of `requests` in one transaction; `retry` for a single request that conflicted.
+    /// One try of `requests` in one transaction (a re-run, holding the lock alone, is always a
+    /// single request that conflicted).
     fn attempt(
         &self,
         batch: &dyn Batch,
         requests: Range<usize>,
-        retry: bool,
+        lock: Lock,
     ) -> Result<Vec<Response>, (Failure, String)> {
-        self.in_write(retry, |adapter| {
+        self.in_write(lock, |adapter| {
             let mut responses = Vec::with_capacity(requests.len());
             for i in requests {
                 responses.push(batch.run(i, adapter));
@@ -331,40 +320,49 @@ impl PgStore {
         })
     }
 
-    /// Runs `requests` in order; on a conflict, halves are re-run on their own (each committed
-    /// before the next starts, so order is kept), down to single requests retried with backoff.
-    fn run(&self, batch: &dyn Batch, requests: Range<usize>, tries: u32) -> Vec<Response> {
-        match self.attempt(batch, requests.clone(), tries > 1) {
-            Ok(responses) => responses,
-            Err((Failure::Timeout, cause)) => {
+    /// Runs `requests` in order; on a conflict, halves are run on their own (each committed
+    /// before the next starts, so order is kept, each a first try), down to single requests that
+    /// the conflict policy ([`Attempt`]) re-runs.
+    fn run(&self, batch: &dyn Batch, requests: Range<usize>, attempt: Attempt) -> Vec<Response> {
+        let (failure, cause) = match self.attempt(batch, requests.clone(), attempt.lock()) {
+            Ok(responses) => return responses,
+            Err(failed) => failed,
+        };
+        let tries = attempt.number();
+        if failure == Failure::Conflict {
+            self.retries.fetch_add(1, Ordering::Relaxed);
+            crate::metrics::pg_rerun();
+            info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
+            if requests.len() > 1 {
+                let middle = requests.start + requests.len() / 2;
+                let mut out = self.run(batch, requests.start..middle, Attempt::FIRST);
+                out.extend(self.run(batch, middle..requests.end, Attempt::FIRST));
+                return out;
+            }
+        }
+        match attempt.after(failure, random()) {
+            Next::Rerun {
+                attempt: next,
+                pause_ms,
+            } => {
+                pause(pause_ms);
+                self.run(batch, requests, next)
+            }
+            Next::Busy => {
                 self.busy.fetch_add(1, Ordering::Relaxed);
-                warn!(batch = requests.len(), cause = %cause, "PostgreSQL timed out; answered busy");
+                if failure == Failure::Conflict {
+                    crate::metrics::pg_busy();
+                    warn!(tries, "request still conflicting; answered busy");
+                } else {
+                    warn!(batch = requests.len(), cause = %cause, "PostgreSQL timed out; answered busy");
+                }
                 requests.map(|_| Service::busy()).collect()
             }
-            Err((Failure::Other, cause)) => {
+            Next::Fail => {
                 error!(batch = requests.len(), cause = %cause, "PostgreSQL batch failed");
                 requests
                     .map(|_| Service::internal_error("storage failure in group commit"))
                     .collect()
-            }
-            Err((Failure::Conflict, cause)) => {
-                self.retries.fetch_add(1, Ordering::Relaxed);
-                crate::metrics::pg_rerun();
-                info!(batch = requests.len(), tries, cause = %cause, "write conflict with another transaction; re-running");
-                if requests.len() > 1 {
-                    let middle = requests.start + requests.len() / 2;
-                    let mut out = self.run(batch, requests.start..middle, 1);
-                    out.extend(self.run(batch, middle..requests.end, 1));
-                    out
-                } else if tries >= MAX_ATTEMPTS {
-                    self.busy.fetch_add(1, Ordering::Relaxed);
-                    crate::metrics::pg_busy();
-                    warn!(tries, "request still conflicting; answered busy");
-                    vec![Service::busy()]
-                } else {
-                    backoff(tries);
-                    self.run(batch, requests, tries + 1)
-                }
             }
         }
     }
@@ -374,7 +372,7 @@ impl BatchStore for PgStore {
     fn commit_batch(&self, batch: &dyn Batch) -> Result<Committed, Fatal> {
         // A failed PostgreSQL transaction leaves nothing latched: the next batch starts afresh.
         Ok(Committed {
-            responses: self.run(batch, 0..batch.len(), 1),
+            responses: self.run(batch, 0..batch.len(), Attempt::FIRST),
             settle: Settle::Now,
             wrote: true,
         })
@@ -394,12 +392,15 @@ impl Drop for Alone {
     }
 }
 
-/// A short random pause that grows with the attempt, so conflicting instances stop colliding.
-fn backoff(attempt: u32) {
-    let mut r = [0u8; 2];
+/// The randomness a re-run's pause is drawn from ([`Attempt::after`]).
+fn random() -> u64 {
+    let mut r = [0u8; 8];
     let _ = getrandom::fill(&mut r);
-    let cap_ms = sql::backoff_cap_ms(attempt);
-    let ms = u64::from(u16::from_le_bytes(r)) % cap_ms + 1;
+    u64::from_le_bytes(r)
+}
+
+/// The pause before a re-run, so conflicting instances stop colliding.
+fn pause(ms: u64) {
     std::thread::sleep(Duration::from_millis(ms));
 }
 
@@ -590,13 +591,10 @@ impl Tx for PgTx<'_> {
         dir: Direction,
         limit: usize,
     ) -> Result<Vec<KvPair>, StoreError> {
-        if start >= end || limit == 0 {
+        let statements = [&self.stmts.scan_forward, &self.stmts.scan_reverse];
+        let forward = dir == Direction::Forward;
+        let Some((stmt, limit)) = sql::scan_plan(statements, forward, (start, end), limit) else {
             return Ok(Vec::new());
-        }
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let stmt = match dir {
-            Direction::Forward => &self.stmts.scan_forward,
-            Direction::Reverse => &self.stmts.scan_reverse,
         };
         let r = self.tx.query(stmt, &[&start, &end, &limit]);
         Ok(self

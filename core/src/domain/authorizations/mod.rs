@@ -17,8 +17,10 @@ pub mod transactions;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::cards::{self, Card, CardStatus};
+use super::card_records::{self, Card, add_held, stored_held};
+use super::dispute_records;
 use super::ledger;
+use super::lifecycle::CardStatus;
 use super::{Currency, Result, Scope};
 use crate::env::Timestamp;
 use crate::error::ApiError;
@@ -220,74 +222,8 @@ pub(crate) fn queue_key(client: &str, auth: &Authorization) -> Vec<u8> {
     keys::hold_by_expiry(client, auth.expires_at.millis(), &auth.card_id, &auth.id)
 }
 
-/// The cards with a hold lapsed by `now_ms` but still stored as pending (their next write settles
-/// it): what they can spend is more than the kept index of it holds, which is given for each.
-pub(crate) fn lapsed_cards(
-    tx: &mut dyn crate::storage::Tx,
-    client: &str,
-    index: &str,
-    now_ms: i64,
-) -> std::result::Result<Vec<table::RangePosition>, crate::storage::StoreError> {
-    let (start, end) = keys::holds_by_expiry(client, now_ms);
-    let mut ids: Vec<String> = Vec::new();
-    for (k, _) in tx.scan(&start, &end, Direction::Forward, usize::MAX)? {
-        if let Some(card) = keys::hold_by_expiry_card(&start, &k) {
-            ids.push(card.to_string());
-        }
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        let value = cards::stored_available(tx, client, &id)?
-            .ok_or_else(|| crate::storage::StoreError(format!("card {id} has no {index} entry")))?;
-        out.push(table::RangePosition {
-            value: Ordered::Num(value).encode(),
-            id,
-        });
-    }
-    Ok(out)
-}
-
 fn hold_key(s: &Scope, auth: &Authorization) -> Vec<u8> {
     keys::hold(s.client, &auth.card_id, auth.expires_at.millis(), &auth.id)
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct HeldTotal {
-    #[serde(with = "money")]
-    pub(crate) amount: Decimal,
-}
-
-impl Record for HeldTotal {
-    const VERSION: u8 = 1;
-    const NAME: &'static str = "held total";
-}
-
-pub(crate) fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
-    Ok(stored_held_in(s.tx, s.client, card_id)?)
-}
-
-pub(crate) fn stored_held_in(
-    tx: &mut dyn crate::storage::Tx,
-    client: &str,
-    card_id: &str,
-) -> std::result::Result<Decimal, crate::storage::StoreError> {
-    let key = keys::held_total(client, card_id);
-    Ok(codec::get::<HeldTotal>(tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
-}
-
-fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
-    let before = stored_held(s, card_id)?;
-    let amount = (before + delta).normalize();
-    let key = keys::held_total(s.client, card_id);
-    codec::put(s.tx, &key, &HeldTotal { amount })?;
-    // The card's available balance moved with its holds.
-    if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
-        let moved = (Some(card.balance - before), card.balance - amount);
-        cards::keep_available(s.tx, s.client, card_id, moved)?;
-    }
-    Ok(())
 }
 
 /// One of the caller's authorizations, as it stands now.
@@ -326,6 +262,13 @@ fn holds_in(s: &mut Scope, start: &[u8], end: &[u8]) -> Result<Vec<Authorization
 pub fn lapsed_holds(s: &mut Scope, card_id: &str) -> Result<Vec<Authorization>> {
     let (start, end) = keys::holds(s.client, card_id, s.now.millis());
     holds_in(s, &start, &end)
+}
+
+/// One of the caller's cards as it stands now: with what its holds hold (`cards::get`).
+pub(crate) fn card(s: &mut Scope, id: &str) -> Result<Card> {
+    let mut card = card_records::stored(s, id)?;
+    card.held = held(s, &card.id)?;
+    Ok(card)
 }
 
 /// What the card's holds add up to now.
@@ -473,7 +416,7 @@ pub fn authorize_with(
     ttl_secs: i64,
     with: Decide,
 ) -> Result<Authorization> {
-    let card = cards::get(s, card_id)?;
+    let card = card(s, card_id)?;
     settle(s, &card.id)?;
     let limits = spend::limits(s, &card, &[], s.now)?;
     let available = card.available();
@@ -549,7 +492,7 @@ fn unused_id(s: &mut Scope, id: &str) -> Result<bool> {
 /// The card's available balance changed: so did the card.
 fn touch(s: &mut Scope, mut card: Card) -> Result<Card> {
     card.updated_at = s.now;
-    cards::save(s, &card)?;
+    card_records::save(s, &card)?;
     Ok(card)
 }
 
@@ -590,7 +533,7 @@ pub fn capture(
     auth.pending_amount = Decimal::ZERO;
     auth.status = AuthorizationStatus::Closed;
     auth.updated_at = s.now;
-    let mut card = cards::get(s, &auth.card_id)?;
+    let mut card = card(s, &auth.card_id)?;
     card.balance = ledger::checked_sum(card.balance, -amount, "The card balance")?.normalize();
     // The captured part leaves the holds too, but still counts as spent.
     add_held(s, &auth.card_id, -amount)?;
@@ -606,7 +549,7 @@ pub fn capture(
 /// and changes nothing. The increment counts in the spend periods the authorization was created in.
 pub fn increment(s: &mut Scope, id: &str, amount: Decimal) -> Result<Authorization> {
     let mut auth = pending(s, id, "incremented")?;
-    let card = cards::get(s, &auth.card_id)?;
+    let card = card(s, &auth.card_id)?;
     settle(s, &card.id)?;
     let limits = spend::limits(s, &card, &[], s.now)?;
     let new = NewAuthorization {
@@ -644,7 +587,7 @@ pub fn reverse(s: &mut Scope, id: &str, amount: Option<Decimal>) -> Result<Autho
     auth.updated_at = s.now;
     release(s, &auth, amount)?;
     save(s, &auth)?;
-    let card = cards::get(s, &auth.card_id)?;
+    let card = card(s, &auth.card_id)?;
     touch(s, card)?;
     Ok(auth)
 }
@@ -658,14 +601,14 @@ pub fn refund(
     let mut auth = get(s, id)?;
     // Open or won disputes return their part through the network, not through a refund.
     let refundable =
-        auth.captured_amount - auth.refunded_amount - super::disputes::claimed(s, &auth.id)?;
+        auth.captured_amount - auth.refunded_amount - dispute_records::claimed(s, &auth.id)?;
     if refundable <= Decimal::ZERO {
         return Err(ApiError::InvalidState(
             "Authorization has nothing captured left to refund".into(),
         ));
     }
     let amount = amount_within(amount, refundable, "refundable amount")?;
-    let mut card = cards::get(s, &auth.card_id)?;
+    let mut card = card(s, &auth.card_id)?;
     card.check_not_canceled()?;
     card.balance = ledger::checked_sum(card.balance, amount, "The card balance")?.normalize();
     auth.refunded_amount += amount;
@@ -695,7 +638,7 @@ pub fn reverse_all(s: &mut Scope, card_id: &str) -> Result<()> {
 
 /// `GET /cards/{id}/spending`: every limit of the card with what is spent and left now.
 pub fn spending(s: &mut Scope, card_id: &str) -> Result<Vec<spend::LimitSpend>> {
-    let card = cards::get(s, card_id)?;
+    let card = card(s, card_id)?;
     let lapsed = lapsed_holds(s, &card.id)?;
     spend::limits(s, &card, &lapsed, s.now)
 }

@@ -19,7 +19,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::Authorization;
-use crate::domain::cards::{Card, Interval, SpendingLimit};
+use crate::domain::card_records::Card;
+use crate::domain::controls::{Interval, SpendingLimit};
 use crate::domain::{Result, Scope};
 use crate::env::Timestamp;
 use crate::storage::codec::{self, Record, money};

@@ -1,96 +1,27 @@
 //! Cards: issued against a funding account and a card holder; funded, paused, canceled, terminated.
 //! Every money movement is a ledger entry written in the same transaction as the card change.
-
-mod controls;
+//! The record and what is kept beside it are `card_records` (re-exported here); a card is read
+//! with its holds through `authorizations`, which sit between the two.
 
 use chrono::Datelike;
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
 
-pub use controls::{
+pub use super::card_records::{Brand, CancellationReason, Card, CardType};
+pub use super::controls::{
     Channels, ControlsPatch, Interval, SpendingControls, SpendingLimit, is_category,
 };
+pub use super::lifecycle::CardStatus;
 
 use super::accounts::{self, Account};
+use super::card_records::{keep_available, save};
 use super::ledger::{self, EntryType};
 use super::lifecycle::{CardTrigger, card_move};
 use super::vault::{self, Vault};
 use super::{Currency, Result, Scope, authorizations, card_holders};
 use crate::env::Timestamp;
 use crate::error::ApiError;
-use crate::macros::{indexed, str_enum};
-use crate::storage::codec::{JsonText, Record, money};
-use crate::storage::keys::Kind;
-use crate::storage::ordered::Ordered;
+use crate::storage::codec::JsonText;
 use crate::storage::table;
-
-str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
-str_enum!(Brand { Visa = "Visa", MasterCard = "MasterCard" });
-str_enum!(CardStatus { Active = "active", Inactive = "inactive", Canceled = "canceled" });
-str_enum!(CancellationReason { Lost = "lost", Stolen = "stolen" });
-
-impl Brand {
-    /// Brand names are matched case-insensitively and returned in their own spelling.
-    pub fn parse_loose(s: &str) -> Option<Brand> {
-        Brand::ALL
-            .iter()
-            .find(|b| b.eq_ignore_ascii_case(s))
-            .and_then(|b| Brand::parse(b))
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Card {
-    pub id: String,
-    pub debit_account_id: String,
-    pub card_holder_id: String,
-    pub kind: CardType,
-    pub brand: Brand,
-    pub currency: Currency,
-    pub status: CardStatus,
-    pub metadata: JsonText,
-    pub spending_controls: SpendingControls,
-    pub enable_2fa: bool,
-    pub disposable: bool,
-    /// The ledger balance: issue funding plus fundings and merchant refunds, less captures and the
-    /// refund at cancel. Holds are not taken off it (see `held`).
-    #[serde(with = "money")]
-    pub balance: Decimal,
-    /// What the card's pending authorizations hold at the time of reading; not stored (the holds are),
-    /// filled by [`get`] and [`all`].
-    #[serde(skip)]
-    pub held: Decimal,
-    pub masked_pan: String,
-    pub last4: String,
-    pub expiry_month: String,
-    pub expiry_year: String,
-    pub cancellation_reason: Option<CancellationReason>,
-    pub canceled_at: Option<Timestamp>,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-}
-
-impl Record for Card {
-    const VERSION: u8 = 1;
-    const NAME: &'static str = "card";
-}
-
-impl Card {
-    /// What can still be spent: the ledger balance less the holds.
-    pub fn available(&self) -> Decimal {
-        (self.balance - self.held).normalize()
-    }
-
-    pub fn check_not_canceled(&self) -> Result<()> {
-        if self.status == CardStatus::Canceled {
-            Err(ApiError::InvalidState(
-                "Card is canceled and cannot be changed".into(),
-            ))
-        } else {
-            Ok(())
-        }
-    }
-}
 
 /// POST /cards, validated.
 #[derive(Debug, Clone)]
@@ -125,88 +56,15 @@ pub struct Funding {
     pub amount: Decimal,
 }
 
+/// One of the caller's cards as it stands now (with what its holds hold).
 pub fn get(s: &mut Scope, id: &str) -> Result<Card> {
-    let mut card: Card = super::find(s, Kind::Card, id, "Card")?;
-    fill_held(s, &mut card)?;
-    Ok(card)
+    authorizations::card(s, id)
 }
 
 fn fill_held(s: &mut Scope, card: &mut Card) -> Result<()> {
     card.held = authorizations::held(s, &card.id)?;
     Ok(())
 }
-
-pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
-    let old = table::save_over(s.tx, s.client, card)?;
-    if let Some(old) = old
-        && old.balance != card.balance
-    {
-        let held = authorizations::stored_held(s, &card.id)?;
-        keep_available(
-            s.tx,
-            s.client,
-            &card.id,
-            (Some(old.balance - held), card.balance - held),
-        )?;
-    }
-    Ok(())
-}
-
-/// The kept range index of what a card can spend (`balance` and `availableBalance` in its view):
-/// its stored ledger balance less its stored holds. Both writes that change either move it, from
-/// the value the stored state gave to the new one ([`save`], `authorizations::add_held`), so it
-/// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
-/// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
-/// settles them.
-pub(crate) fn keep_available(
-    tx: &mut dyn crate::storage::Tx,
-    client: &str,
-    id: &str,
-    (old, new): (Option<Decimal>, Decimal),
-) -> std::result::Result<(), crate::storage::StoreError> {
-    let old = old.map(Ordered::Num);
-    table::keep_range(
-        tx,
-        client,
-        Kind::Card,
-        AVAILABLE,
-        id,
-        (old.as_ref(), &Ordered::Num(new)),
-    )
-}
-
-/// The value the kept index holds for a stored card: its ledger balance less its stored holds.
-pub(crate) fn stored_available(
-    tx: &mut dyn crate::storage::Tx,
-    client: &str,
-    id: &str,
-) -> std::result::Result<Option<Decimal>, crate::storage::StoreError> {
-    let Some(card) = table::get::<Card>(tx, client, id)? else {
-        return Ok(None);
-    };
-    Ok(Some(
-        card.balance - authorizations::stored_held_in(tx, client, id)?,
-    ))
-}
-
-pub(crate) const AVAILABLE: &str = "available";
-
-indexed!(Card, Kind::Card, |r| {
-    "status" => r.status.as_str(),
-    "type" => r.kind.as_str(),
-    "brand" => r.brand.as_str(),
-    "currency" => r.currency.as_str(),
-    "cardHolderId" => &r.card_holder_id,
-    "debitAccountId" => &r.debit_account_id,
-    "last4" => &r.last4,
-}, ranges {
-    // Not `ledgerBalance`: each range index costs card creation a put and a count.
-    "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
-}, kept {
-    "available" ["balance", "availableBalance"],
-}, stale = authorizations::lapsed_cards, digits {
-    "last4" => 4,
-});
 
 /// The card as lists show it: with the sum of its holds.
 pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {
@@ -218,8 +76,10 @@ pub fn with_holds(s: &mut Scope, mut card: Card) -> Result<Card> {
 /// Loads them all: for the invariant checks of the tests; lists go through the planner.
 #[cfg(test)]
 pub fn all(s: &mut Scope) -> Result<Vec<Card>> {
-    let mut cards: Vec<Card> =
-        crate::storage::codec::scan(s.tx, &crate::storage::keys::records(s.client, Kind::Card))?;
+    let mut cards: Vec<Card> = crate::storage::codec::scan(
+        s.tx,
+        &crate::storage::keys::records(s.client, crate::storage::keys::Kind::Card),
+    )?;
     for card in &mut cards {
         fill_held(s, card)?;
     }
@@ -253,7 +113,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
     let id = s.new_id();
     let balance = match new.amount {
         Some(amount) => {
-            ledger::post(
+            accounts::post(
                 s,
                 &mut account,
                 EntryType::CardIssueFunding,
@@ -311,7 +171,7 @@ fn cancel(
     if card.balance > Decimal::ZERO {
         account.check_creditable()?;
         check_currency(&card.currency, &account)?;
-        ledger::post(
+        accounts::post(
             s,
             &mut account,
             EntryType::CardRefund,
@@ -367,7 +227,7 @@ pub fn fund(s: &mut Scope, id: &str, funding: Funding) -> Result<Card> {
     let mut card = get(s, id)?;
     card.check_not_canceled()?;
     let mut account = debit_account(s, &card.currency, &funding.debit_account_id)?;
-    ledger::post(
+    accounts::post(
         s,
         &mut account,
         EntryType::CardFunding,

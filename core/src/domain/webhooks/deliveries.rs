@@ -109,7 +109,7 @@ fn unschedule(tx: &mut dyn Tx, client: &str, d: &mut Delivery) -> Result<()> {
 }
 
 /// Queues `event` for every enabled endpoint of the client that takes its type (called by
-/// `events::append`, in the transaction of the change).
+/// `outbox::publish`, in the transaction of the change).
 pub fn enqueue(s: &mut Scope, event: &Event) -> Result<()> {
     let subs = endpoints::subscriptions(s)?;
     for endpoint_id in subs.matching(event.kind.as_str()) {

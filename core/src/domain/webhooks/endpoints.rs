@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::deliveries;
 use crate::domain::push::signature::Secret;
 use crate::domain::vault::{SealedSecret, Vault};
 use crate::domain::{Result, Scope};
@@ -187,13 +186,11 @@ pub fn update(s: &mut Scope, id: &str, u: EndpointUpdate) -> Result<Endpoint> {
     Ok(e)
 }
 
-/// Deletes an endpoint and its deliveries (pending ones are never attempted).
-pub fn delete(s: &mut Scope, id: &str) -> Result<Endpoint> {
-    let e = get(s, id)?;
-    deliveries::drop_all(s, &e.id)?;
-    table::remove(s.tx, s.client, &e)?;
-    refresh_subscriptions(s)?;
-    Ok(e)
+/// Removes an endpoint whose deliveries are gone (`outbox::delete_endpoint`, which drops them
+/// first, is how a request deletes one).
+pub(in crate::domain) fn remove(s: &mut Scope, e: &Endpoint) -> Result<()> {
+    table::remove(s.tx, s.client, e)?;
+    refresh_subscriptions(s)
 }
 
 /// A new secret; the current one keeps signing for [`ROTATION_OVERLAP_SECS`] of the client's clock.

@@ -95,7 +95,7 @@ pub fn emit(c: &mut Call, kind: EventType, view: &impl serde::Serialize) -> ApiR
         Value::Object(m) => JsonText(m),
         _ => JsonText::default(),
     };
-    crate::domain::events::append(&mut c.scope, kind, object)?;
+    crate::domain::outbox::publish(&mut c.scope, kind, object)?;
     Ok(())
 }
 

@@ -50,7 +50,7 @@ pub fn check_advance(c: &mut Call) -> ApiResult<Command> {
 pub fn advance(c: &mut Call) -> ApiResult<Response> {
     enabled(c)?;
     let seconds = *c.command()?;
-    let clock = test_clock::advance(&mut c.scope, seconds)?;
+    let clock = crate::domain::outbox::advance_clock(&mut c.scope, seconds)?;
     Ok(reply::ok(
         "Test clock advanced successfully",
         &ClockView::from(clock),

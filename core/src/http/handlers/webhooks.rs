@@ -92,7 +92,7 @@ pub fn update(c: &mut Call) -> ApiResult<Response> {
 }
 
 pub fn delete(c: &mut Call) -> ApiResult<Response> {
-    let endpoint = endpoints::delete(&mut c.scope, &c.route.id)?;
+    let endpoint = crate::domain::outbox::delete_endpoint(&mut c.scope, &c.route.id)?;
     Ok(reply::ok(
         "Webhook endpoint deleted successfully",
         &WebhookEndpointView::from(&endpoint),

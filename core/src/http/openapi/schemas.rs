@@ -19,10 +19,11 @@ use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::views::{
-    AccountView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
+    AccountView, AddressView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
     AuthorizationView, CardHolderView, CardTransactionView, CardView, DecisionView, DetailView,
-    DisputeView, EntryView, EventView, LimitSpendView, MerchantView, TransferView,
-    WebhookDeliveryView, WebhookEndpointView, Wire, WireField,
+    DisputeView, DocumentView, EntryView, EventView, FileMetaView, LimitSpendView, MerchantView,
+    PersonView, ProofOfAddressView, TransferView, WebhookDeliveryView, WebhookEndpointView, Wire,
+    WireField,
 };
 
 pub fn reference(name: &str) -> Value {
@@ -150,58 +151,23 @@ fn account_detail() -> Value {
 }
 
 fn person() -> Value {
-    record(json!({
-        "firstName": string(),
-        "lastName": string(),
-        "dateOfBirth": nullable(json!({"type": "string", "format": "date"})),
-        "email": string(),
-        "nationality": nullable_string(),
-        "gender": nullable_enum(Gender::ALL),
-        "phoneNumber": string(),
-    }))
+    view(PersonView::WIRE)
 }
 
 fn address() -> Value {
-    record(json!({
-        "line1": nullable_string(),
-        "city": nullable_string(),
-        "state": nullable_string(),
-        "postalCode": nullable_string(),
-        "countryCode": nullable_string(),
-    }))
+    view(AddressView::WIRE)
 }
 
 fn file_meta() -> Value {
-    record(json!({
-        "fileType": string_enum(FILE_TYPES),
-        "contentHash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
-    }))
+    view(FileMetaView::WIRE)
 }
 
 fn document() -> Value {
-    record(json!({
-        "type": nullable_enum(DocumentType::ALL),
-        "number": nullable_string(),
-        "issueDate": nullable_string(),
-        "expiryDate": nullable_string(),
-        "issuingCountry": nullable_string(),
-        "verificationStatus": string_enum(VerificationStatus::ALL),
-        "description": nullable_string(),
-        "urls": record(json!({"main": nullable_string(), "back": nullable_string()})),
-        "meta": nullable(reference("FileMeta")),
-        "backMeta": nullable(reference("FileMeta")),
-    }))
+    view(DocumentView::WIRE)
 }
 
 fn proof_of_address() -> Value {
-    record(json!({
-        "type": nullable_enum(ProofOfAddressType::ALL),
-        "documentId": nullable_string(),
-        "verificationStatus": string_enum(VerificationStatus::ALL),
-        "description": nullable_string(),
-        "url": nullable_string(),
-        "meta": nullable(reference("FileMeta")),
-    }))
+    view(ProofOfAddressView::WIRE)
 }
 
 fn card_holder() -> Value {
@@ -278,6 +244,7 @@ fn view(fields: &[WireField]) -> Value {
                 Wire::Money => money(),
                 Wire::Time => timestamp(),
                 Wire::OptTime => nullable(timestamp()),
+                Wire::OptDate => nullable(json!({"type": "string", "format": "date"})),
                 Wire::Bool => boolean(),
                 Wire::StrList => json!({"type": "array", "items": string()}),
                 Wire::Json => free_object(),

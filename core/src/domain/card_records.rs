@@ -1,0 +1,230 @@
+//! The card record and what is kept beside it: the sum of its holds ([`HeldTotal`]) and the
+//! range index of what it can spend. Below both `authorizations` (whose holds move them) and
+//! `cards` (whose operations read a card with its holds through `authorizations`), so neither
+//! needs the other's module for the record; `cards` re-exports these types.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::controls::SpendingControls;
+use super::lifecycle::CardStatus;
+use super::{Currency, Result, Scope};
+use crate::env::Timestamp;
+use crate::error::ApiError;
+use crate::macros::{indexed, str_enum};
+use crate::storage::Direction;
+use crate::storage::codec::{self, JsonText, Record, money};
+use crate::storage::keys::{self, Kind};
+use crate::storage::ordered::Ordered;
+use crate::storage::table;
+
+str_enum!(CardType { Virtual = "virtual", Physical = "physical" });
+str_enum!(Brand { Visa = "Visa", MasterCard = "MasterCard" });
+str_enum!(CancellationReason { Lost = "lost", Stolen = "stolen" });
+
+impl Brand {
+    /// Brand names are matched case-insensitively and returned in their own spelling.
+    pub fn parse_loose(s: &str) -> Option<Brand> {
+        Brand::ALL
+            .iter()
+            .find(|b| b.eq_ignore_ascii_case(s))
+            .and_then(|b| Brand::parse(b))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    pub id: String,
+    pub debit_account_id: String,
+    pub card_holder_id: String,
+    pub kind: CardType,
+    pub brand: Brand,
+    pub currency: Currency,
+    pub status: CardStatus,
+    pub metadata: JsonText,
+    pub spending_controls: SpendingControls,
+    pub enable_2fa: bool,
+    pub disposable: bool,
+    /// The ledger balance: issue funding plus fundings and merchant refunds, less captures and the
+    /// refund at cancel. Holds are not taken off it (see `held`).
+    #[serde(with = "money")]
+    pub balance: Decimal,
+    /// What the card's pending authorizations hold at the time of reading; not stored (the holds are),
+    /// filled by `cards::get` (through `authorizations::card`), never by [`stored`].
+    #[serde(skip)]
+    pub held: Decimal,
+    pub masked_pan: String,
+    pub last4: String,
+    pub expiry_month: String,
+    pub expiry_year: String,
+    pub cancellation_reason: Option<CancellationReason>,
+    pub canceled_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl Record for Card {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "card";
+}
+
+impl Card {
+    /// What can still be spent: the ledger balance less the holds.
+    pub fn available(&self) -> Decimal {
+        (self.balance - self.held).normalize()
+    }
+
+    pub fn check_not_canceled(&self) -> Result<()> {
+        if self.status == CardStatus::Canceled {
+            Err(ApiError::InvalidState(
+                "Card is canceled and cannot be changed".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// One of the caller's cards as stored: `held` is zero, not filled (`authorizations::card` fills it).
+pub(crate) fn stored(s: &mut Scope, id: &str) -> Result<Card> {
+    super::find(s, Kind::Card, id, "Card")
+}
+
+pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
+    let old = table::save_over(s.tx, s.client, card)?;
+    if let Some(old) = old
+        && old.balance != card.balance
+    {
+        let held = stored_held(s, &card.id)?;
+        keep_available(
+            s.tx,
+            s.client,
+            &card.id,
+            (Some(old.balance - held), card.balance - held),
+        )?;
+    }
+    Ok(())
+}
+
+/// The kept range index of what a card can spend (`balance` and `availableBalance` in its view):
+/// its stored ledger balance less its stored holds. Both writes that change either move it, from
+/// the value the stored state gave to the new one ([`save`], [`add_held`]), so it
+/// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
+/// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
+/// settles them.
+pub(crate) fn keep_available(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    id: &str,
+    (old, new): (Option<Decimal>, Decimal),
+) -> std::result::Result<(), crate::storage::StoreError> {
+    let old = old.map(Ordered::Num);
+    table::keep_range(
+        tx,
+        client,
+        Kind::Card,
+        AVAILABLE,
+        id,
+        (old.as_ref(), &Ordered::Num(new)),
+    )
+}
+
+/// The value the kept index holds for a stored card: its ledger balance less its stored holds.
+pub(crate) fn stored_available(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    id: &str,
+) -> std::result::Result<Option<Decimal>, crate::storage::StoreError> {
+    let Some(card) = table::get::<Card>(tx, client, id)? else {
+        return Ok(None);
+    };
+    Ok(Some(card.balance - stored_held_in(tx, client, id)?))
+}
+
+pub(crate) const AVAILABLE: &str = "available";
+
+indexed!(Card, Kind::Card, |r| {
+    "status" => r.status.as_str(),
+    "type" => r.kind.as_str(),
+    "brand" => r.brand.as_str(),
+    "currency" => r.currency.as_str(),
+    "cardHolderId" => &r.card_holder_id,
+    "debitAccountId" => &r.debit_account_id,
+    "last4" => &r.last4,
+}, ranges {
+    // Not `ledgerBalance`: each range index costs card creation a put and a count.
+    "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
+}, kept {
+    "available" ["balance", "availableBalance"],
+}, stale = lapsed_cards, digits {
+    "last4" => 4,
+});
+
+/// The cards with a hold lapsed by `now_ms` but still stored as pending (their next write settles
+/// it): what they can spend is more than the kept index of it holds, which is given for each.
+pub(crate) fn lapsed_cards(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    index: &str,
+    now_ms: i64,
+) -> std::result::Result<Vec<table::RangePosition>, crate::storage::StoreError> {
+    let (start, end) = keys::holds_by_expiry(client, now_ms);
+    let mut ids: Vec<String> = Vec::new();
+    for (k, _) in tx.scan(&start, &end, Direction::Forward, usize::MAX)? {
+        if let Some(card) = keys::hold_by_expiry_card(&start, &k) {
+            ids.push(card.to_string());
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let value = stored_available(tx, client, &id)?
+            .ok_or_else(|| crate::storage::StoreError(format!("card {id} has no {index} entry")))?;
+        out.push(table::RangePosition {
+            value: Ordered::Num(value).encode(),
+            id,
+        });
+    }
+    Ok(out)
+}
+
+/// The sum of a card's stored holds, kept beside them ([`keys::held_total`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct HeldTotal {
+    #[serde(with = "money")]
+    pub(crate) amount: Decimal,
+}
+
+impl Record for HeldTotal {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "held total";
+}
+
+/// What the card's stored holds add up to (holds lapsed by the clock included).
+pub(crate) fn stored_held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+    Ok(stored_held_in(s.tx, s.client, card_id)?)
+}
+
+pub(crate) fn stored_held_in(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    card_id: &str,
+) -> std::result::Result<Decimal, crate::storage::StoreError> {
+    let key = keys::held_total(client, card_id);
+    Ok(codec::get::<HeldTotal>(tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
+}
+
+/// Moves the card's held total by `delta`, and its kept available balance with it.
+pub(crate) fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
+    let before = stored_held(s, card_id)?;
+    let amount = (before + delta).normalize();
+    let key = keys::held_total(s.client, card_id);
+    codec::put(s.tx, &key, &HeldTotal { amount })?;
+    // The card's available balance moved with its holds.
+    if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
+        let moved = (Some(card.balance - before), card.balance - amount);
+        keep_available(s.tx, s.client, card_id, moved)?;
+    }
+    Ok(())
+}
