@@ -11,8 +11,8 @@ use card_core::callout::CallOut;
 use card_core::domain::api_keys::ConfiguredKeys;
 use card_core::domain::rotation;
 use card_core::error::ApiError;
-use card_core::http::body::BodyReader;
 use card_core::http::Headers;
+use card_core::http::body::BodyReader;
 use card_core::http::{cors, errors, reply, request_id, routes};
 use card_core::storage::KvPair;
 use card_core::{
