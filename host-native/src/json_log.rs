@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Thread;
 use std::time::Duration;
 
+use card_core::env::Timestamp;
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Metadata, Subscriber};
 use tracing_subscriber::fmt::format::Writer;
@@ -283,37 +284,13 @@ fn timestamp_at(w: &mut impl Write, secs: u64, micros: u32) -> fmt::Result {
     w.write_str(std::str::from_utf8(&fraction).map_err(|_| fmt::Error)?)
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.` of a second since the epoch (the civil date by Howard Hinnant's
-/// days-to-civil algorithm); None past year 9999.
+/// `YYYY-MM-DDTHH:MM:SS.` of a second since the epoch: the head of the core's own RFC 3339 form
+/// (`Timestamp::rfc3339_in`, the one civil-date conversion); None past year 9999.
 fn second_prefix(secs: u64) -> Option<[u8; 20]> {
-    let days = i64::try_from(secs / 86_400).ok()?;
-    let of_day = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    if year > 9999 {
-        return None;
-    }
-    let mut out = *b"0000-00-00T00:00:00.";
-    let mut put = |at: usize, width: usize, mut value: u64| {
-        for i in (at..at + width).rev() {
-            out[i] = b'0' + (value % 10) as u8;
-            value /= 10;
-        }
-    };
-    put(0, 4, year as u64);
-    put(5, 2, month as u64);
-    put(8, 2, day as u64);
-    put(11, 2, of_day / 3600);
-    put(14, 2, of_day / 60 % 60);
-    put(17, 2, of_day % 60);
-    Some(out)
+    let ms = i64::try_from(secs).ok()?.checked_mul(1000)?;
+    let mut buf = [0; 24];
+    let text = Timestamp(ms).rfc3339_in(&mut buf)?;
+    text.as_bytes()[..20].try_into().ok()
 }
 
 /// How long the log thread lets lines gather before writing them: how late a line may reach stderr.

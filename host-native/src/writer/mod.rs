@@ -498,14 +498,18 @@ mod tests {
 
     /// A writer over the data file `file`, as `serve` starts it.
     fn start_on(file: RedbFile, max_batch: usize) -> (Arc<RedbFile>, Writer) {
+        start_checkpointing(file, max_batch, Checkpoints::every(Duration::from_secs(1)))
+    }
+
+    /// [`start_on`] with checkpoints as given.
+    fn start_checkpointing(
+        file: RedbFile,
+        max_batch: usize,
+        checkpoints: Checkpoints,
+    ) -> (Arc<RedbFile>, Writer) {
         let file = Arc::new(file);
         let pipeline = Pipeline::new(max_batch);
-        let db = LoggedDb::start(
-            file.clone(),
-            Checkpoints::every(Duration::from_secs(1)),
-            pipeline.clone(),
-        )
-        .unwrap();
+        let db = LoggedDb::start(file.clone(), checkpoints, pipeline.clone()).unwrap();
         let writer = Writer::start(
             pipeline,
             db,
@@ -568,23 +572,11 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn reads_see_every_answered_write_across_checkpoints() {
         let dir = tempfile::tempdir().unwrap();
-        let file = Arc::new(open(&dir, "r.redb"));
-        let pipeline = Pipeline::new(8);
         let every_batch = Checkpoints {
             interval: Duration::from_millis(1),
             bytes: 1,
         };
-        let db = LoggedDb::start(file.clone(), every_batch, pipeline.clone()).unwrap();
-        let writer = Writer::start(
-            pipeline,
-            db,
-            Arc::new(Service::new(
-                card_core::Config::default(),
-                &DeterministicEnv::default(),
-            )),
-            Arc::new(DeterministicEnv::default()),
-        )
-        .unwrap();
+        let (file, writer) = start_checkpointing(open(&dir, "r.redb"), 8, every_batch);
         let h = writer.handle();
         for i in 0..200 {
             assert_eq!(h.submit(kv(&i.to_string())).await.status, 201);
