@@ -744,8 +744,9 @@ fn dispatch_sends_side_by_side() {
     .unwrap();
     let took = started.elapsed();
     assert_eq!(sent.data(200)["attempted"], 8);
+    // One after another would take 12 s; generous below that for a loaded machine.
     assert!(
-        took < Duration::from_secs(6),
+        took < Duration::from_secs(9),
         "8 attempts of 1.5 s took {took:?}: not side by side"
     );
     let d = deliveries(&t, &id(&e));
