@@ -3,9 +3,11 @@
 //! every instance, data survives restarts and crashes. Each test has a database of its own on the
 //! run's throwaway cluster ([`pg_cluster::shared`]); needs Debian's `postgresql`.
 //!
-//! The native tests run under `CARDS_TEST_HOST=native`; the Spin ones (two Spin test hosts running
-//! the component built with `--features postgres`, and one Spin host beside one native server, on one
-//! database) under `CARDS_TEST_HOST=spin CARDS_TEST_STORE=postgres`.
+//! The native tests run under `CARDS_TEST_STORE=postgres` (the native PostgreSQL run); the Spin ones
+//! (two Spin test hosts running the component built with `--features postgres`, and one Spin host
+//! beside one native server, on one database) under `CARDS_TEST_HOST=spin CARDS_TEST_STORE=postgres`.
+//! The redb and SQLite runs skip them (and start no cluster): they would only repeat the native
+//! PostgreSQL run's tests.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -21,8 +23,9 @@ use acceptance::*;
 use rust_decimal::Decimal;
 use serde_json::json;
 
+/// The native host's tests of this module run in the native PostgreSQL run only.
 fn native() -> bool {
-    HostKind::from_env() == HostKind::Native
+    HostKind::from_env() == HostKind::Native && on_postgres()
 }
 
 /// The Spin component on PostgreSQL is tested in the Spin-on-PostgreSQL run only (it needs the
