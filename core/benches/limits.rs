@@ -1,4 +1,4 @@
-//! The authorization decision at volume: `POST /cards/{id}/authorizations` through `Service::handle`
+//! The authorization decision at volume: `POST /cards/{id}/authorizations` through `Service::serve`
 //! on a card with 100,000 authorizations in the current period and three limits with categories,
 //! against a card with no authorizations and no limits, measured side by side in one run.
 //!
@@ -65,7 +65,7 @@ impl Bench {
     }
 
     fn call(&mut self, method: Method, path: &str, body: Option<Value>) -> Value {
-        let resp = self.service.handle(
+        let resp = self.service.serve(
             &Self::request(method, path, body),
             &mut self.store,
             &self.env,
@@ -89,7 +89,7 @@ impl Bench {
     fn sample(&mut self, req: &Request, into: &mut Samples) {
         let mut overlay = Overlay::new(&mut self.store);
         let (cpu, wall) = (thread_cpu_time(), Instant::now());
-        let resp = self.service.handle(req, &mut overlay, &self.env);
+        let resp = self.service.serve(req, &mut overlay, &self.env);
         into.wall.push(wall.elapsed());
         into.cpu.push(thread_cpu_time() - cpu);
         assert_eq!(resp.status, 201, "{}", String::from_utf8_lossy(&resp.body));
@@ -250,7 +250,7 @@ fn main() {
         s.cpu.sort();
     }
     println!(
-        "POST /cards/{{id}}/authorizations in Service::handle on MemStore, {samples} samples per card, alternating:"
+        "POST /cards/{{id}}/authorizations in Service::serve on MemStore, {samples} samples per card, alternating:"
     );
     let busy_label = format!("card with {past} authorizations this period, 3 category limits");
     let fresh_label = "card with no authorizations and no limits";

@@ -1,4 +1,4 @@
-//! Fuzz-style property test on stable Rust: random request sequences through `Service::handle` on
+//! Fuzz-style property test on stable Rust: random request sequences through `Service::serve` on
 //! MemStore, some storage calls failing on purpose. After every request: no panic, no 5xx unless a
 //! storage call failed, and a request whose storage failed never answers 2xx (its writes are rolled
 //! back, as a host does). After every request: each account's balance is the sum of its ledger, and
@@ -743,7 +743,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
                 calls: 0,
                 hit: false,
             };
-            app.service.handle(&req, &mut count, &app.env);
+            app.service.serve(&req, &mut count, &app.env);
             (count.calls > 0).then(|| 1 + rng.below(count.calls as usize) as u32)
         } else {
             None
@@ -755,7 +755,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             calls: 0,
             hit: false,
         };
-        let resp = app.service.handle(&req, &mut tx, &app.env);
+        let resp = app.service.serve(&req, &mut tx, &app.env);
         let hit = tx.hit;
         let what = format!(
             "seed {seed}: {} {}?{} -> {} {}",

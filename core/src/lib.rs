@@ -7,9 +7,11 @@
 //! - [`env`]: the clock and randomness port;
 //! - [`callout`]: what a write asks an outside endpoint first, and the answer hosts hand back.
 //!
-//! Hosts turn their HTTP request into a [`Request`], open a storage transaction of the kind
-//! [`Service::access`] asks for, and call [`Service::handle`] with it and an [`Env`]. Nothing in
-//! this crate touches the network, the file system, the clock or the OS RNG.
+//! Hosts turn their HTTP request into a [`Request`] and run its stages: [`Service::precheck`] on
+//! its head (route, key, grant), [`Service::validate`] once the body is read (the body parsed into
+//! its typed command), then [`Service::handle`] in a storage transaction of the kind
+//! [`Prechecked::access`] names, with an [`Env`]. Nothing in this crate touches the network, the
+//! file system, the clock or the OS RNG.
 
 pub mod callout;
 pub mod config;
@@ -26,6 +28,8 @@ pub mod query;
 pub mod service;
 #[cfg(test)]
 mod service_tests;
+#[cfg(test)]
+mod stage_tests;
 pub mod storage;
 #[cfg(test)]
 mod test_app;
@@ -34,5 +38,5 @@ mod webhook_tests;
 
 pub use env::{Env, Timestamp};
 pub use http::{Method, Request, Response};
-pub use service::{Access, Config, Prechecked, Service};
+pub use service::{Access, Config, Prechecked, Service, Validated};
 pub use storage::{Direction, MemStore, StoreError, Tx};

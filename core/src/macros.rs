@@ -40,12 +40,17 @@ pub(crate) use str_enum;
 /// field (named as list views name it) with the expression of its value, given the record as `$r`.
 /// An optional `ranges` block names range indexes: the index, the list-view fields it answers, and
 /// the expression of its value (a `storage::ordered::Ordered`). An optional `kept` block names the
-/// range indexes the domain keeps itself, with the function that says which entries may be stale.
+/// range indexes the domain keeps itself, with the function that says which entries may be stale;
+/// an optional `compound` block, kept indexes also kept per value of an indexed field (`"index" by
+/// "field"`). An optional `texts` block names the text fields with a gram index (searches), with
+/// their values.
 macro_rules! indexed {
     ($ty:ty, $kind:expr, |$r:ident| { $($field:literal => $value:expr),+ $(,)? }
         $(, ranges { $($range:literal [$($shown:literal),+] => $rvalue:expr),+ $(,)? })?
         $(, kept { $($kept:literal [$($kshown:literal),+]),+ $(,)? }, stale = $stale:path)?
-        $(, digits { $($dfield:literal => $dn:literal),+ $(,)? })?) => {
+        $(, compound { $($cindex:literal by $cfield:literal),+ $(,)? })?
+        $(, digits { $($dfield:literal => $dn:literal),+ $(,)? })?
+        $(, texts { $($tfield:literal => $tvalue:expr),+ $(,)? })?) => {
         impl $crate::storage::table::Indexed for $ty {
             const KIND: $crate::storage::keys::Kind = $kind;
             const FIELDS: &'static [&'static str] = &[$($field),+];
@@ -71,6 +76,16 @@ macro_rules! indexed {
             })?
 
             $(const DIGITS: &'static [(&'static str, u32)] = &[$(($dfield, $dn)),+];)?
+
+            $(const COMPOUND: &'static [(&'static str, &'static str)] =
+                &[$(($cindex, $cfield)),+];)?
+
+            $(const TEXTS: &'static [&'static str] = &[$($tfield),+];
+
+            fn texts(&self) -> Vec<&str> {
+                let $r = self;
+                vec![$($tvalue),+]
+            })?
 
             $(const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] =
                 &[$(($kept, &[$($kshown),+])),+];

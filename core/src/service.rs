@@ -1,9 +1,15 @@
-//! The single entry point hosts call: configuration, the prepared route, and `handle`.
+//! The single entry point hosts call: configuration, and a request's stages (ARCHITECTURE.md,
+//! "Request stages"): [`Service::precheck`] (route, key, grant: from the head) ->
+//! [`Prechecked`] -> [`Service::validate`] (the body parsed into its typed command, once) ->
+//! [`Validated`] -> [`Service::handle`].
 
-use crate::callout::CallOut;
+use crate::callout::{Asked, CallOut};
 use crate::domain::IdGen;
+use crate::domain::api_keys::KeyInfo;
 use crate::env::Env;
 use crate::error::ApiError;
+use crate::http::handlers::Command;
+use crate::http::pipeline::Stage;
 use crate::http::routes::Auth;
 use crate::http::{self, Prepared, Request, Response, auth, errors};
 use crate::storage::{Tx, format};
@@ -19,6 +25,72 @@ pub struct Prechecked {
     /// The authenticated client; None for public routes.
     pub client: Option<String>,
     pub prepared: Prepared,
+    /// The key precheck authenticated (None on public routes): the later stages take it from here
+    /// rather than read it again (a write re-reads it once, in its transaction: `auth::recheck`).
+    key: Option<KeyInfo>,
+}
+
+/// A request past [`Service::validate`]: the request, its key, and its body parsed into the route's
+/// typed command (None for a route without a body, or when the request's Idempotency-Key decides
+/// its answer). A host hands it to [`Service::handle`], for a write through its writer; `handle`
+/// may run it more than once (a store that re-runs a batch), never parsing the body again.
+#[derive(Clone)]
+pub struct Validated {
+    pre: Prechecked,
+    req: Request,
+    command: Option<Command>,
+}
+
+impl Validated {
+    /// A request past precheck whose body `handle` parses itself, in the write transaction (still
+    /// once): for a host that runs every stage on one transaction ([`Service::serve`], Spin), where
+    /// a refused body is then answered as the write answers it (an expired idempotency record
+    /// swept, a kept failure recorded under its Idempotency-Key).
+    pub fn deferred(checked: Prechecked, req: Request) -> Validated {
+        Validated {
+            pre: checked,
+            req,
+            command: None,
+        }
+    }
+
+    pub fn request(&self) -> &Request {
+        &self.req
+    }
+
+    pub fn prechecked(&self) -> &Prechecked {
+        &self.pre
+    }
+
+    /// Whether the route asks an outside endpoint before its write (`Prepared::asks`).
+    pub fn asks(&self) -> bool {
+        self.pre.prepared.asks()
+    }
+
+    /// The outcome of the call-out [`Service::ask`] returned, for the write to read.
+    pub fn set_asked(&mut self, asked: Option<Asked>) {
+        self.req.asked = asked;
+    }
+
+    fn stage(&self) -> Stage<'_> {
+        Stage {
+            prepared: &self.pre.prepared,
+            req: &self.req,
+            key: self.pre.key.as_ref(),
+            command: self.command.as_ref(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Validated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validated")
+            .field("pre", &self.pre)
+            .field("method", &self.req.method)
+            .field("path", &self.req.path)
+            .field("command", &self.command.is_some())
+            .finish()
+    }
 }
 
 pub struct Service {
@@ -149,10 +221,11 @@ impl Service {
 
     /// Route, method and credentials, from the headers alone (the body may be unread): the host
     /// answers `Err` at once, without reading the body or queueing a write. `tx` may be read-only.
+    /// The one place a request's key is authenticated.
     pub fn precheck(&self, req: &Request, tx: &mut dyn Tx) -> Result<Prechecked, Response> {
         let prepared = Prepared::new(req);
         let route = prepared.route().map_err(|e| errors::to_response(&e))?;
-        let client = match route.auth {
+        let key = match route.auth {
             Auth::Public => None,
             Auth::Key => {
                 let key = auth::authenticate(req, &self.config.api_keys, tx)
@@ -162,80 +235,61 @@ impl Service {
                 if !prepared.audited() {
                     auth::authorize(&key, prepared.need()).map_err(|e| errors::to_response(&e))?;
                 }
-                Some(key.client)
+                Some(key)
             }
         };
         Ok(Prechecked {
             access: prepared.access(),
-            client,
+            client: key.as_ref().map(|k| k.client.clone()),
             prepared,
+            key,
         })
     }
 
-    /// Judges a write request's body as `handle` would, without writing: a host calls it after
-    /// [`Service::precheck`] and before queueing the write, and answers `Err` at once. `tx` may be
+    /// Parses and judges the body of `req` (with its head `checked`) into the route's typed
+    /// command, without writing: `Err` is the answer, given before a write is queued. `tx` may be
     /// read-only (routes that answer 404 for an unknown record before judging the body read it).
-    /// `handle` still runs the same check, so skipping this changes no answer.
-    pub fn validate_body(
+    /// A route without a body reads nothing here.
+    pub fn validate(
         &self,
-        checked: &Prechecked,
-        req: &Request,
+        checked: Prechecked,
+        req: Request,
         tx: &mut dyn Tx,
         env: &dyn Env,
-    ) -> Result<(), Response> {
-        let client = checked.client.as_deref().unwrap_or_default();
-        http::check_body(
-            &self.config,
-            &self.ids,
-            &checked.prepared,
-            client,
+    ) -> Result<Validated, Response> {
+        let mut validated = Validated {
+            pre: checked,
             req,
-            tx,
-            env,
-        )
-        .map_err(|e| errors::to_response(&e))
+            command: None,
+        };
+        validated.command = http::validate(&self.config, &self.ids, validated.stage(), tx, env)
+            .map_err(|e| errors::to_response(&e))?;
+        Ok(validated)
     }
 
-    /// For a route that asks an outside endpoint before its write (`Prepared::asks`): what to send,
-    /// judged on a read-only snapshot `tx`, or None (nothing to ask; the write decides alone, and
-    /// answers any refusal). The host performs the call with no transaction or writer held, then
-    /// hands the write the outcome in `Request::asked` (`crate::callout`).
-    pub fn ask(
-        &self,
-        checked: &Prechecked,
-        req: &Request,
-        tx: &mut dyn Tx,
-        env: &dyn Env,
-    ) -> Option<CallOut> {
-        let client = checked.client.as_deref().unwrap_or_default();
-        http::ask(
-            &self.config,
-            &self.ids,
-            &checked.prepared,
-            client,
-            req,
-            tx,
-            env,
-        )
-        // A refused request asks nothing: the write refuses it the same way.
-        .unwrap_or(None)
+    /// For a route that asks an outside endpoint before its write ([`Validated::asks`]): what to
+    /// send, judged on a read-only snapshot `tx`, or None (nothing to ask; the write decides alone,
+    /// and answers any refusal). The host performs the call with no transaction or writer held,
+    /// then hands the write the outcome ([`Validated::set_asked`], `crate::callout`).
+    pub fn ask(&self, validated: &Validated, tx: &mut dyn Tx, env: &dyn Env) -> Option<CallOut> {
+        http::ask(&self.config, &self.ids, validated.stage(), tx, env)
+            // A refused request asks nothing: the write refuses it the same way.
+            .unwrap_or(None)
     }
 
-    /// Handles one request. A request that fails leaves `tx` exactly as it was, except for its
-    /// idempotency record where the README's idempotency rules keep one.
-    pub fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
-        http::handle(&self.config, &self.ids, &Prepared::new(req), req, tx, env)
+    /// Handles a validated request. A request that fails leaves `tx` exactly as it was, except for
+    /// its idempotency record where the README's idempotency rules keep one.
+    pub fn handle(&self, validated: &Validated, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+        http::handle(&self.config, &self.ids, validated.stage(), tx, env)
     }
 
-    /// [`Service::handle`] for a request already matched by [`Service::prepare`].
-    pub fn handle_prepared(
-        &self,
-        prepared: &Prepared,
-        req: &Request,
-        tx: &mut dyn Tx,
-        env: &dyn Env,
-    ) -> Response {
-        http::handle(&self.config, &self.ids, prepared, req, tx, env)
+    /// Every stage on one transaction (tests, `cards seed`): precheck, then `handle` parses the
+    /// body itself ([`Validated::deferred`]).
+    pub fn serve(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+        match self.precheck(req, tx) {
+            Ok(pre) => self.handle(&Validated::deferred(pre, req.clone()), tx, env),
+            Err(response) => response,
+        }
     }
 
     /// The response for a body the host refused to read because it is over every limit.

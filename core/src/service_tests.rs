@@ -593,6 +593,91 @@ fn a_format_4_store_upgrades_to_exactly_what_this_release_writes() {
     }
 }
 
+/// Turns a store this release wrote into what format 5 wrote: no compound range parts (cards'
+/// kept index of what they can spend, per status) and no gram indexes (`<field>#3`) or their
+/// counts. The numbers of compound and gram keys removed.
+fn make_format_5(store: &mut crate::storage::MemStore) -> (usize, usize) {
+    let (mut parts, mut grams) = (0, 0);
+    for (k, _) in snapshot(store) {
+        let p = keys::text_parts(&k);
+        if matches!(p[0], b"r" | b"rc")
+            && p.get(3)
+                .is_some_and(|f| f.starts_with(b"available@status="))
+        {
+            store.delete(&k).unwrap();
+            parts += 1;
+        } else if matches!(p[0], b"i" | b"c") && p.get(3).is_some_and(|f| f.ends_with(b"#3")) {
+            store.delete(&k).unwrap();
+            grams += 1;
+        }
+    }
+    store
+        .put(&keys::format_version(), &5u32.to_be_bytes())
+        .unwrap();
+    (parts, grams)
+}
+
+#[test]
+fn a_format_5_store_gets_compound_range_parts() {
+    let mut app = App::new();
+    let (acct, card) = spend_fixture(&mut app);
+    // Cards of two statuses, so two compound parts; one card with a lapsed hold still stored.
+    let holder = app.holder();
+    let (_, paused) = app.issue(&acct, &holder, Some("40"));
+    let paused = paused["data"]["_id"].as_str().unwrap().to_string();
+    let (s, v) = app.call(
+        Method::Put,
+        &format!("/cards/{paused}"),
+        Some(json!({"status": "inactive"})),
+    );
+    assert_eq!(s, 200, "{v}");
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    let (parts, _) = make_format_5(&mut app.store);
+    assert!(parts > 4, "{parts}");
+    upgrade_and_compare(&mut app, &current);
+    // A status and a range walk one part: the same cards, order and total as a full sort.
+    let (_, all) = app.call(Method::Get, "/cards?limit=100", None);
+    for status in ["active", "inactive"] {
+        let mut want: Vec<(Decimal, String)> = all["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["status"] == status && dec(&c["balance"].to_string()) >= dec("1"))
+            .map(|c| {
+                let id = c["_id"].as_str().unwrap().to_string();
+                (dec(&c["balance"].to_string()), id)
+            })
+            .collect();
+        want.sort();
+        want.reverse();
+        let (s, v) = app.call(
+            Method::Get,
+            &format!("/cards?status={status}&balance.gte=1&sort=-balance"),
+            None,
+        );
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["meta"]["total"].as_u64(), Some(want.len() as u64), "{v}");
+        let got: Vec<&str> = v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["_id"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
+        assert_eq!(got, want);
+    }
+    assert!(v_contains(&all, &card) && v_contains(&all, &paused));
+}
+
+fn v_contains(list: &Value, id: &str) -> bool {
+    list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["_id"] == id)
+}
+
 #[test]
 fn a_format_3_store_upgrades_to_exactly_what_this_release_writes() {
     let mut app = App::new();
@@ -666,6 +751,108 @@ fn a_format_2_store_upgrades_to_exactly_what_this_release_writes() {
     // The opening balance, and the two cards' funding.
     let (s, v) = app.call(Method::Get, &format!("/accounts/{acct}/transactions"), None);
     assert_eq!((s, v["meta"]["total"].as_u64()), (200, Some(3)), "{v}");
+}
+
+#[test]
+fn a_format_5_store_gets_gram_indexes() {
+    let mut app = App::new();
+    spend_fixture(&mut app);
+    let body = json!({"name": "\u{212A}urt Gödel", "person": {"firstName": "Kurt", "lastName": "GÖDEL",
+        "email": "kurt@ias.edu", "phoneNumber": "+2348012345678"}});
+    let (s, v) = app.call(Method::Post, "/card-holders", Some(body));
+    assert_eq!(s, 201, "{v}");
+    // A transfer and a webhook endpoint: their kinds have gram indexes too.
+    let (from, to) = (app.account("50", "USD"), app.account("0", "USD"));
+    let body = json!({"debitAccountId": from, "creditAccountId": to, "amount": 5,
+        "narration": "Rent for März", "reference": "inv-77"});
+    let (s, v) = app.call(Method::Post, "/accounts/transfers", Some(body));
+    assert_eq!(s, 201, "{v}");
+    let body = json!({"url": "https://example.com/hooks", "description": "Ledger sync", "enabledEvents": ["*"]});
+    let (s, v) = app.call(Method::Post, "/webhook-endpoints", Some(body));
+    assert_eq!(s, 201, "{v}");
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    let (_, grams) = make_format_5(&mut app.store);
+    assert!(grams > 0);
+    upgrade_and_compare(&mut app, &current);
+    // The indexes answer: case variants (the Kelvin sign, ö and Ö) find the same holders.
+    for (search, n) in [
+        ("kurt", 1),
+        ("KURT", 1),
+        ("gödel", 1),
+        ("GÖD", 1),
+        ("lovelace|ias", 2),
+    ] {
+        let search: String = form_urlencoded::byte_serialize(search.as_bytes()).collect();
+        let (s, v) = app.call(Method::Get, &format!("/card-holders?search={search}"), None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{search}: {v}"
+        );
+    }
+    for (path, n) in [
+        ("/accounts/transfers?search=M%C3%84RZ", 1),
+        ("/accounts/transfers?search=inv-7", 1),
+        ("/webhook-endpoints?search=ledger", 1),
+        ("/webhook-endpoints?search=nothing", 0),
+    ] {
+        let (s, v) = app.call(Method::Get, path, None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{path}: {v}"
+        );
+    }
+}
+
+/// The gram keys of the store (entries and counts).
+fn gram_keys(store: &mut crate::storage::MemStore) -> Vec<(Vec<u8>, Vec<u8>)> {
+    snapshot(store)
+        .into_iter()
+        .filter(|(k, _)| {
+            let parts = keys::text_parts(k);
+            matches!(parts[0], b"i" | b"c") && parts.get(3).is_some_and(|f| f.ends_with(b"#3"))
+        })
+        .collect()
+}
+
+/// An update moves only the grams that came or went: the gram keys after it are exactly those a
+/// fresh insert of the updated holder writes, counts included, and searches follow the new text.
+#[test]
+fn a_holder_update_moves_its_grams() {
+    let mut app = App::new();
+    let id = app.holder();
+    let other = app.holder();
+    let body = json!({"name": "Grace Hopper", "person": {"firstName": "Grace", "lastName": "Lovelace",
+        "email": "grace@navy.mil", "phoneNumber": "+2348012345678"}});
+    let (s, v) = app.call(Method::Put, &format!("/card-holders/{id}"), Some(body));
+    assert_eq!(s, 200, "{v}");
+    let after = gram_keys(&mut app.store);
+    for (k, _) in &after {
+        app.store.delete(k).unwrap();
+    }
+    for holder in [&id, &other] {
+        let h: crate::domain::card_holders::CardHolder =
+            crate::storage::table::get(&mut app.store, "alice", holder)
+                .unwrap()
+                .unwrap();
+        crate::storage::table::index_texts(&mut app.store, "alice", &h).unwrap();
+    }
+    assert_eq!(gram_keys(&mut app.store), after);
+    for (search, n) in [
+        ("grace", 1),
+        ("lovelace", 2),
+        ("ada", 1),
+        ("navy|example", 2),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/card-holders?search={search}"), None);
+        assert_eq!(
+            (s, v["meta"]["total"].as_u64()),
+            (200, Some(n)),
+            "{search}: {v}"
+        );
+    }
 }
 
 /// Range filters and sorts over the stored indexes answer what filtering and sorting every record
@@ -930,4 +1117,37 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     );
     let after: Vec<_> = cards.iter().map(|c| reveal(&mut app, c)).collect();
     assert_eq!(after, before);
+}
+
+#[test]
+fn a_pass_over_every_card_reads_what_each_can_spend() {
+    // A condition no index answers (`enable2FA`) with a range: the total is one pass over every
+    // card, each built with only the fields the query reads, holds included for its balance.
+    let mut app = App::new();
+    let acct = app.account("1000", "USD");
+    let holder = app.holder();
+    let mut ids = Vec::new();
+    for amount in ["120", "50", "300"] {
+        let (s, v) = app.issue(&acct, &holder, Some(amount));
+        assert_eq!(s, 201, "{v}");
+        ids.push(v["data"]["_id"].as_str().unwrap().to_string());
+    }
+    app.authorize(&ids[0], 30, json!({"name": "Shop"}));
+    for (query, total, first) in [
+        ("enable2FA=true&availableBalance.lt=100&sort=-balance", 2, 0),
+        ("enable2FA=true&balance.gte=90&sort=balance", 2, 0),
+        ("enable2FA=true&balance.gte=90&sort=last4", 2, usize::MAX),
+        (
+            "disposable=false&availableBalance.between=50|90",
+            2,
+            usize::MAX,
+        ),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/cards?{query}"), None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["meta"]["total"], total, "{query}: {v}");
+        if first != usize::MAX {
+            assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
+        }
+    }
 }

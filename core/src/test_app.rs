@@ -40,7 +40,7 @@ impl TestApp {
 
     /// Status, body as JSON (`Null` when it is not), and the whole response.
     pub fn send(&mut self, req: Request) -> (u16, Value, Response) {
-        let resp = self.service.handle(&req, &mut self.store, &self.env);
+        let resp = self.service.serve(&req, &mut self.store, &self.env);
         let body = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
         (resp.status, body, resp)
     }

@@ -327,7 +327,7 @@ impl Deliverer {
 }
 
 fn internal(write: Internal) -> Job {
-    Job::internal("/internal/webhook-deliveries", write)
+    Job::internal(write)
 }
 
 /// One attempt; its outcome as the core records it.

@@ -53,8 +53,10 @@ fn main() -> ExitCode {
             _ => json_log::LogOut::Direct,
         });
     match cli.log_format {
+        // tracing-subscriber's text, the request line written cheaper (json_log::Text).
         LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .event_format(json_log::Text::default())
             .init(),
         // One object per line, the event's fields at the top level beside timestamp and level.
         LogFormat::Json => logs.event_format(json_log::Json).init(),

@@ -111,10 +111,7 @@ impl Rotator {
             *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(step.map_err(|e| e.message()));
             answer
         });
-        let answer = self
-            .writer
-            .submit(Job::internal("/internal/vault-rotation", write))
-            .await;
+        let answer = self.writer.submit(Job::internal(write)).await;
         let step = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
         match (answer.status, step) {
             (200, Some(step)) => step,
@@ -132,10 +129,7 @@ impl Rotator {
                     Err(e) => Service::internal_error(&e.message()),
                 },
             );
-        let answer = self
-            .writer
-            .submit(Job::internal("/internal/vault-rotation", write))
-            .await;
+        let answer = self.writer.submit(Job::internal(write)).await;
         match answer.status {
             200 => Ok(()),
             status => Err(format!("the write answered {status}")),

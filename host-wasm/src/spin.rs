@@ -11,12 +11,13 @@ use card_core::callout::CallOut;
 use card_core::domain::api_keys::ConfiguredKeys;
 use card_core::domain::rotation;
 use card_core::error::ApiError;
-use card_core::http::Prepared;
+use card_core::http::Headers;
 use card_core::http::body::BodyReader;
 use card_core::http::{cors, errors, reply, request_id, routes};
 use card_core::storage::KvPair;
 use card_core::{
     Access, Config, Direction, Env, Method, Request, Response, Service, StoreError, Timestamp, Tx,
+    Validated,
 };
 use futures::StreamExt as _;
 use spin_sdk::http::{IncomingRequest, Method as SpinMethod};
@@ -36,6 +37,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
         .into_iter()
         .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned()))
         .collect();
+    let headers = Headers::from(headers);
     let id = request_id::for_request(&headers, &WasiEnv::default());
     let origins = match variable("cors_origins") {
         Ok(list) => cors::Origins::new(list.split(',')),
@@ -45,6 +47,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
         }
     };
     let cors_head: Vec<(String, String)> = headers
+        .listed()
         .iter()
         .filter(|(name, _)| {
             name.eq_ignore_ascii_case("origin")
@@ -62,7 +65,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
                 req.peer = req
                     .header_value("spin-client-addr")
                     .and_then(|a| a.parse::<std::net::SocketAddr>().ok())
-                    .map(|a| a.ip().to_string());
+                    .map(|a| a.ip());
                 (serve(&mut req), req.method, routes::template(&req.path))
             }
         },
@@ -78,10 +81,7 @@ async fn handle(req: IncomingRequest) -> spin_sdk::http::Response {
 }
 
 /// The core's request from wasi:http, keeping at most [`Service::MAX_BODY_BYTES`] of body.
-async fn read_request(
-    req: IncomingRequest,
-    headers: Vec<(String, String)>,
-) -> Result<Request, Response> {
+async fn read_request(req: IncomingRequest, headers: Headers) -> Result<Request, Response> {
     let method = match req.method() {
         SpinMethod::Get => Method::Get,
         SpinMethod::Head => Method::Head,
@@ -151,21 +151,37 @@ fn serve(req: &mut Request) -> Response {
             Err(e) => return fail(&format!("bad configuration: {e}")),
         }
     }
-    if prepared.asks() {
-        let call = if database_url.is_empty() {
+    // A write that asks first is validated on the read transaction it asks on, and the write runs
+    // that validated request (its body parsed there, once); any other request runs every stage in
+    // its one transaction.
+    let staged = if prepared.asks() {
+        let asked = if database_url.is_empty() {
             ask_sqlite(req, &service, &env)
         } else {
             ask_postgres(req, &service, &env, &database_url)
         };
-        if let Some(call) = call {
-            req.asked = Some(crate::spin_out::call_out(service.config().url_policy, call));
+        match asked {
+            Some(Ok((mut validated, call))) => {
+                if let Some(call) = call {
+                    let policy = service.config().url_policy;
+                    validated.set_asked(Some(crate::spin_out::call_out(policy, call)));
+                }
+                Some(validated)
+            }
+            // Refused by its head or its body: nothing to ask, nothing to write.
+            Some(Err(resp)) => return resp,
+            // Storage failed on the read: the write decides, and answers any failure.
+            None => None,
         }
-    }
-    let req = &*req;
-    let resp = if database_url.is_empty() {
-        serve_sqlite(req, &prepared, &service, &env)
     } else {
-        serve_postgres(req, &prepared, &service, &env, &database_url)
+        None
+    };
+    let req = &*req;
+    let access = prepared.access();
+    let resp = if database_url.is_empty() {
+        serve_sqlite(req, staged.as_ref(), access, &service, &env)
+    } else {
+        serve_postgres(req, staged.as_ref(), access, &service, &env, &database_url)
     };
     // A committed write may have queued deliveries: send them now, the instance ends with the
     // request. Bounded, so the answer is not held long; the rest wait for the dispatch route.
@@ -351,34 +367,52 @@ fn postgres_write<T>(
     Err("this component was built without PostgreSQL".into())
 }
 
-/// What a write that asks first should send, judged on a read transaction of the `default` SQLite
-/// database (rolled back before the call). None on any failure: the write then answers it.
-fn ask_sqlite(req: &Request, service: &Service, env: &WasiEnv) -> Option<CallOut> {
+/// A write that asks first, prechecked and validated on a read transaction (`Asking`), and
+/// what it should send.
+pub(crate) type Asking = Result<(Validated, Option<CallOut>), Response>;
+
+/// [`Asking`] on a read transaction of the `default` SQLite database (rolled back before the call).
+/// None on a storage failure: the write then runs every stage itself, and answers it.
+fn ask_sqlite(req: &Request, service: &Service, env: &WasiEnv) -> Option<Asking> {
     let conn = Connection::open(DATABASE).ok()?;
     let mut tx = SqliteTx::new(&conn);
     sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::BEGIN_READ, &[])).ok()?;
-    let call = service
-        .precheck(req, &mut tx)
-        .ok()
-        .and_then(|pre| service.ask(&pre, req, &mut tx, env));
+    let asking = asking(req, service, &mut tx, env);
     rollback(&tx);
-    call.filter(|_| tx.failed.is_none())
+    asking.filter(|_| tx.failed.is_none())
+}
+
+/// Precheck, validate and ask on one read transaction `tx`.
+pub(crate) fn asking(
+    req: &Request,
+    service: &Service,
+    tx: &mut dyn Tx,
+    env: &WasiEnv,
+) -> Option<Asking> {
+    let staged = service
+        .precheck(req, tx)
+        .and_then(|pre| service.validate(pre, req.clone(), tx, env));
+    Some(staged.map(|validated| {
+        let call = service.ask(&validated, tx, env);
+        (validated, call)
+    }))
 }
 
 #[cfg(feature = "postgres")]
-fn ask_postgres(req: &Request, service: &Service, env: &WasiEnv, url: &str) -> Option<CallOut> {
+fn ask_postgres(req: &Request, service: &Service, env: &WasiEnv, url: &str) -> Option<Asking> {
     crate::spin_pg::ask(req, service, env, url)
 }
 
 #[cfg(not(feature = "postgres"))]
-fn ask_postgres(_: &Request, _: &Service, _: &WasiEnv, _: &str) -> Option<CallOut> {
+fn ask_postgres(_: &Request, _: &Service, _: &WasiEnv, _: &str) -> Option<Asking> {
     None
 }
 
 #[cfg(feature = "postgres")]
 fn serve_postgres(
     req: &Request,
-    prepared: &Prepared,
+    staged: Option<&Validated>,
+    access: Access,
     service: &Service,
     env: &WasiEnv,
     url: &str,
@@ -388,7 +422,7 @@ fn serve_postgres(
         Ok(ms) => ms,
         Err(e) => return fail(&format!("bad configuration: {e}")),
     };
-    crate::spin_pg::serve(req, prepared, service, env, url, timeout_ms)
+    crate::spin_pg::serve(req, staged, access, service, env, url, timeout_ms)
 }
 
 /// Without the feature the component does not import `spin:postgres` at all (a Spin without it
@@ -396,7 +430,8 @@ fn serve_postgres(
 #[cfg(not(feature = "postgres"))]
 fn serve_postgres(
     _req: &Request,
-    _prepared: &Prepared,
+    _staged: Option<&Validated>,
+    _access: Access,
     _service: &Service,
     _env: &WasiEnv,
     _url: &str,
@@ -408,7 +443,13 @@ fn serve_postgres(
 }
 
 /// [`serve`] on the Spin SQLite database `default`.
-fn serve_sqlite(req: &Request, prepared: &Prepared, service: &Service, env: &WasiEnv) -> Response {
+fn serve_sqlite(
+    req: &Request,
+    staged: Option<&Validated>,
+    access: Access,
+    service: &Service,
+    env: &WasiEnv,
+) -> Response {
     let conn = match Connection::open(DATABASE) {
         Ok(conn) => conn,
         Err(e) => return fail(&format!("cannot open the {DATABASE:?} database: {e}")),
@@ -422,7 +463,7 @@ fn serve_sqlite(req: &Request, prepared: &Prepared, service: &Service, env: &Was
     if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::CREATE, &[])) {
         return fail(&format!("cannot create the kv table: {e}"));
     }
-    let begin = match prepared.access() {
+    let begin = match access {
         Access::Write => sql::BEGIN_WRITE,
         Access::Read => sql::BEGIN_READ,
     };
@@ -439,7 +480,7 @@ fn serve_sqlite(req: &Request, prepared: &Prepared, service: &Service, env: &Was
     // The core keeps a failed request's writes out of `tx` itself (except records the README's
     // idempotency rules keep), so whatever reached `tx` is committed, unless storage or randomness
     // failed underneath it.
-    let resp = service.handle_prepared(prepared, req, &mut tx, env);
+    let resp = run(req, staged, service, &mut tx, env);
     if let Some(e) = tx.failed.take() {
         rollback(&tx);
         return fail(&format!("storage failed during the request: {e}"));
@@ -453,6 +494,21 @@ fn serve_sqlite(req: &Request, prepared: &Prepared, service: &Service, env: &Was
         return fail(&format!("commit failed: {e}"));
     }
     resp
+}
+
+/// The core on the request's transaction: the request validated on the read it asked on, or every
+/// stage here (`Service::serve`: the key authenticated once, the body parsed once, in the write).
+pub(crate) fn run(
+    req: &Request,
+    staged: Option<&Validated>,
+    service: &Service,
+    tx: &mut dyn Tx,
+    env: &WasiEnv,
+) -> Response {
+    match staged {
+        Some(validated) => service.handle(validated, tx, env),
+        None => service.serve(req, tx, env),
+    }
 }
 
 /// Answers 500; [`handle`] logs the cause with the request id.

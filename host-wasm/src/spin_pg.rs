@@ -26,14 +26,12 @@
 //!
 //! The schema is created (and the data format stamped) by the first request that finds it missing.
 
-use card_core::callout::CallOut;
-use card_core::http::Prepared;
 use card_core::storage::KvPair;
-use card_core::{Access, Direction, Request, Response, Service, StoreError, Tx};
+use card_core::{Access, Direction, Request, Response, Service, StoreError, Tx, Validated};
 use spin_sdk::pg3::{Connection, DbValue, ParameterValue, PgError};
 
 use crate::pg::{self as sql, Attempt, Failure, Lock, Next};
-use crate::spin::{WasiEnv, fail};
+use crate::spin::{Asking, WasiEnv, fail};
 
 /// How one try of a request ended.
 enum Outcome {
@@ -87,7 +85,8 @@ impl Drop for Alone {
 /// Runs the request on the database at `url`; writes wait at most `timeout_ms` for a lock.
 pub(crate) fn serve(
     req: &Request,
-    prepared: &Prepared,
+    staged: Option<&Validated>,
+    access: Access,
     service: &Service,
     env: &WasiEnv,
     url: &str,
@@ -98,7 +97,7 @@ pub(crate) fn serve(
         Err(e) => return fail(&format!("cannot connect to PostgreSQL: {e}")),
     };
     let timeouts = sql::timeout_params(timeout_ms).map(ParameterValue::Str);
-    let write = prepared.access() == Access::Write;
+    let write = access == Access::Write;
     let mut set_up = false;
     let mut attempt = Attempt::FIRST;
     loop {
@@ -113,7 +112,8 @@ pub(crate) fn serve(
         let outcome = run_once(
             &conn,
             req,
-            prepared,
+            staged,
+            access,
             service,
             env,
             &timeouts,
@@ -177,23 +177,21 @@ fn finish(req: &Request, outcome: Outcome) -> Response {
 /// One try: BEGIN, the schema version, the data format, the core, COMMIT.
 /// A write sets its timeouts and, unless a re-run holds the lock alone beside it (`shared` false),
 /// takes the write lock shared.
-/// What a write that asks first should send, judged on a read transaction (rolled back before the
-/// call). None on any failure, or before the schema exists: the write then answers it.
-pub(crate) fn ask(req: &Request, service: &Service, env: &WasiEnv, url: &str) -> Option<CallOut> {
+/// A write that asks first, prechecked and validated on a read transaction (rolled back before the
+/// call), and what it should send (`spin::Asking`). None on a storage failure, or before the schema
+/// exists: the write then runs every stage itself, and answers it.
+pub(crate) fn ask(req: &Request, service: &Service, env: &WasiEnv, url: &str) -> Option<Asking> {
     let conn = open(url).ok()?;
     conn.execute(sql::BEGIN_READ, &[]).ok()?;
-    let call = match schema_version(&conn) {
+    let asking = match schema_version(&conn) {
         Ok(Some(v)) if v == sql::SCHEMA_VERSION => {
             let mut tx = PgTx::new(&conn, true);
-            service
-                .precheck(req, &mut tx)
-                .ok()
-                .and_then(|pre| service.ask(&pre, req, &mut tx, env))
+            crate::spin::asking(req, service, &mut tx, env).filter(|_| tx.outcome().is_none())
         }
         _ => None,
     };
     rollback(&conn);
-    call
+    asking
 }
 
 /// Runs `f` in one short write transaction of its own (the store's write lock taken shared, as a
@@ -242,16 +240,17 @@ pub(crate) fn in_write<T>(
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_once(
     conn: &Connection,
     req: &Request,
-    prepared: &Prepared,
+    staged: Option<&Validated>,
+    access: Access,
     service: &Service,
     env: &WasiEnv,
     timeouts: &[ParameterValue],
     shared: bool,
 ) -> Outcome {
-    let access = prepared.access();
     let begin = match access {
         Access::Write => sql::BEGIN_WRITE,
         Access::Read => sql::BEGIN_READ,
@@ -278,7 +277,7 @@ fn run_once(
         }
     }
     let outcome =
-        outcome.unwrap_or_else(|| run_in_transaction(conn, req, prepared, service, env, access));
+        outcome.unwrap_or_else(|| run_in_transaction(conn, req, staged, service, env, access));
     match outcome {
         // A failed COMMIT already ended the transaction; everything else is rolled back.
         Outcome::Done(_) => {}
@@ -290,7 +289,7 @@ fn run_once(
 fn run_in_transaction(
     conn: &Connection,
     req: &Request,
-    prepared: &Prepared,
+    staged: Option<&Validated>,
     service: &Service,
     env: &WasiEnv,
     access: Access,
@@ -313,7 +312,8 @@ fn run_in_transaction(
             .outcome()
             .unwrap_or_else(|| Outcome::Failed(e.to_string()));
     }
-    let resp = service.handle_prepared(prepared, req, &mut tx, env);
+    // A re-run (a conflict) runs the same validated request again: its body is not parsed again.
+    let resp = crate::spin::run(req, staged, service, &mut tx, env);
     if let Some(outcome) = tx.outcome() {
         return outcome;
     }

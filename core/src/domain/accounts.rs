@@ -147,6 +147,9 @@ indexed!(Account, Kind::Account, |r| {
     // An account has no holds: all three show the one stored balance.
     "balance" ["balance", "availableBalance", "ledgerBalance"] => Ordered::Num(r.balance),
     "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
+}, texts {
+    // The default search field; a funding's save compares the name and moves nothing.
+    "name" => &r.name,
 });
 
 /// Every account of the caller, oldest first.

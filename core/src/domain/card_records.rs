@@ -93,14 +93,17 @@ pub(crate) fn stored(s: &mut Scope, id: &str) -> Result<Card> {
 pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
     let old = table::save_over(s.tx, s.client, card)?;
     if let Some(old) = old
-        && old.balance != card.balance
+        && (old.balance != card.balance || old.status != card.status)
     {
         let held = stored_held(s, &card.id)?;
         keep_available(
             s.tx,
             s.client,
             &card.id,
-            (Some(old.balance - held), card.balance - held),
+            (
+                Some((old.status, old.balance - held)),
+                (card.status, card.balance - held),
+            ),
         )?;
     }
     Ok(())
@@ -111,21 +114,33 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
 /// the value the stored state gave to the new one ([`save`], [`add_held`]), so it
 /// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
 /// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
-/// settles them.
+/// settles them. Its compound part per `status` (`status=active&balance.gte=..&sort=-balance` walks
+/// one part) moves with it, and from part to part when the status changes.
 pub(crate) fn keep_available(
     tx: &mut dyn crate::storage::Tx,
     client: &str,
     id: &str,
-    (old, new): (Option<Decimal>, Decimal),
+    (old, new): (Option<(CardStatus, Decimal)>, (CardStatus, Decimal)),
 ) -> std::result::Result<(), crate::storage::StoreError> {
-    let old = old.map(Ordered::Num);
+    let old = old.map(|(status, v)| (status, Ordered::Num(v)));
+    let new = (new.0, Ordered::Num(new.1));
     table::keep_range(
         tx,
         client,
         Kind::Card,
         AVAILABLE,
         id,
-        (old.as_ref(), &Ordered::Num(new)),
+        (old.as_ref().map(|(_, v)| v), &new.1),
+    )?;
+    table::keep_compound(
+        tx,
+        client,
+        (Kind::Card, AVAILABLE, "status"),
+        id,
+        (
+            old.as_ref().map(|(status, v)| (status.as_str(), v)),
+            (new.0.as_str(), &new.1),
+        ),
     )
 }
 
@@ -156,7 +171,9 @@ indexed!(Card, Kind::Card, |r| {
     "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
 }, kept {
     "available" ["balance", "availableBalance"],
-}, stale = lapsed_cards, digits {
+}, stale = lapsed_cards, compound {
+    "available" by "status",
+}, digits {
     "last4" => 4,
 });
 
@@ -223,7 +240,10 @@ pub(crate) fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<(
     codec::put(s.tx, &key, &HeldTotal { amount })?;
     // The card's available balance moved with its holds.
     if let Some(card) = table::get::<Card>(s.tx, s.client, card_id)? {
-        let moved = (Some(card.balance - before), card.balance - amount);
+        let moved = (
+            Some((card.status, card.balance - before)),
+            (card.status, card.balance - amount),
+        );
         keep_available(s.tx, s.client, card_id, moved)?;
     }
     Ok(())

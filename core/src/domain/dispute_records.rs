@@ -48,6 +48,9 @@ indexed!(Dispute, Kind::Dispute, |r| {
     "transactionId" => &r.transaction_id,
     "authorizationId" => &r.authorization_id,
     "status" => r.status.as_str(),
+}, texts {
+    "reason" => r.reason.as_str(),
+    "explanation" => r.explanation.as_deref().unwrap_or(""),
 });
 
 /// One of the caller's disputes; another client's or an unknown id is 404.

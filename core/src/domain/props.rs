@@ -661,6 +661,22 @@ proptest! {
                 }
                 want.sort();
                 prop_assert_eq!(entries(&mut s, Kind::Card, "available"), want);
+                // Its compound part per status holds exactly the cards of that status, with the
+                // same values, and its bucket counts add up to them.
+                for status in CardStatus::ALL {
+                    let part = keys::compound_range(super::card_records::AVAILABLE, "status", status);
+                    let mut want = Vec::new();
+                    for c in all_cards.iter().filter(|c| c.status.as_str() == *status) {
+                        let held = super::card_records::stored_held(&mut s, &c.id).unwrap();
+                        want.push((Ordered::Num(c.balance - held).encode(), c.id.clone()));
+                    }
+                    want.sort();
+                    let n = want.len() as u64;
+                    prop_assert_eq!(entries(&mut s, Kind::Card, &part), want);
+                    let span = crate::storage::ordered::Span::default();
+                    let counted = crate::storage::table::range_count(s.tx, "alice", Kind::Card, &part, &span).unwrap();
+                    prop_assert_eq!(counted, n);
+                }
                 // And the bucket counts add up to them.
                 let span = crate::storage::ordered::Span::default();
                 for (kind, index, n) in [(Kind::Card, "available", all_cards.len()), (Kind::Account, "balance", balances.len())] {

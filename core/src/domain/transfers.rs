@@ -35,6 +35,9 @@ impl Record for Transfer {
 indexed!(Transfer, Kind::Transfer, |r| {
     "debitAccountId" => &r.debit_account_id,
     "creditAccountId" => &r.credit_account_id,
+}, texts {
+    "narration" => r.narration.as_deref().unwrap_or(""),
+    "reference" => r.reference.as_deref().unwrap_or(""),
 });
 
 /// POST /accounts/transfers, validated (the two ids differ).

@@ -6,8 +6,11 @@ use super::authorizations::transactions::CardTransaction;
 use super::authorizations::{self, Authorization, spend};
 use super::card_holders::CardHolder;
 use super::card_records::{self, Card, HeldTotal};
+use super::dispute_records::Dispute;
 use super::events::Event;
 use super::ledger::Entry;
+use super::transfers::Transfer;
+use super::webhooks::endpoints::Endpoint;
 use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
 use crate::storage::ordered::Ordered;
@@ -24,13 +27,19 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
         2 => {
             from_2(tx)?;
             from_3(tx)?;
-            Ok(from_4(tx)?)
+            from_4(tx)?;
+            Ok(from_5(tx)?)
         }
         3 => {
             from_3(tx)?;
-            Ok(from_4(tx)?)
+            from_4(tx)?;
+            Ok(from_5(tx)?)
         }
-        4 => Ok(from_4(tx)?),
+        4 => {
+            from_4(tx)?;
+            Ok(from_5(tx)?)
+        }
+        5 => Ok(from_5(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -144,6 +153,50 @@ fn from_4(tx: &mut dyn Tx) -> Result<(), StoreError> {
             }
             _ => Ok(()),
         }
+    })
+}
+
+/// Format 6 adds the compound range parts (below) and the gram indexes of text fields (`Indexed::TEXTS`): every record of a kind that
+/// has some gets its entries and counts (a format-2 store upgraded above already has them, from
+/// `table::insert`; only missing entries are written, so none is counted twice).
+fn from_5(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    compound_available_by_status(tx)?;
+    texts::<CardHolder>(tx)?;
+    texts::<Account>(tx)?;
+    texts::<Transfer>(tx)?;
+    texts::<Dispute>(tx)?;
+    texts::<Endpoint>(tx)
+}
+
+/// Writes the missing gram entries of every record of kind `R`, client by client (a skip scan
+/// finds the clients; the other kinds' records are never read).
+fn texts<R: Indexed>(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    for client in table::clients_with(tx, R::KIND)? {
+        each(tx, &keys::records(&client, R::KIND), |tx, (_, value)| {
+            let record: R = codec::decode(&value)?;
+            table::index_texts(tx, &client, &record)
+        })?;
+    }
+    Ok(())
+}
+
+/// Format 6 keeps cards' kept range index of what they can spend also in one part per card
+/// `status` (`table::keep_compound`): each card gets its entry in its status's part, with the value
+/// its kept entry holds (ledger balance less stored holds). The entries are added, never replaced,
+/// so a store upgraded from format 4 or older above gets them once.
+fn compound_available_by_status(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    each(tx, &keys::tagged("p"), |tx, (key, value)| {
+        let parts = keys::text_parts(&key);
+        if parts.get(2).and_then(|tag| Kind::from_tag(tag)) != Some(Kind::Card) {
+            return Ok(());
+        }
+        let client = client_of(&parts)?;
+        let card: Card = codec::decode(&value)?;
+        let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
+            .map_or(Decimal::ZERO, |t| t.amount);
+        let part = keys::compound_range(card_records::AVAILABLE, "status", card.status.as_str());
+        let available = Ordered::Num(card.balance - held);
+        table::start_range(tx, &client, Kind::Card, &part, &card.id, &available)
     })
 }
 

@@ -31,13 +31,29 @@ pub fn authenticate(
     api_keys::lookup(key, configured, tx)?.ok_or(ApiError::Unauthorized)
 }
 
+/// A write's key read again inside its write transaction (`authenticate` read it on a snapshot
+/// before the body was read): a stored key revoked since refuses the write with 401. Configured keys
+/// cannot be revoked, so they are not read again.
+pub fn recheck(
+    req: &Request,
+    key: &KeyInfo,
+    configured: &ConfiguredKeys,
+    tx: &mut dyn Tx,
+) -> Result<KeyInfo, ApiError> {
+    if key.configured {
+        return Ok(key.clone());
+    }
+    let presented = presented_key(req).ok_or(ApiError::Unauthorized)?;
+    api_keys::lookup(presented, configured, tx)?.ok_or(ApiError::Unauthorized)
+}
+
 /// Who is asking, for the audit trail: the key's id (never the key), the request id the host
 /// stamped on the request, and the address the host saw.
 pub fn actor(req: &Request, key: &KeyInfo) -> Actor {
     Actor {
         key_id: key.id.clone(),
         request_id: super::request_id::incoming(&req.headers).map(str::to_string),
-        address: req.peer.clone(),
+        address: req.peer.map(|ip| ip.to_string()),
     }
 }
 

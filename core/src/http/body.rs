@@ -38,7 +38,26 @@ pub fn json_object(req: &Request) -> Result<Map<String, Value>, ApiError> {
             "Content-Type must be application/json".into(),
         ));
     }
+    #[cfg(test)]
+    parses::count();
     super::fields::parse_object(&req.body)
+}
+
+/// A test hook: how many request bodies this thread parsed (a JSON object, a multipart form), so
+/// the stage tests can show one parse per write.
+#[cfg(test)]
+pub(crate) mod parses {
+    use std::cell::Cell;
+
+    thread_local!(static PARSED: Cell<usize> = const { Cell::new(0) });
+
+    pub(crate) fn count() {
+        PARSED.with(|n| n.set(n.get() + 1));
+    }
+
+    pub(crate) fn so_far() -> usize {
+        PARSED.with(Cell::get)
+    }
 }
 
 /// Collects a request body chunk by chunk, keeping at most `max` bytes. An oversize body is still read

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::domain::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::query::{Pos, RangePos, Source};
+use crate::query::{Pos, RangeKey, RangePos, Source};
 use crate::storage::Direction;
 use crate::storage::ordered::Span;
 use crate::storage::table::{self, Indexed, Position};
@@ -15,10 +15,29 @@ use crate::storage::table::{self, Indexed, Position};
 /// Every index is in creation order: the index of every record is the range index of `createdAt`.
 const CREATED: &str = "createdAt";
 
+/// The stored name of the range index `key` of kind `R` (a compound part's own name), if it has one.
+fn range_index<R: Indexed>(key: &RangeKey) -> Option<String> {
+    let index = table::range_index_of::<R>(&key.field)?;
+    match &key.within {
+        None => Some(index.to_string()),
+        Some((field, value)) => table::compound_of::<R>(index, field)
+            .then(|| crate::storage::keys::compound_range(index, field, value)),
+    }
+}
+
+mod only;
+
+pub use only::Only;
+
+/// Makes a record's list document with only the given top-level fields.
+type Projection<'c, 's, R> = Box<dyn FnMut(&mut Scope<'s>, R, &[String]) -> ApiResult<Value> + 'c>;
+
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
     scope: &'c mut Scope<'s>,
     view: F,
+    /// For passes over every record: a document of only the fields the query reads.
+    only: Option<Projection<'c, 's, R>>,
     kind: PhantomData<R>,
 }
 
@@ -31,8 +50,19 @@ where
         Records {
             scope,
             view,
+            only: None,
             kind: PhantomData,
         }
+    }
+
+    /// Passes over every record build their documents with `only` (the record, the top-level
+    /// fields to keep), which must give those fields exactly as `view` does.
+    pub fn projected(
+        mut self,
+        only: impl FnMut(&mut Scope<'s>, R, &[String]) -> ApiResult<Value> + 'c,
+    ) -> Self {
+        self.only = Some(Box::new(only));
+        self
     }
 
     fn load(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>> {
@@ -128,6 +158,10 @@ where
         self.load(id)
     }
 
+    fn texts(&self) -> &'static [&'static str] {
+        R::TEXTS
+    }
+
     fn digits(&self, field: &str) -> Option<u32> {
         R::DIGITS.iter().find(|(f, _)| *f == field).map(|(_, n)| *n)
     }
@@ -136,28 +170,45 @@ where
         field == CREATED || table::range_index_of::<R>(field).is_some()
     }
 
-    fn range_count(&mut self, field: &str, span: &Span) -> ApiResult<Option<u64>> {
-        let Some(index) = table::range_index_of::<R>(field) else {
+    fn compound(&self, field: &str, eq: &str) -> bool {
+        table::range_index_of::<R>(field).is_some_and(|index| table::compound_of::<R>(index, eq))
+    }
+
+    fn range_count(&mut self, key: &RangeKey, span: &Span) -> ApiResult<Option<u64>> {
+        let Some(index) = range_index::<R>(key) else {
             return Ok(None);
         };
         let (tx, client) = (&mut *self.scope.tx, self.scope.client);
-        Ok(Some(table::range_count(tx, client, R::KIND, index, span)?))
+        Ok(Some(table::range_count(tx, client, R::KIND, &index, span)?))
     }
 
-    fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
-        let Some(index) = table::range_index_of::<R>(field) else {
+    fn stale(&mut self, key: &RangeKey) -> ApiResult<Vec<RangePos>> {
+        let Some(index) = table::range_index_of::<R>(&key.field) else {
             return Ok(Vec::new());
         };
         if !R::KEPT_RANGES.iter().any(|(name, _)| *name == index) {
             return Ok(Vec::new());
         }
         let now = self.scope.now.millis();
-        Ok(R::stale(self.scope.tx, self.scope.client, index, now)?)
+        let (tx, client) = (&mut *self.scope.tx, self.scope.client);
+        let mut stale = R::stale(tx, client, index, now)?;
+        // A compound part holds only the records of its value.
+        if let Some((field, value)) = &key.within {
+            let mut kept = Vec::with_capacity(stale.len());
+            for p in stale {
+                let record = table::get::<R>(tx, client, &p.id)?;
+                if record.is_some_and(|r| table::index_value(&r, field) == Some(value.as_str())) {
+                    kept.push(p);
+                }
+            }
+            stale = kept;
+        }
+        Ok(stale)
     }
 
     fn range_positions(
         &mut self,
-        field: &str,
+        key: &RangeKey,
         span: &Span,
         desc: bool,
         after: Option<&RangePos>,
@@ -168,7 +219,7 @@ where
         } else {
             Direction::Forward
         };
-        if field == CREATED {
+        if key.field == CREATED && key.within.is_none() {
             let (tx, client) = (&mut *self.scope.tx, self.scope.client);
             return Ok(table::created_positions(
                 tx,
@@ -180,14 +231,14 @@ where
                 n,
             )?);
         }
-        let Some(index) = table::range_index_of::<R>(field) else {
+        let Some(index) = range_index::<R>(key) else {
             return Ok(Vec::new());
         };
         Ok(table::range_positions(
             self.scope.tx,
             self.scope.client,
             R::KIND,
-            index,
+            &index,
             span,
             dir,
             after,
@@ -204,6 +255,27 @@ where
                 id: record.id().to_string(),
             };
             out.push((pos, (self.view)(self.scope, record)?));
+        }
+        Ok(out)
+    }
+
+    fn scan_only(
+        &mut self,
+        after: Option<&str>,
+        n: usize,
+        fields: &[String],
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        let Some(only) = self.only.as_mut() else {
+            return self.scan(after, n);
+        };
+        let records = table::scan::<R>(self.scope.tx, self.scope.client, after, n)?;
+        let mut out = Vec::with_capacity(records.len());
+        for record in records {
+            let pos = Pos {
+                created_ms: record.created_ms(),
+                id: record.id().to_string(),
+            };
+            out.push((pos, only(self.scope, record, fields)?));
         }
         Ok(out)
     }

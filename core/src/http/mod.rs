@@ -16,7 +16,7 @@ pub mod idempotency;
 pub mod listing;
 pub mod openapi;
 pub mod parse;
-mod pipeline;
+pub(crate) mod pipeline;
 pub mod reply;
 pub mod request_id;
 pub mod routes;
@@ -25,7 +25,7 @@ pub mod views;
 #[cfg(test)]
 mod tests_card_holders;
 
-pub use pipeline::{ask, check_body, handle};
+pub use pipeline::{ask, handle, validate};
 pub use routes::Prepared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,6 +74,82 @@ impl fmt::Display for Method {
     }
 }
 
+/// A host's own header map, read in place: the core asks it for the few headers it reads instead
+/// of the host copying every header into the request (a name and a value allocated per header,
+/// per request, on the read path).
+pub trait HeaderSource: Send + Sync {
+    /// The first value of header `name` (given in lower case), when it is valid UTF-8.
+    fn get(&self, name: &str) -> Option<&str>;
+}
+
+/// A request's headers: a list (the core's tests, the Spin host), the host's own map
+/// ([`HeaderSource`]), or both; what was set on the request ([`Headers::set`], [`Headers::push`])
+/// comes first. Names are matched case-insensitively.
+#[derive(Clone, Default)]
+pub struct Headers {
+    list: Vec<(String, String)>,
+    host: Option<std::sync::Arc<dyn HeaderSource>>,
+}
+
+impl Headers {
+    /// The host's map, read in place.
+    pub fn from_host(host: std::sync::Arc<dyn HeaderSource>) -> Headers {
+        Headers {
+            list: Vec::new(),
+            host: Some(host),
+        }
+    }
+
+    /// The first value of a header, by case-insensitive name.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        if let Some(value) = header_value(&self.list, name) {
+            return Some(value);
+        }
+        let host = self.host.as_deref()?;
+        if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            host.get(&name.to_ascii_lowercase())
+        } else {
+            host.get(name)
+        }
+    }
+
+    /// Adds a header (after any of the same name).
+    pub fn push(&mut self, name: &str, value: &str) {
+        self.list.push((name.to_string(), value.to_string()));
+    }
+
+    /// Sets a header, replacing every value it had (the host's included).
+    pub fn set(&mut self, name: &str, value: &str) {
+        self.list.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        // First in the list, so it is found before the host's value of the same name.
+        self.list.insert(0, (name.to_string(), value.to_string()));
+    }
+
+    /// The headers set as a list (not the host's map).
+    pub fn listed(&self) -> &[(String, String)] {
+        &self.list
+    }
+}
+
+impl From<Vec<(String, String)>> for Headers {
+    fn from(list: Vec<(String, String)>) -> Headers {
+        Headers { list, host: None }
+    }
+}
+
+/// Names only: values hold credentials.
+impl fmt::Debug for Headers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Headers")
+            .field(
+                "list",
+                &self.list.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
+            .field("host", &self.host.is_some())
+            .finish()
+    }
+}
+
 /// One HTTP request as the core sees it. Header names are matched case-insensitively.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -82,18 +158,20 @@ pub struct Request {
     pub path: String,
     /// The raw query string without the leading `?` (empty when absent).
     pub query: String,
-    pub headers: Vec<(String, String)>,
+    pub headers: Headers,
     pub body: Vec<u8>,
     /// What an outside endpoint answered before this write ([`crate::callout`]); set by hosts only,
     /// never parsed from the request.
     pub asked: Option<crate::callout::Asked>,
     /// The caller's address as the host saw it (for the audit trail); None where it cannot tell.
-    pub peer: Option<String>,
+    /// An address, not its text: only the audit of a token or reveal formats it.
+    pub peer: Option<std::net::IpAddr>,
 }
 
 /// A request's credentials are wiped from memory when it is dropped: the API key (`x-api-key`,
-/// `Authorization`) and the query string, which carries reveal tokens. The host's own buffers are
-/// its to wipe (README "Card data security").
+/// `Authorization`) and the query string, which carries reveal tokens. The host's own buffers (and
+/// its header map, when the request reads it in place) are its to wipe (README "Card data
+/// security").
 impl Drop for Request {
     fn drop(&mut self) {
         self.wipe_credentials();
@@ -103,7 +181,7 @@ impl Drop for Request {
 impl Request {
     fn wipe_credentials(&mut self) {
         use zeroize::Zeroize;
-        for (name, value) in &mut self.headers {
+        for (name, value) in &mut self.headers.list {
             if name.eq_ignore_ascii_case("x-api-key") || name.eq_ignore_ascii_case("authorization")
             {
                 value.zeroize();
@@ -121,7 +199,7 @@ impl Request {
             method,
             path,
             query,
-            headers: Vec::new(),
+            headers: Headers::default(),
             body: Vec::new(),
             asked: None,
             peer: None,
@@ -129,7 +207,7 @@ impl Request {
     }
 
     pub fn header(mut self, name: &str, value: &str) -> Request {
-        self.headers.push((name.to_string(), value.to_string()));
+        self.headers.push(name, value);
         self
     }
 
@@ -140,7 +218,7 @@ impl Request {
 
     /// The first value of a header, by case-insensitive name.
     pub fn header_value(&self, name: &str) -> Option<&str> {
-        header_value(&self.headers, name)
+        self.headers.get(name)
     }
 }
 
@@ -168,8 +246,11 @@ impl Response {
     /// A JSON body. Serializing a `Value` or a view cannot fail short of a bug; if it does, the
     /// response is a 500 with the cause, never a success with an empty body.
     pub fn json(status: u16, value: &impl serde::Serialize) -> Response {
-        match serde_json::to_vec(value) {
-            Ok(body) => Response::bytes(status, "application/json", body),
+        // Room for a typical single record (a card is about 700 bytes), so it is written without
+        // growing the buffer several times over.
+        let mut body = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut body, value) {
+            Ok(()) => Response::bytes(status, "application/json", body),
             Err(e) => errors::to_response(&crate::error::ApiError::internal(format!(
                 "cannot serialize a response body: {e}"
             ))),
@@ -208,8 +289,50 @@ mod tests {
             .header("accept", "application/json");
         req.wipe_credentials();
         assert_eq!(req.query, "");
-        let values: Vec<&str> = req.headers.iter().map(|(_, v)| v.as_str()).collect();
+        let values: Vec<&str> = req
+            .headers
+            .listed()
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect();
         assert_eq!(values, ["", "", "application/json"]);
         assert_eq!(req.path, "/cards/c1/reveal");
+    }
+
+    /// A host's map as the native host's is: lower-case names, looked up as given.
+    struct Map(Vec<(&'static str, &'static str)>);
+
+    impl HeaderSource for Map {
+        fn get(&self, name: &str) -> Option<&str> {
+            self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+        }
+    }
+
+    #[test]
+    fn headers_read_in_place_are_found_by_any_case_and_what_is_set_comes_first() {
+        let host = Map(vec![
+            ("x-api-key", "sk_1"),
+            ("x-request-id", "theirs"),
+            ("x-request-id", "second"),
+        ]);
+        let mut headers = Headers::from_host(std::sync::Arc::new(host));
+        assert_eq!(headers.get("X-Api-Key"), Some("sk_1"));
+        assert_eq!(headers.get("x-request-id"), Some("theirs"));
+        assert_eq!(headers.get("content-type"), None);
+        headers.set("X-Request-Id", "ours");
+        assert_eq!(headers.get("x-request-id"), Some("ours"));
+        headers.push("x-request-id", "later");
+        assert_eq!(headers.get("x-request-id"), Some("ours"));
+        headers.set("x-request-id", "again");
+        assert_eq!(headers.listed().len(), 1);
+        assert_eq!(headers.get("x-request-id"), Some("again"));
+        // A clone reads the same map (the host's is shared, not copied).
+        assert_eq!(headers.clone().get("x-api-key"), Some("sk_1"));
+        // Debug shows names only, never a value (they hold credentials).
+        let shown = format!("{headers:?}");
+        assert!(
+            shown.contains("x-request-id") && !shown.contains("again"),
+            "{shown}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! request can be traced from a client's report to the host's log line. The id is the caller's
 //! `X-Request-Id` when it looks safe to echo and log, else one drawn from the host's randomness.
 
-use super::{Response, header_value};
+use super::{Headers, Response, header_value};
 use crate::env::Env;
 
 /// The longest incoming `X-Request-Id` kept; a longer one is replaced.
@@ -10,8 +10,8 @@ pub const MAX_LEN: usize = 64;
 
 /// The incoming id, if it is short and only `[A-Za-z0-9._-]` (so it cannot split a header or a log
 /// line, nor carry much of anything else).
-pub fn incoming(headers: &[(String, String)]) -> Option<&str> {
-    header_value(headers, "x-request-id").filter(|id| is_safe(id))
+pub fn incoming(headers: &Headers) -> Option<&str> {
+    headers.get("x-request-id").filter(|id| is_safe(id))
 }
 
 /// 1 to [`MAX_LEN`] characters of `[A-Za-z0-9._-]`.
@@ -34,7 +34,7 @@ pub fn generate(env: &dyn Env) -> String {
 }
 
 /// The request's id: the incoming one when safe, else a fresh one.
-pub fn for_request(headers: &[(String, String)], env: &dyn Env) -> String {
+pub fn for_request(headers: &Headers, env: &dyn Env) -> String {
     match incoming(headers) {
         Some(id) => id.to_string(),
         None => generate(env),
@@ -44,9 +44,7 @@ pub fn for_request(headers: &[(String, String)], env: &dyn Env) -> String {
 /// Sets the request's `X-Request-Id` to the id the host chose (what the audit trail records), so the
 /// core sees the same id the response carries.
 pub fn attach(req: &mut super::Request, id: &str) {
-    req.headers
-        .retain(|(name, _)| !name.eq_ignore_ascii_case("x-request-id"));
-    req.headers.push(("x-request-id".into(), id.to_string()));
+    req.headers.set("x-request-id", id);
 }
 
 /// Adds `Request-Id`, and `requestId` to a JSON error body (the error envelope).
@@ -78,8 +76,8 @@ mod tests {
     use crate::error::ApiError;
     use crate::http::errors;
 
-    fn headers(id: &str) -> Vec<(String, String)> {
-        vec![("X-Request-Id".into(), id.into())]
+    fn headers(id: &str) -> Headers {
+        vec![("X-Request-Id".into(), id.into())].into()
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Card holders through `Service::handle` on MemStore with the fixed clock (2026-11-22T10:00:00Z).
+//! Card holders through `Service::serve` on MemStore with the fixed clock (2026-11-22T10:00:00Z).
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};

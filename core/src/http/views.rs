@@ -37,7 +37,11 @@ use crate::query::{FieldType, Schema};
 use crate::storage::codec::money;
 
 fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&t.to_rfc3339())
+    let mut buf = [0; 24];
+    match t.rfc3339_in(&mut buf) {
+        Some(text) => s.serialize_str(text),
+        None => s.serialize_str(&t.to_rfc3339()),
+    }
 }
 
 /// The kind of one field of a view declared with [`view!`]: how it is written, what the list

@@ -4,6 +4,7 @@
 
 mod eval;
 mod filter;
+mod grams;
 mod output;
 mod parse;
 mod project;
@@ -17,7 +18,7 @@ mod tests;
 
 pub use parse::parse;
 pub use project::project_fields;
-pub use run::{ALL, Documents, Page, Pos, RangePos, Source};
+pub use run::{ALL, Documents, Page, Pos, RangeKey, RangePos, Source};
 
 use regex::Regex;
 

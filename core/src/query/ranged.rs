@@ -12,6 +12,11 @@
 //! counted by walking keys (no record is read): inside the span and outside it in turns, so the walk
 //! costs twice the smaller side (the index holds every record, so its size is the `*` count).
 //! Otherwise each candidate is read and matched, and the total counted in the same pass.
+//!
+//! A range index may be kept in parts, one per value of an indexed field ([`Source::compound`]):
+//! with an equality on that field the walk takes that value's part ([`RangeKey::within`]), which
+//! leaves out every record the equality refuses, and which decides the query when the equality and
+//! the range are all its conditions.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -19,7 +24,7 @@ use serde_json::Value;
 
 use super::ListQuery;
 use super::filter::{Op, Operand};
-use super::run::{ALL, Bounds, Candidates, Page, Pos, RangePos, Source};
+use super::run::{ALL, Bounds, Candidates, Page, Pos, RangeKey, RangePos, Source};
 use super::schema::lookup;
 use super::value::{Scalar, parse_decimal};
 use crate::env::Timestamp;
@@ -49,7 +54,7 @@ const COUNT_CHUNK: usize = 2;
 
 /// The range index to walk and how.
 pub(super) struct RangePlan {
-    field: String,
+    key: RangeKey,
     span: Span,
     /// The span alone decides the query: records are read only for the page.
     decided: bool,
@@ -93,6 +98,37 @@ impl ListQuery {
         spans
     }
 
+    /// The equality condition (field, value) on an indexed field whose value splits the range
+    /// index of `field` into parts ([`Source::compound`]): walking that part alone leaves out
+    /// every record the equality refuses.
+    fn compound_eq(&self, src: &dyn Source, field: &str) -> Option<(String, String)> {
+        self.conditions
+            .iter()
+            .find_map(|c| match (&c.op, &c.operand) {
+                (Op::Eq, Operand::One(Scalar::Str(v)))
+                    if c.path != field && src.compound(field, &c.path) =>
+                {
+                    Some((c.path.clone(), v.clone()))
+                }
+                _ => None,
+            })
+    }
+
+    /// The range index to walk for `field`: its part for the query's equality when it has one.
+    fn range_key(&self, src: &dyn Source, field: &str) -> RangeKey {
+        RangeKey {
+            field: field.to_string(),
+            within: self.compound_eq(src, field),
+        }
+    }
+
+    /// Whether walking `key` over its span decides the whole query: every condition is on its
+    /// field, or is the equality its part stands for, and there is no search.
+    fn decides(&self, spans: &HashMap<String, (Span, usize)>, key: &RangeKey) -> bool {
+        let folded = spans.get(&key.field).map_or(0, |(_, n)| *n);
+        self.search.is_none() && folded + usize::from(key.within.is_some()) == self.conditions.len()
+    }
+
     /// A plan over a range index, when one beats the equality access (`eq_cost`: its entries).
     pub(super) fn range_plan(
         &self,
@@ -100,61 +136,60 @@ impl ListQuery {
         eq_cost: Option<u64>,
     ) -> ApiResult<Option<RangePlan>> {
         let spans = self.spans(src);
-        let decided = |field: &str| {
-            self.search.is_none()
-                && spans
-                    .get(field)
-                    .is_some_and(|(_, n)| *n == self.conditions.len())
-                || self.search.is_none() && self.conditions.is_empty()
-        };
         // A sort on createdAt alone is the order of every index (`walk_in_order`).
-        if let [key] = self.sort.as_slice()
-            && src.ranged(&key.path)
-            && key.path != "createdAt"
+        if let [sort] = self.sort.as_slice()
+            && src.ranged(&sort.path)
+            && sort.path != "createdAt"
         {
             if eq_cost.is_some_and(|c| c <= SMALL_INDEX) {
                 return Ok(None);
             }
-            let span = spans.get(&key.path).map(|(s, _)| s.clone());
+            let key = self.range_key(src, &sort.path);
+            let span = spans.get(&sort.path).map(|(s, _)| s.clone());
             return Ok(Some(RangePlan {
-                field: key.path.clone(),
-                decided: decided(&key.path),
+                decided: self.decides(&spans, &key),
+                key,
                 span: span.unwrap_or_default(),
-                order: Some(key.desc),
+                order: Some(sort.desc),
             }));
         }
-        let mut best: Option<(usize, &String, &Span)> = None;
+        let mut best: Option<(usize, RangeKey, &Span)> = None;
         for (field, (span, _)) in &spans {
-            let n = src.range_positions(field, span, false, None, NARROW)?.len();
-            let better = best.is_none_or(|(b, _, _)| n < b);
+            let key = self.range_key(src, field);
+            let n = src.range_positions(&key, span, false, None, NARROW)?.len();
+            let better = best.as_ref().is_none_or(|(b, _, _)| n < *b);
             if n < NARROW && eq_cost.is_none_or(|c| (n as u64) < c) && better {
-                best = Some((n, field, span));
+                best = Some((n, key, span));
             }
         }
-        Ok(best.map(|(_, field, span)| RangePlan {
-            field: field.clone(),
-            decided: decided(field),
+        Ok(best.map(|(_, key, span)| RangePlan {
+            decided: self.decides(&spans, &key),
+            key,
             span: span.clone(),
             order: None,
         }))
     }
 
     /// The total of a query that one range decides (every condition on one range-indexed field,
-    /// no search), from the source's range counts, whatever index the walk takes.
+    /// or on it and the equality of one of its compound parts; no search), from the source's range
+    /// counts, whatever index the walk takes.
     pub(super) fn span_total(&self, src: &mut dyn Source) -> ApiResult<Option<u64>> {
         if self.search.is_some() {
             return Ok(None);
         }
         let spans = self.spans(src);
-        let Some((field, (span, _))) = spans.iter().find(|(_, (_, n))| *n == self.conditions.len())
-        else {
-            return Ok(None);
-        };
-        let Some(keys) = src.range_count(field, span)? else {
-            return Ok(None);
-        };
-        let stale = Stale::read(self, src, field)?;
-        Ok(Some(stale.corrected(keys, span)))
+        for (field, (span, _)) in &spans {
+            let key = self.range_key(src, field);
+            if !self.decides(&spans, &key) {
+                continue;
+            }
+            let Some(keys) = src.range_count(&key, span)? else {
+                return Ok(None);
+            };
+            let stale = Stale::read(self, src, &key)?;
+            return Ok(Some(stale.corrected(keys, span)));
+        }
+        Ok(None)
     }
 
     pub(super) fn run_range(
@@ -163,7 +198,7 @@ impl ListQuery {
         plan: &RangePlan,
         bounds: Bounds,
     ) -> ApiResult<Page> {
-        let stale = Stale::read(self, src, &plan.field)?;
+        let stale = Stale::read(self, src, &plan.key)?;
         let Some(desc) = plan.order else {
             let mut walk = RangeWalk::new(plan, &stale, false, None);
             let mut docs = VecDeque::new();
@@ -184,7 +219,7 @@ impl ListQuery {
         let (skip, limit) = (self.skip(), self.limit_usize());
         let place = |b: &Option<(Pos, Value)>| -> ApiResult<Option<RangePos>> {
             b.as_ref()
-                .map(|(_, doc)| range_place(doc, &plan.field))
+                .map(|(_, doc)| range_place(doc, &plan.key.field))
                 .transpose()
         };
         let (after, before) = (place(&bounds.after)?, place(&bounds.before)?);
@@ -201,7 +236,7 @@ impl ListQuery {
         let count_here = !plan.decided
             && from.is_none()
             && stop.is_none()
-            && src.range_count(&plan.field, &plan.span)?.is_none();
+            && src.range_count(&plan.key, &plan.span)?.is_none();
         let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
         let mut walk = RangeWalk::new(plan, &stale, walk_desc, from);
         while let Some((p, doc)) = walk.next(src)? {
@@ -239,15 +274,15 @@ impl ListQuery {
             items.reverse();
         }
         let total = if plan.decided {
-            let keys = match src.range_count(&plan.field, &plan.span)? {
+            let keys = match src.range_count(&plan.key, &plan.span)? {
                 Some(n) => n,
-                None => count_span(src, &plan.field, &plan.span)?,
+                None => count_span(src, &plan.key, &plan.span)?,
             };
             stale.corrected(keys, &plan.span)
         } else if count_here {
             seen as u64
         } else if src
-            .range_count(&plan.field, &plan.span)?
+            .range_count(&plan.key, &plan.span)?
             .is_some_and(|n| n > src.count(ALL, "").unwrap_or(0) / 8)
         {
             // A wide span: one pass over the records as stored beats reading them one by one.
@@ -294,13 +329,13 @@ impl Stale {
         (keys + self.docs.len() as u64).saturating_sub(stored_inside)
     }
 
-    fn read(q: &ListQuery, src: &mut dyn Source, field: &str) -> ApiResult<Stale> {
-        let stored = src.stale(field)?;
+    fn read(q: &ListQuery, src: &mut dyn Source, key: &RangeKey) -> ApiResult<Stale> {
+        let stored = src.stale(key)?;
         let mut docs = Vec::new();
         for p in &stored {
             let (_, doc) = load(src, &p.id)?;
             if q.matches(&doc) {
-                docs.push((range_place(&doc, field)?, doc));
+                docs.push((range_place(&doc, &key.field)?, doc));
             }
         }
         docs.sort_by(|a, b| a.0.cmp(&b.0));
@@ -352,7 +387,7 @@ impl<'p> RangeWalk<'p> {
         loop {
             if self.buf.is_empty() && !self.done {
                 let chunk = src.range_positions(
-                    &self.plan.field,
+                    &self.plan.key,
                     &self.plan.span,
                     self.desc,
                     self.from.as_ref(),
@@ -433,9 +468,14 @@ fn load(src: &mut dyn Source, id: &str) -> ApiResult<(Pos, Value)> {
 
 /// The number of entries in `span`: the keys inside and the keys outside are walked in turns, and
 /// the side that ends first gives the count (the index holds every record).
-fn count_span(src: &mut dyn Source, field: &str, span: &Span) -> ApiResult<u64> {
+fn count_span(src: &mut dyn Source, key: &RangeKey, span: &Span) -> ApiResult<u64> {
+    // The index holds every record, or every record of its part's value.
+    let size = |src: &mut dyn Source| match &key.within {
+        Some((field, value)) => src.count(field, value),
+        None => src.count(ALL, ""),
+    };
     if span.lo.is_none() && span.hi.is_none() {
-        return src.count(ALL, "");
+        return size(src);
     }
     let below = span.lo.as_ref().map(|(v, incl)| Span {
         lo: None,
@@ -448,18 +488,18 @@ fn count_span(src: &mut dyn Source, field: &str, span: &Span) -> ApiResult<u64> 
     let mut inside = Lane::new(span.clone());
     let mut outside: Vec<Lane> = below.into_iter().chain(above).map(Lane::new).collect();
     loop {
-        if inside.step(src, field)? {
+        if inside.step(src, key)? {
             return Ok(inside.n);
         }
         let mut open = false;
         for lane in &mut outside {
             if !lane.done {
-                open |= !lane.step(src, field)?;
+                open |= !lane.step(src, key)?;
             }
         }
         if !open {
             let out: u64 = outside.iter().map(|l| l.n).sum();
-            return Ok(src.count(ALL, "")?.saturating_sub(out));
+            return Ok(size(src)?.saturating_sub(out));
         }
     }
 }
@@ -483,9 +523,9 @@ impl Lane {
     }
 
     /// Counts one more chunk; true when the span is done.
-    fn step(&mut self, src: &mut dyn Source, field: &str) -> ApiResult<bool> {
+    fn step(&mut self, src: &mut dyn Source, key: &RangeKey) -> ApiResult<bool> {
         let chunk =
-            src.range_positions(field, &self.span, false, self.after.as_ref(), COUNT_CHUNK)?;
+            src.range_positions(key, &self.span, false, self.after.as_ref(), COUNT_CHUNK)?;
         self.n += chunk.len() as u64;
         self.done = chunk.len() < COUNT_CHUNK;
         self.after = chunk.last().cloned();

@@ -64,6 +64,12 @@ pub trait Source {
     }
     /// One record by id (in this list's kind), with its place.
     fn find(&mut self, id: &str) -> ApiResult<Option<(Pos, Value)>>;
+    /// Text fields with a gram index: the records whose folded value of `field` holds the trigram
+    /// `g` are the index `(grams::index_field(field), g)` ([`crate::storage::grams`]), walked and
+    /// counted through [`Source::next`] and [`Source::count`] like any other.
+    fn texts(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// `Some(n)` when every value of the indexed field `field` is exactly `n` ASCII digits: a search
     /// on it alone is answered by testing the pattern on every possible value and walking the
     /// index of those it matches.
@@ -75,21 +81,26 @@ pub trait Source {
     fn ranged(&self, _field: &str) -> bool {
         false
     }
-    /// The exact number of entries of the range index of `field` in `span`, when the source keeps
+    /// Whether the range index of `field` is also kept in one part per value of the indexed field
+    /// `eq` (a compound index, the equality its prefix): [`RangeKey::within`] walks such a part.
+    fn compound(&self, _field: &str, _eq: &str) -> bool {
+        false
+    }
+    /// The exact number of entries of the range index `key` in `span`, when the source keeps
     /// counts that tell it without walking the span.
-    fn range_count(&mut self, _field: &str, _span: &Span) -> ApiResult<Option<u64>> {
+    fn range_count(&mut self, _key: &RangeKey, _span: &Span) -> ApiResult<Option<u64>> {
         Ok(None)
     }
-    /// The entries of the range index of `field` that may not hold their record's value now (the
+    /// The entries of the range index `key` that may not hold their record's value now (the
     /// clock moved it since the record's last write), as stored: the planner reads those records.
-    fn stale(&mut self, _field: &str) -> ApiResult<Vec<RangePos>> {
+    fn stale(&mut self, _key: &RangeKey) -> ApiResult<Vec<RangePos>> {
         Ok(Vec::new())
     }
-    /// Up to `n` places of the range index of `field` whose values lie in `span`, in (value, id)
+    /// Up to `n` places of the range index `key` whose values lie in `span`, in (value, id)
     /// order (reversed when `desc`), strictly after `after` in that order. Reads no record.
     fn range_positions(
         &mut self,
-        _field: &str,
+        _key: &RangeKey,
         _span: &Span,
         _desc: bool,
         _after: Option<&RangePos>,
@@ -106,6 +117,34 @@ pub trait Source {
             None => None,
         };
         self.next(ALL, "", false, after.as_ref(), n)
+    }
+    /// [`Source::scan`], but each document may hold only the top-level `fields` (and must hold
+    /// them as the whole document does): for passes that read a few fields of every record.
+    fn scan_only(
+        &mut self,
+        after: Option<&str>,
+        n: usize,
+        _fields: &[String],
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        self.scan(after, n)
+    }
+}
+
+/// A range index to walk: the one of a list-view field, or (`within`) the part of it whose records
+/// have one value of an indexed field (a compound index, [`Source::compound`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeKey {
+    pub field: String,
+    /// (indexed field, value): only the records with that value, in the same (value, id) order.
+    pub within: Option<(String, String)>,
+}
+
+impl RangeKey {
+    pub fn of(field: &str) -> RangeKey {
+        RangeKey {
+            field: field.to_string(),
+            within: None,
+        }
     }
 }
 
@@ -153,7 +192,7 @@ impl ListQuery {
         // still gives the total from its counts while the walk checks each record.
         let keys_only = counted.is_some();
         let counted = match (counted, within, access.covers) {
-            (None, None, 0) => self.span_total(src)?,
+            (None, None, _) => self.span_total(src)?,
             (counted, _, _) => counted,
         };
         let bounds = Bounds {
@@ -218,6 +257,19 @@ impl ListQuery {
         }
         if let Some(access) = self.search_access(src, best.as_ref().map(|(c, _)| *c))? {
             return Ok(access);
+        }
+        // A text search through its gram posting lists (`grams.rs`), when they hold at most half
+        // the records and fewer than the equality access: every candidate is re-checked (covers 0).
+        if let Some((cost, ranges)) = self.gram_lanes(src)?
+            && best.as_ref().is_none_or(|(b, _)| cost < *b)
+            && cost.saturating_mul(2) <= src.count(ALL, "")?
+        {
+            return Ok(Access {
+                ranges,
+                covers: 0,
+                cost: Some(cost),
+                search: false,
+            });
         }
         Ok(match best {
             Some((cost, ranges)) => Access {
@@ -361,12 +413,9 @@ impl ListQuery {
         bounds: Bounds,
         counted: Option<u64>,
     ) -> ApiResult<Page> {
-        self.top_k_of(
-            src,
-            Candidates::Walk(Walk::unordered(ranges)),
-            bounds,
-            counted,
-        )
+        let mut walk = Walk::unordered(ranges);
+        walk.only = Some(self.read_fields());
+        self.top_k_of(src, Candidates::Walk(walk), bounds, counted)
     }
 
     /// [`ListQuery::top_k`] over any candidates.
@@ -439,6 +488,7 @@ impl ListQuery {
         ranges: &[(String, String)],
     ) -> ApiResult<u64> {
         let mut walk = Walk::unordered(ranges);
+        walk.only = Some(self.read_fields());
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
             if doc.is_some_and(|d| self.matches(&d)) {
@@ -446,6 +496,27 @@ impl ListQuery {
             }
         }
         Ok(n)
+    }
+
+    /// The top-level fields that matching and sorting read (a pass over every record builds
+    /// documents of these alone; the page's records are read whole).
+    fn read_fields(&self) -> Vec<String> {
+        let searched = self
+            .search
+            .as_ref()
+            .map_or(&[][..], |_| &self.search_in[..]);
+        let paths = self.conditions.iter().map(|c| &c.path);
+        let paths = paths
+            .chain(searched)
+            .chain(self.sort.iter().map(|k| &k.path));
+        let mut fields: Vec<String> = ["_id", "createdAt"].map(String::from).to_vec();
+        for p in paths {
+            let top = p.split('.').next().unwrap_or(p);
+            if !fields.iter().any(|f| f == top) {
+                fields.push(top.to_string());
+            }
+        }
+        fields
     }
 
     /// The document's place in the list order: its sort values, then `_id` in the direction of the
@@ -535,7 +606,7 @@ impl Directed {
 }
 
 /// Several index ranges walked as one, merged by position (a record is in one range only: an
-/// indexed field holds one value).
+/// indexed field holds one value; gram lists share records, so their walk drops repeats).
 pub(super) struct Walk<'r> {
     ranges: Vec<Lane<'r>>,
     desc: bool,
@@ -544,6 +615,11 @@ pub(super) struct Walk<'r> {
     everything: bool,
     /// Places only ([`Source::positions`]): the documents come back as `None`.
     keys_only: bool,
+    /// Gram lists may share records: the place last returned, so a record comes once.
+    last: Option<Pos>,
+    dedup: bool,
+    /// Over every record: documents of these top-level fields only ([`Source::scan_only`]).
+    only: Option<Vec<String>>,
 }
 
 struct Lane<'r> {
@@ -572,6 +648,12 @@ impl<'r> Walk<'r> {
             chunk: if ranges.len() > 8 { 4 } else { FIRST_CHUNK },
             everything: false,
             keys_only: false,
+            last: None,
+            dedup: ranges.len() > 1
+                && ranges
+                    .iter()
+                    .any(|(field, _)| crate::storage::grams::is_index_field(field)),
+            only: None,
         }
     }
 
@@ -584,6 +666,24 @@ impl<'r> Walk<'r> {
     }
 
     fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Option<Value>)>> {
+        loop {
+            let row = self.merged(src)?;
+            if !self.dedup {
+                return Ok(row);
+            }
+            // Lanes are merged in order, so a record in several comes out in a row.
+            match row {
+                Some((pos, _)) if self.last.as_ref() == Some(&pos) => continue,
+                Some((pos, doc)) => {
+                    self.last = Some(pos.clone());
+                    return Ok(Some((pos, doc)));
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    fn merged(&mut self, src: &mut dyn Source) -> ApiResult<Option<(Pos, Option<Value>)>> {
         let mut grew = false;
         for lane in &mut self.ranges {
             if lane.buf.is_empty() && !lane.done {
@@ -594,8 +694,12 @@ impl<'r> Walk<'r> {
                         .map(|p| (p, None))
                         .collect()
                 } else {
+                    let after_id = after.map(|p| p.id.as_str());
                     let rows = if self.everything {
-                        src.scan(after.map(|p| p.id.as_str()), self.chunk)?
+                        match &self.only {
+                            Some(fields) => src.scan_only(after_id, self.chunk, fields)?,
+                            None => src.scan(after_id, self.chunk)?,
+                        }
                     } else {
                         src.next(lane.field, lane.value, self.desc, after, self.chunk)?
                     };

@@ -233,6 +233,14 @@ pub fn range_index(client: &str, kind: Kind, field: &str) -> Vec<u8> {
         .prefix()
 }
 
+/// The name of the part of the range index `index` whose records have `value` in the indexed field
+/// `field` (a compound index): a range index of its own, `r/<client>/<kind>/<index>@<field>=<value>`,
+/// with bucket counts of its own. Index and field names hold neither `@` nor `=`, so names never
+/// collide; a part's value can be any text of the field.
+pub fn compound_range(index: &str, field: &str, value: &str) -> String {
+    format!("{index}@{field}={value}")
+}
+
 /// A range index entry: the encoded value, then the id right after it (the value is
 /// self-delimiting, so no separator is needed and the order is value, then id).
 pub fn range_entry(index: &[u8], value: &[u8], id: &str) -> Vec<u8> {

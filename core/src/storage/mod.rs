@@ -8,6 +8,7 @@ use std::fmt;
 
 pub mod codec;
 pub mod format;
+pub mod grams;
 pub mod keys;
 mod mem;
 pub mod ordered;

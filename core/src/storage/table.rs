@@ -5,6 +5,7 @@
 //! names. Index entries sort by creation time, then id (the default list order), and each index
 //! keeps an exact count, so a list can walk a page and report its total without reading the rest.
 
+use super::grams;
 use super::ordered::{Ordered, Span};
 use super::{Direction, Record, StoreError, Tx, codec, keys};
 use keys::Kind;
@@ -28,11 +29,23 @@ pub trait Indexed: Record {
     fn range_values(&self) -> Vec<Ordered> {
         Vec::new()
     }
+    /// Text fields with a gram index ([`super::grams`]), named as list views name them: every
+    /// record is in the index of each distinct trigram of its folded value of each of them.
+    const TEXTS: &'static [&'static str] = &[];
+    /// The record's value of each of [`Indexed::TEXTS`], in that order, exactly as list views
+    /// show it (what a search reads).
+    fn texts(&self) -> Vec<&str> {
+        Vec::new()
+    }
     /// Indexed fields whose every value is exactly this many ASCII digits (a card's `last4`).
     const DIGITS: &'static [(&'static str, u32)] = &[];
     /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
     /// values depend on more than the record.
     const KEPT_RANGES: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// Compound range indexes: (kept range index, indexed field): the kept index is also kept in
+    /// one part per value of the field (`keys::compound_range`), so an equality on the field and a
+    /// range on the index walk one part. Kept by the domain with the kept index ([`keep_compound`]).
+    const COMPOUND: &'static [(&'static str, &'static str)] = &[];
     /// The records whose entries in the kept range index `index` may not hold their value at
     /// `now_ms` (the clock changed it since the last write), with the value stored for each.
     fn stale(
@@ -52,6 +65,43 @@ pub fn range_index_of<R: Indexed>(field: &str) -> Option<&'static str> {
         .chain(R::KEPT_RANGES)
         .find(|(_, fields)| fields.contains(&field))
         .map(|(name, _)| *name)
+}
+
+/// Whether the range index `index` of kind `R` has a compound part per value of `field`.
+pub fn compound_of<R: Indexed>(index: &str, field: &str) -> bool {
+    R::COMPOUND.iter().any(|&(i, f)| i == index && f == field)
+}
+
+/// The record's value of the indexed field `field`, as its index holds it.
+pub fn index_value<'r, R: Indexed>(r: &'r R, field: &str) -> Option<&'r str> {
+    R::FIELDS
+        .iter()
+        .zip(r.index_values())
+        .find(|(f, _)| **f == field)
+        .map(|(_, v)| v)
+}
+
+/// Moves the entry of record `id` in the compound part of the kept range index `index` by `field`
+/// from `old` (the field's value and the kept value; none: no entry yet) to `new`: within one part
+/// when the field's value stays, else out of the old part into the new one.
+pub fn keep_compound(
+    tx: &mut dyn Tx,
+    client: &str,
+    (kind, index, field): (Kind, &str, &str),
+    id: &str,
+    (old, new): (Option<(&str, &Ordered)>, (&str, &Ordered)),
+) -> Res {
+    let part = |value: &str| keys::compound_range(index, field, value);
+    match old {
+        Some((was, old)) if was == new.0 => {
+            keep_range(tx, client, kind, &part(was), id, (Some(old), new.1))
+        }
+        Some((was, old)) => {
+            remove_range(tx, client, kind, &part(was), &old.encode(), id)?;
+            add_range(tx, client, kind, &part(new.0), &new.1.encode(), id)
+        }
+        None => add_range(tx, client, kind, &part(new.0), &new.1.encode(), id),
+    }
 }
 
 /// Moves the entry of record `id` in the kept range index `index` from `old` (none: no entry
@@ -297,6 +347,17 @@ fn entries<R: Indexed>(r: &R) -> Vec<(&'static str, &str)> {
     all
 }
 
+/// The gram index entries of `r`: (index field, gram), sorted, each once.
+fn gram_entries<R: Indexed>(r: &R) -> Vec<(String, String)> {
+    let mut all = Vec::new();
+    for (field, text) in R::TEXTS.iter().zip(r.texts()) {
+        let index = grams::index_field(field);
+        all.extend(grams::of(text).into_iter().map(|g| (index.clone(), g)));
+    }
+    all.sort_unstable();
+    all
+}
+
 /// Counts are sharded by the id's last hex digit (0 to 15), which the id generator's counter turns
 /// over with every id.
 fn shard(id: &str) -> u8 {
@@ -356,6 +417,20 @@ pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     }
     for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
         add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+    }
+    for (field, gram) in gram_entries(r) {
+        add_entry(tx, client, r, &field, &gram)?;
+    }
+    Ok(())
+}
+
+/// Writes the gram index entries of `r` that are missing, with their counts (for upgrades).
+pub fn index_texts<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
+    for (field, gram) in gram_entries(r) {
+        let key = keys::index_entry(client, R::KIND, &field, &gram, r.created_ms(), r.id());
+        if tx.get(&key)?.is_none() {
+            add_entry(tx, client, r, &field, &gram)?;
+        }
     }
     Ok(())
 }
@@ -423,6 +498,24 @@ pub fn save_over<R: Indexed>(
             move_range(tx, client, R::KIND, index, (&was, &now), r.id())?;
         }
     }
+    if !R::TEXTS.is_empty() && (moved || old.texts() != r.texts()) {
+        // Both sorted: only the grams that came or went move.
+        let (before, after) = (gram_entries(&old), gram_entries(r));
+        for (field, gram) in &before {
+            if moved || after.binary_search(&(field.clone(), gram.clone())).is_err() {
+                remove_entry(tx, client, &old, field, gram)?;
+            }
+        }
+        for (field, gram) in &after {
+            if moved
+                || before
+                    .binary_search(&(field.clone(), gram.clone()))
+                    .is_err()
+            {
+                add_entry(tx, client, r, field, gram)?;
+            }
+        }
+    }
     Ok(Some(old))
 }
 
@@ -431,6 +524,9 @@ pub fn remove<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     tx.delete(&keys::record(client, R::KIND, r.id()))?;
     for (field, value) in entries(r) {
         remove_entry(tx, client, r, field, value)?;
+    }
+    for (field, gram) in gram_entries(r) {
+        remove_entry(tx, client, r, &field, &gram)?;
     }
     Ok(())
 }

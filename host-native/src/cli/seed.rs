@@ -1,5 +1,5 @@
 //! `cards seed`: fills a store with accounts, card holders and funded cards for one client. Every
-//! record is made by a request through `Service::handle`, the code that serves HTTP, so the data
+//! record is made by a request through `Service::serve`, the code that serves HTTP, so the data
 //! (indexes, ledger entries, events, sealed card numbers) is what a client would have made; many
 //! requests share one transaction so that a million cards take minutes, not hours.
 
@@ -125,9 +125,10 @@ impl Seeder<'_> {
                     req.headers = vec![
                         ("x-api-key".into(), self.key.to_string()),
                         ("content-type".into(), "application/json".into()),
-                    ];
+                    ]
+                    .into();
                     req.body = body(i).to_string().into_bytes();
-                    let resp = self.service.handle(&req, tx, &SystemEnv);
+                    let resp = self.service.serve(&req, tx, &SystemEnv);
                     let answer: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
                     if resp.status != 201 {
                         return Err(anyhow!("POST {path} answered {}: {answer}", resp.status));

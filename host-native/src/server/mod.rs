@@ -20,7 +20,7 @@ use card_core::callout::{Asked, CallOut, Reply};
 use card_core::domain::push::url_policy::{self, UrlPolicy};
 use card_core::http::body::BodyReader;
 use card_core::http::{cors, request_id, routes};
-use card_core::service::Prechecked;
+use card_core::service::{Prechecked, Validated};
 use card_core::{Access, Method, Request, Response, Service};
 use http_body_util::{BodyExt, Full};
 use hyper::StatusCode;
@@ -199,7 +199,7 @@ async fn handle(
     let preflight = (!cors_head.is_empty())
         .then(|| {
             let mut head = Request::new(method, "/");
-            head.headers.clone_from(&cors_head);
+            head.headers = cors_head.clone().into();
             cors::preflight(&state.cors, &head)
         })
         .flatten();
@@ -253,11 +253,16 @@ async fn respond(
             .unwrap_or_else(|_| Service::internal_error("the static file task failed"));
     }
     let deadline = tokio::time::Instant::now() + state.limits.request_timeout;
-    let (parts, body) = req.into_parts();
-    let mut head = core_head(&parts);
+    let (mut parts, body) = req.into_parts();
+    let announced = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let mut head = core_head(&mut parts);
     // What the audit trail records of the request: its id and where it came from.
     request_id::attach(&mut head, id);
-    head.peer = Some(peer.ip().to_string());
+    head.peer = Some(peer.ip());
     let body_pending = !body.is_end_stream();
     let (stage, client) = head_stage(state, head, body_pending).await;
     seen.client = client;
@@ -272,11 +277,6 @@ async fn respond(
         Stage::Scan(pre, head) => return settle(state, read(state, pre, head).await).await,
         Stage::Body(pre, head) => (pre, head),
     };
-    let announced = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
     let (req, budget) = match read_body(state, head, body, announced, deadline).await {
         Ok(read) => read,
         Err(response) => return response,
@@ -289,23 +289,18 @@ async fn respond(
         }
         Access::Write => {
             // Parse and validate here, concurrently, so the single writer never spends time on a
-            // body it will refuse.
-            let (mut req, checked) = validate(state, &pre, req).await;
-            if let Err(response) = checked {
-                return settle(state, response).await;
-            }
+            // body it will refuse, and runs the command parsed here.
+            let mut validated = match validate(state, pre, req).await {
+                Ok(validated) => validated,
+                Err(response) => return settle(state, response).await,
+            };
             // A write that asks an outside endpoint first: asked and answered here, before the
             // writer sees it, so the writer never waits on the endpoint.
-            if pre.prepared.asks() {
-                req.asked = ask_first(state, &pre, &req).await;
+            if validated.asks() {
+                let asked = ask_first(state, &validated).await;
+                validated.set_asked(asked);
             }
-            let job = Job {
-                req,
-                prepared: Some(pre.prepared),
-                budget,
-                internal: None,
-            };
-            let response = state.writer.submit(job).await;
+            let response = state.writer.submit(Job::request(validated, budget)).await;
             // A committed write may have queued webhook deliveries: the delivery task looks.
             if response.status < 300 {
                 state.deliveries.notify_one();
@@ -379,7 +374,11 @@ async fn head_stage(
                 if inline && !pre.prepared.reads_few() {
                     return Stage::Scan(Box::new(pre), head);
                 }
-                return Stage::Done(service.handle_prepared(&pre.prepared, &head, tx, &*env));
+                // Every stage on this one snapshot: the key precheck read serves the handler.
+                return Stage::Done(match service.validate(pre, head, tx, &*env) {
+                    Ok(validated) => service.handle(&validated, tx, &*env),
+                    Err(response) => response,
+                });
             }
             Stage::Body(Box::new(pre), head)
         });
@@ -485,49 +484,44 @@ async fn grow(
     }
 }
 
-/// A write's body checked on a read transaction, as `handle` would check it; the request comes back.
+/// A write's body parsed and judged on a read transaction (`Service::validate`): the validated
+/// request the writer runs, or the answer.
 async fn validate(
     state: &AppState,
-    pre: &Prechecked,
+    pre: Box<Prechecked>,
     req: Request,
-) -> (Request, Result<(), Response>) {
+) -> Result<Validated, Response> {
     let (service, store, env) = (
         state.service.clone(),
         state.store.clone(),
         state.env.clone(),
     );
-    let pre = pre.clone();
     // A small body on redb is checked where the connection runs, like a read of a few records.
     // Large bodies (uploads) and PostgreSQL go to the blocking pool.
     let inline = matches!(state.store, Store::Redb(_)) && req.body.len() <= INLINE_BODY;
     on_store(inline, move || {
-        let checked = store
-            .read(|tx| service.validate_body(&pre, &req, tx, &*env))
-            .unwrap_or_else(|e| Err(Service::internal_error(&format!("read transaction: {e}"))));
-        (req, checked)
+        store
+            .read(|tx| service.validate(*pre, req, tx, &*env))
+            .unwrap_or_else(|e| Err(Service::internal_error(&format!("read transaction: {e}"))))
     })
     .await
-    .unwrap_or_else(|| {
-        (
-            Request::new(Method::Other, "/"),
-            Err(Service::internal_error("validation panicked")),
-        )
-    })
+    .unwrap_or_else(|| Err(Service::internal_error("validation panicked")))
 }
 
 /// The call-out of a write that asks first (`card_core::callout`): judged on a read snapshot, then
 /// performed with no transaction open; None when there is nothing to ask.
-async fn ask_first(state: &AppState, pre: &Prechecked, req: &Request) -> Option<Asked> {
+async fn ask_first(state: &AppState, validated: &Validated) -> Option<Asked> {
     let (service, store, env) = (
         state.service.clone(),
         state.store.clone(),
         state.env.clone(),
     );
-    let (pre, probe) = (pre.clone(), req.clone());
-    let inline = matches!(state.store, Store::Redb(_)) && req.body.len() <= INLINE_BODY;
+    let inline =
+        matches!(state.store, Store::Redb(_)) && validated.request().body.len() <= INLINE_BODY;
+    let probe = validated.clone();
     let call = on_store(inline, move || {
         store
-            .read(|tx| service.ask(&pre, &probe, tx, &*env))
+            .read(|tx| service.ask(&probe, tx, &*env))
             .ok()
             .flatten()
     })
@@ -583,33 +577,51 @@ async fn read(state: &AppState, pre: Box<Prechecked>, req: Request) -> Response 
     );
     on_store(false, move || {
         store
-            .read(|tx| service.handle_prepared(&pre.prepared, &req, tx, &*env))
+            .read(|tx| match service.validate(*pre, req, tx, &*env) {
+                Ok(validated) => service.handle(&validated, tx, &*env),
+                Err(response) => response,
+            })
             .unwrap_or_else(|e| Service::internal_error(&format!("read transaction: {e}")))
     })
     .await
     .unwrap_or_else(|| Service::internal_error("read request panicked"))
 }
 
-/// The core's request from the hyper head, with an empty body.
-fn core_head(parts: &hyper::http::request::Parts) -> Request {
-    let headers = parts
-        .headers
-        .iter()
-        .map(|(name, value)| {
-            (
-                name.as_str().to_owned(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    Request {
-        method: Method::parse(parts.method.as_str()),
-        path: parts.uri.path().to_owned(),
-        query: parts.uri.query().unwrap_or("").to_owned(),
-        headers,
-        body: Vec::new(),
-        asked: None,
-        peer: None,
+/// The core's request from the hyper head, with an empty body. Its headers are hyper's map, moved
+/// in and read in place (`HostHeaders`), not copied; a head with a value that is not UTF-8 is copied
+/// as before, each such value made text lossily, so the core sees the same values either way.
+fn core_head(parts: &mut hyper::http::request::Parts) -> Request {
+    let map = std::mem::take(&mut parts.headers);
+    let headers = if map
+        .values()
+        .all(|v| std::str::from_utf8(v.as_bytes()).is_ok())
+    {
+        card_core::http::Headers::from_host(Arc::new(HostHeaders(map)))
+    } else {
+        map.iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+            .into()
+    };
+    let mut req = Request::new(Method::parse(parts.method.as_str()), "");
+    req.path = parts.uri.path().to_owned();
+    req.query = parts.uri.query().unwrap_or("").to_owned();
+    req.headers = headers;
+    req
+}
+
+/// hyper's header map as the core reads it ([`card_core::http::HeaderSource`]). hyper's names are
+/// lower case, and so are the names the core asks for.
+struct HostHeaders(hyper::HeaderMap);
+
+impl card_core::http::HeaderSource for HostHeaders {
+    fn get(&self, name: &str) -> Option<&str> {
+        std::str::from_utf8(self.0.get(name)?.as_bytes()).ok()
     }
 }
 

@@ -142,6 +142,7 @@ impl Store {
                     f(&mut adapter)?
                 };
                 txn.commit().map_err(StorageError::redb(path))?;
+                file.wrote_directly();
                 Ok(out)
             }
             Store::Postgres(pg) => {

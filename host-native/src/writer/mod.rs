@@ -15,8 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
-use card_core::http::{Method, Prepared};
-use card_core::{Env, Request, Response, Service, Tx};
+use card_core::{Env, Response, Service, Tx, Validated};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot, watch};
 use tracing::error;
 
@@ -25,47 +24,32 @@ pub mod machine;
 use self::machine::{BatchStats, Gate, GroupCommit, Output, Refusal};
 use crate::store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
 
-/// What the writer runs for each request. `Service` in production; tests plug in their own.
+/// What the writer runs for each request. `Service` in production; tests may plug in their own.
 pub trait Handler: Send + Sync + 'static {
-    fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response;
-
-    /// For a request the host already matched; handlers that do not care run it plainly.
-    fn handle_prepared(
-        &self,
-        _prepared: &Prepared,
-        req: &Request,
-        tx: &mut dyn Tx,
-        env: &dyn Env,
-    ) -> Response {
-        self.handle(req, tx, env)
-    }
+    fn handle(&self, validated: &Validated, tx: &mut dyn Tx, env: &dyn Env) -> Response;
 }
 
 impl Handler for Service {
-    fn handle(&self, req: &Request, tx: &mut dyn Tx, env: &dyn Env) -> Response {
-        Service::handle(self, req, tx, env)
-    }
-
-    fn handle_prepared(
-        &self,
-        prepared: &Prepared,
-        req: &Request,
-        tx: &mut dyn Tx,
-        env: &dyn Env,
-    ) -> Response {
-        Service::handle_prepared(self, prepared, req, tx, env)
+    fn handle(&self, validated: &Validated, tx: &mut dyn Tx, env: &dyn Env) -> Response {
+        Service::handle(self, validated, tx, env)
     }
 }
 
-/// One queued write: the request, its route if the host matched it already, and the share of the
-/// host's body-byte budget its body holds until it is answered.
+/// One queued write, and the share of the host's body-byte budget its body holds until it is
+/// answered.
 pub struct Job {
-    pub req: Request,
-    pub prepared: Option<Prepared>,
+    pub work: Work,
     pub budget: Option<OwnedSemaphorePermit>,
-    /// A write of the host's own instead of a request (the webhook delivery task's), run in the
-    /// batch's transaction like any request; `req` is then unused.
-    pub internal: Option<Internal>,
+}
+
+/// What a queued write runs.
+pub enum Work {
+    /// A client's request past its stages (`Service::precheck`, `Service::validate`): authenticated,
+    /// its body parsed into its command. A batch the store re-runs runs it again from the same.
+    Request(Box<Validated>),
+    /// A write of the host's own (the webhook delivery task's, a rotation step), run in the batch's
+    /// transaction like any request.
+    Internal(Internal),
 }
 
 /// A host's own write: it must write all or nothing (an error leaves `tx` as it was).
@@ -77,23 +61,19 @@ impl Job {
         Response::bytes(200, "text/plain", Vec::new())
     }
 
-    /// A host's own write, named by `path` in logs and metrics.
-    pub fn internal(path: &str, write: Internal) -> Job {
+    /// A client's validated request, holding `budget` until it is answered.
+    pub fn request(validated: Validated, budget: Option<OwnedSemaphorePermit>) -> Job {
         Job {
-            req: Request::new(Method::Post, path),
-            prepared: None,
-            budget: None,
-            internal: Some(write),
+            work: Work::Request(Box::new(validated)),
+            budget,
         }
     }
 
-    #[cfg(test)]
-    pub fn plain(req: Request) -> Job {
+    /// A host's own write.
+    pub fn internal(write: Internal) -> Job {
         Job {
-            req,
-            prepared: None,
+            work: Work::Internal(write),
             budget: None,
-            internal: None,
         }
     }
 }
@@ -101,10 +81,9 @@ impl Job {
 /// Runs one queued request on `tx`, turning a panic into a 500 (the core buffers a request's writes
 /// and applies them only on success, so a request that panics has written nothing).
 pub fn run_job(handler: &dyn Handler, job: &Job, tx: &mut dyn Tx, env: &dyn Env) -> Response {
-    catch_unwind(AssertUnwindSafe(|| match (&job.internal, &job.prepared) {
-        (Some(write), _) => write(tx, env),
-        (None, Some(p)) => handler.handle_prepared(p, &job.req, tx, env),
-        (None, None) => handler.handle(&job.req, tx, env),
+    catch_unwind(AssertUnwindSafe(|| match &job.work {
+        Work::Request(validated) => handler.handle(validated, tx, env),
+        Work::Internal(write) => write(tx, env),
     }))
     .unwrap_or_else(|_| Service::internal_error("request panicked"))
 }
@@ -488,18 +467,17 @@ mod tests {
     use crate::store::wal::LogFile;
     use card_core::env::DeterministicEnv;
     use card_core::storage::{Overlay, scan_prefix};
-    use card_core::{Method, StoreError};
+    use card_core::{MemStore, Method, Request, StoreError};
     use std::sync::atomic::AtomicUsize;
     use std::time::Duration;
 
-    /// Stores body -> "1" under "k/", panics on "panic", answers 409 on a duplicate (to show each
-    /// request sees the ones before it in the same batch).
-    struct KvHandler;
-
-    impl Handler for KvHandler {
-        fn handle(&self, req: &Request, tx: &mut dyn Tx, _env: &dyn Env) -> Response {
-            let key = [b"k/".as_slice(), &req.body].concat();
-            if req.body == b"panic" {
+    /// A write that stores body -> "1" under "k/", panics on "panic", answers 409 on a duplicate
+    /// (to show each request sees the ones before it in the same batch).
+    fn kv(body: &str) -> Job {
+        let key = [b"k/".as_slice(), body.as_bytes()].concat();
+        let panics = body == "panic";
+        Job::internal(Arc::new(move |tx: &mut dyn Tx, _: &dyn Env| {
+            if panics {
                 panic!("asked to");
             }
             let mut o = Overlay::new(tx);
@@ -511,11 +489,7 @@ mod tests {
                 Ok(()) => Response::bytes(201, "text/plain", Vec::new()),
                 Err(StoreError(_)) => Response::bytes(500, "text/plain", Vec::new()),
             }
-        }
-    }
-
-    fn post(body: &str) -> Request {
-        Request::new(Method::Post, "/kv").body(body.as_bytes().to_vec())
+        }))
     }
 
     fn open(dir: &tempfile::TempDir, name: &str) -> RedbFile {
@@ -535,7 +509,10 @@ mod tests {
         let writer = Writer::start(
             pipeline,
             db,
-            Arc::new(KvHandler),
+            Arc::new(Service::new(
+                card_core::Config::default(),
+                &DeterministicEnv::default(),
+            )),
             Arc::new(DeterministicEnv::default()),
         )
         .unwrap();
@@ -565,7 +542,7 @@ mod tests {
                     18 => "3".to_string(),
                     _ => i.to_string(),
                 };
-                tokio::spawn(async move { h.submit(Job::plain(post(&body))).await.status })
+                tokio::spawn(async move { h.submit(kv(&body)).await.status })
             })
             .collect();
         let mut statuses = Vec::new();
@@ -586,6 +563,41 @@ mod tests {
         assert_eq!(stored(&file), 298);
     }
 
+    /// Reads share a redb snapshot while the layers stay (`RedbFile::view`); each still sees every
+    /// write answered before it, across the checkpoints (one after every batch here) that swap them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_see_every_answered_write_across_checkpoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = Arc::new(open(&dir, "r.redb"));
+        let pipeline = Pipeline::new(8);
+        let every_batch = Checkpoints {
+            interval: Duration::from_millis(1),
+            bytes: 1,
+        };
+        let db = LoggedDb::start(file.clone(), every_batch, pipeline.clone()).unwrap();
+        let writer = Writer::start(
+            pipeline,
+            db,
+            Arc::new(Service::new(
+                card_core::Config::default(),
+                &DeterministicEnv::default(),
+            )),
+            Arc::new(DeterministicEnv::default()),
+        )
+        .unwrap();
+        let h = writer.handle();
+        for i in 0..200 {
+            assert_eq!(h.submit(kv(&i.to_string())).await.status, 201);
+            for _ in 0..3 {
+                let mut view = file.view().unwrap();
+                let seen = scan_prefix(&mut view, b"k/").unwrap().len();
+                assert_eq!(seen, i + 1, "after write {i}");
+            }
+        }
+        writer.stop();
+        assert_eq!(stored(&file), 200);
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn max_batch_one_commits_each_request_alone() {
         let dir = tempfile::tempdir().unwrap();
@@ -594,7 +606,7 @@ mod tests {
         let tasks: Vec<_> = (0..20)
             .map(|i| {
                 let h = h.clone();
-                tokio::spawn(async move { h.submit(Job::plain(post(&i.to_string()))).await.status })
+                tokio::spawn(async move { h.submit(kv(&i.to_string())).await.status })
             })
             .collect();
         for t in tasks {
@@ -648,7 +660,10 @@ mod tests {
                     .header("x-api-key", key)
                     .header("content-type", "application/json")
                     .body(body);
-                tokio::spawn(async move { h.submit(Job::plain(req)).await.status })
+                // Its body judged in the write (the bad one answered by the writer).
+                let pre = service.precheck(&req, &mut MemStore::new()).unwrap();
+                let job = Job::request(Validated::deferred(pre, req), None);
+                tokio::spawn(async move { h.submit(job).await.status })
             })
             .collect();
         let mut statuses = Vec::new();
@@ -667,7 +682,7 @@ mod tests {
         let list = Request::new(Method::Get, "/accounts?limit=100").header("x-api-key", key);
         assert_eq!(Service::access(&list), card_core::Access::Read);
         let mut r = ReadAdapter::begin(&file.db).unwrap();
-        let resp = service.handle(&list, &mut r, &*env);
+        let resp = service.serve(&list, &mut r, &*env);
         assert_eq!(resp.status, 200);
         let v: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
         assert_eq!(v["data"].as_array().map(Vec::len), Some(39), "{v}");
@@ -721,7 +736,7 @@ mod tests {
         let h = writer.handle();
         let first = tokio::spawn({
             let h = h.clone();
-            async move { h.submit(Job::plain(post("a"))).await.status }
+            async move { h.submit(kv("a")).await.status }
         });
         // Committed and visible, its fsync held: a read that may have seen it waits.
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -736,7 +751,7 @@ mod tests {
         );
         assert!(h.health().is_ok());
 
-        let second = h.submit(Job::plain(post("b"))).await.status;
+        let second = h.submit(kv("b")).await.status;
         assert_eq!(second, 500, "its log record could not be written");
         let waited = tokio::time::timeout(Duration::from_secs(5), read).await;
         assert_eq!(
@@ -749,7 +764,7 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(5), h.health().failed())
             .await
             .unwrap();
-        assert_eq!(h.submit(Job::plain(post("c"))).await.status, 503);
+        assert_eq!(h.submit(kv("c")).await.status, 503);
         assert_eq!(h.settled().await.map(|r| r.status), Some(503));
 
         *faulty.released.lock().unwrap() = true;
@@ -763,9 +778,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (file, writer) = start(&dir, 1);
         let h = writer.handle();
-        assert_eq!(h.submit(Job::plain(post("x"))).await.status, 201);
+        assert_eq!(h.submit(kv("x")).await.status, 201);
         writer.stop();
-        assert_eq!(h.submit(Job::plain(post("y"))).await.status, 503);
+        assert_eq!(h.submit(kv("y")).await.status, 503);
         assert!(h.health().is_ok(), "a clean stop is not a failure");
         assert_eq!(stored(&file), 1);
     }

@@ -273,11 +273,18 @@ pub(crate) fn card(s: &mut Scope, id: &str) -> Result<Card> {
 
 /// What the card's holds add up to now.
 pub fn held(s: &mut Scope, card_id: &str) -> Result<Decimal> {
+    let stored = stored_held(s, card_id)?;
+    // Pending amounts are never negative, so a stored total of zero means no hold has anything
+    // pending and none can have lapsed: a card with no open holds (most reads of a card) is
+    // answered without a walk of its holds.
+    if stored.is_zero() {
+        return Ok(stored.normalize());
+    }
     let lapsed: Decimal = lapsed_holds(s, card_id)?
         .iter()
         .map(|a| a.pending_amount)
         .sum();
-    Ok((stored_held(s, card_id)? - lapsed).normalize())
+    Ok((stored - lapsed).normalize())
 }
 
 /// Takes `auth` off the card's holds: its spend totals lose `released`, and it leaves the index once

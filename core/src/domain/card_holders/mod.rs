@@ -191,6 +191,12 @@ indexed!(CardHolder, Kind::CardHolder, |r| {
     "person.email" => &r.person.email,
 }, ranges {
     "updatedAt" ["updatedAt"] => Ordered::Millis(r.updated_at.millis()),
+}, texts {
+    // The view's default search fields (`search` without `searchIn`).
+    "name" => &r.name,
+    "person.firstName" => &r.person.first_name,
+    "person.lastName" => &r.person.last_name,
+    "person.email" => &r.person.email,
 });
 
 /// Creates a holder and stores its uploaded identity files, within the client's `file_quota` bytes

@@ -53,6 +53,9 @@ impl Record for Endpoint {
 
 indexed!(Endpoint, Kind::WebhookEndpoint, |r| {
     "status" => r.status.as_str(),
+}, texts {
+    "url" => &r.url,
+    "description" => r.description.as_deref().unwrap_or(""),
 });
 
 impl Endpoint {

@@ -1,6 +1,6 @@
 //! /accounts/{id}/details and /accounts/{id}/details/{detailId}.
 
-use super::{Call, to_value};
+use super::{Call, Command, command, to_value};
 use crate::domain::account_details::{self, DetailUpdate, NewDetail};
 use crate::error::ApiResult;
 use crate::http::views::{self, DetailView};
@@ -14,12 +14,12 @@ fn parse_create(c: &mut Call) -> ApiResult<NewDetail> {
     parse::account_details::create(body)
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse_create(c).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse_create(c)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse_create(c)?;
+    let new = c.command::<NewDetail>()?.clone();
     let detail = account_details::create(&mut c.scope, &c.route.id, new)?;
     Ok(reply::created(
         "Account detail created successfully",
@@ -57,12 +57,12 @@ fn parse_update(c: &mut Call) -> ApiResult<DetailUpdate> {
     parse::account_details::update(body)
 }
 
-pub fn check_update(c: &mut Call) -> ApiResult<()> {
-    parse_update(c).map(drop)
+pub fn check_update(c: &mut Call) -> ApiResult<Command> {
+    command(parse_update(c)?)
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
-    let u = parse_update(c)?;
+    let u = c.command::<DetailUpdate>()?.clone();
     let detail = account_details::update(&mut c.scope, &c.route.id, &c.route.sub, u)?;
     Ok(reply::ok(
         "Account detail updated successfully",

@@ -1,6 +1,6 @@
 //! /accounts and /accounts/{id}/transactions.
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::domain::accounts;
 use crate::domain::accounts::{AccountUpdate, NewAccount};
 use crate::domain::events::EventType;
@@ -13,12 +13,12 @@ fn parse_create(c: &mut Call) -> ApiResult<NewAccount> {
     parse::accounts::create(c.json_body()?, Some(c.scope.client))
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse_create(c).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse_create(c)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse_create(c)?;
+    let new = c.command::<NewAccount>()?.clone();
     let account = accounts::create(&mut c.scope, new)?;
     emit(c, EventType::AccountCreated, &AccountView::from(&account))?;
     Ok(reply::created(
@@ -51,12 +51,12 @@ fn parse_update(c: &mut Call) -> ApiResult<AccountUpdate> {
     parse::accounts::update(body)
 }
 
-pub fn check_update(c: &mut Call) -> ApiResult<()> {
-    parse_update(c).map(drop)
+pub fn check_update(c: &mut Call) -> ApiResult<Command> {
+    command(parse_update(c)?)
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
-    let u = parse_update(c)?;
+    let u = c.command::<AccountUpdate>()?.clone();
     let account = accounts::update(&mut c.scope, &c.route.id, u)?;
     emit(c, EventType::AccountUpdated, &AccountView::from(&account))?;
     Ok(reply::ok(

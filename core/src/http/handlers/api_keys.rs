@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Call, to_value};
+use super::{Call, Command, command, to_value};
 use crate::domain::api_keys::{self, KeyInfo};
 use crate::domain::audit::{self, Actor, AuditAction};
 use crate::domain::permissions::Permissions;
@@ -53,12 +53,12 @@ fn actor(c: &Call) -> Actor {
         .unwrap_or_default()
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse_create(c).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse_create(c)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let permissions = parse_create(c)?;
+    let permissions = c.command::<Permissions>()?.clone();
     let s = &mut c.scope;
     let (key, info) = api_keys::create_key(s.tx, s.env, s.client, permissions, s.now)
         .map_err(ApiError::internal)?;

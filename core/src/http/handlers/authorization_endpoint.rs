@@ -2,7 +2,7 @@
 //! authorization decisions"). The secret is in the answer that made it (the first PUT, a rotation)
 //! and nowhere else.
 
-use super::Call;
+use super::{Call, Command, command};
 use crate::domain::authorizations::endpoint;
 use crate::domain::push::signature::Secret;
 use crate::domain::push::url_policy;
@@ -19,12 +19,12 @@ fn settings(c: &Call) -> ApiResult<endpoint::Settings> {
     })
 }
 
-pub fn check_put(c: &mut Call) -> ApiResult<()> {
-    settings(c).map(drop)
+pub fn check_put(c: &mut Call) -> ApiResult<Command> {
+    command(settings(c)?)
 }
 
 pub fn put(c: &mut Call) -> ApiResult<Response> {
-    let settings = settings(c)?;
+    let settings = c.command::<endpoint::Settings>()?.clone();
     let vault = super::cards::vault(c)?;
     let env = c.scope.env;
     let (saved, secret) = endpoint::put(&mut c.scope, &vault, settings, || {

@@ -6,7 +6,7 @@ use serde_json::Map;
 
 use serde_json::json;
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::callout::CallOut;
 use crate::domain::authorizations::decisions::{Asking, Outcome};
 use crate::domain::authorizations::{self, Authorization, Decide, endpoint, transactions};
@@ -19,15 +19,15 @@ use crate::http::listing::Records;
 use crate::http::views::{self, AuthorizationView, CardTransactionView, LimitSpendView};
 use crate::http::{Response, parse, reply};
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse::authorizations::create(c.json_body()?).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse::authorizations::create(c.json_body()?)?)
 }
 
 /// The `authorization.request` a decision endpoint is sent (`crate::callout`): the authorization as
 /// the issuer's checks would create it on the snapshot, signed. None when there is no endpoint, the
 /// purchase is forced or declined by the issuer anyway (the write answers any refusal).
 pub fn ask_create(c: &mut Call) -> ApiResult<Option<CallOut>> {
-    let new = parse::authorizations::create(c.json_body()?)?;
+    let new = c.command::<authorizations::NewAuthorization>()?.clone();
     if new.simulate_decline.is_some() {
         return Ok(None);
     }
@@ -102,7 +102,7 @@ fn endpoint_part(c: &mut Call) -> ApiResult<Decide> {
 /// 201 whether approved or declined: the decision is the resource. The issuer's checks run again
 /// here, on the card as it is now, whatever the endpoint answered.
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse::authorizations::create(c.json_body()?)?;
+    let new = c.command::<authorizations::NewAuthorization>()?.clone();
     let ttl = c.config.authorization_ttl_secs;
     let with = endpoint_part(c)?;
     let auth = authorizations::authorize_with(&mut c.scope, &c.route.id, new, ttl, with)?;
@@ -225,12 +225,12 @@ fn changed(
     Ok(())
 }
 
-pub fn check_amount(c: &mut Call) -> ApiResult<()> {
-    amount_body(c).map(drop)
+pub fn check_amount(c: &mut Call) -> ApiResult<Command> {
+    command(amount_body(c)?)
 }
 
 pub fn capture(c: &mut Call) -> ApiResult<Response> {
-    let amount = amount_body(c)?;
+    let amount = *c.command::<Option<Decimal>>()?;
     let (auth, tx) = authorizations::capture(&mut c.scope, &c.route.id, amount)?;
     changed(c, &auth, Some(&tx))?;
     Ok(reply::ok(
@@ -239,13 +239,13 @@ pub fn capture(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn check_increment(c: &mut Call) -> ApiResult<()> {
-    parse::authorizations::increment(c.json_body()?).map(drop)
+pub fn check_increment(c: &mut Call) -> ApiResult<Command> {
+    command(parse::authorizations::increment(c.json_body()?)?)
 }
 
 /// 200 with the raised authorization; a declined increment is 422 with the reason.
 pub fn increment(c: &mut Call) -> ApiResult<Response> {
-    let amount = parse::authorizations::increment(c.json_body()?)?;
+    let amount = *c.command::<Decimal>()?;
     let auth = authorizations::increment(&mut c.scope, &c.route.id, amount)?;
     changed(c, &auth, None)?;
     Ok(reply::ok(
@@ -255,7 +255,7 @@ pub fn increment(c: &mut Call) -> ApiResult<Response> {
 }
 
 pub fn reverse(c: &mut Call) -> ApiResult<Response> {
-    let amount = amount_body(c)?;
+    let amount = *c.command::<Option<Decimal>>()?;
     let auth = authorizations::reverse(&mut c.scope, &c.route.id, amount)?;
     changed(c, &auth, None)?;
     Ok(reply::ok(
@@ -265,7 +265,7 @@ pub fn reverse(c: &mut Call) -> ApiResult<Response> {
 }
 
 pub fn refund(c: &mut Call) -> ApiResult<Response> {
-    let amount = amount_body(c)?;
+    let amount = *c.command::<Option<Decimal>>()?;
     let (auth, tx) = authorizations::refund(&mut c.scope, &c.route.id, amount)?;
     changed(c, &auth, Some(&tx))?;
     Ok(reply::ok(

@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::domain::card_holders::files::Upload;
 use crate::domain::card_holders::{self, NewCardHolder};
 use crate::domain::events::EventType;
@@ -61,12 +61,13 @@ fn parse_create(c: &mut Call) -> ApiResult<(NewCardHolder, Vec<Upload>)> {
     }
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse_create(c).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse_create(c)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let (new, uploads) = parse_create(c)?;
+    // A copy, files included: a batch the store re-runs hands the handler the same command again.
+    let (new, uploads) = c.command::<(NewCardHolder, Vec<Upload>)>()?.clone();
     let holder = card_holders::create(&mut c.scope, new, uploads, c.config.file_quota_bytes)?;
     emit(
         c,
@@ -96,13 +97,20 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
     Ok(reply::list("Card holders fetched successfully", &q, page))
 }
 
-/// The holder's id and its validated replacement.
-fn parse_update(c: &mut Call) -> ApiResult<(String, NewCardHolder)> {
+/// The body of a PUT: the normalized patch (after a 404 for an unknown holder). The command is the
+/// patch, not the merged holder: the write merges it over the holder as the write transaction finds it.
+fn parse_update(c: &mut Call) -> ApiResult<Map<String, Value>> {
     let body = c.json_body()?;
-    let holder = card_holders::get(&mut c.scope, &c.route.id)?;
+    card_holders::get(&mut c.scope, &c.route.id)?;
     let mut errors = Errors::default();
     let patch = normalize_update(body, &mut errors);
     errors.finish(())?;
+    Ok(patch)
+}
+
+/// The holder's id and its validated replacement: `patch` merged over the stored holder.
+fn merged(c: &mut Call, patch: Map<String, Value>) -> ApiResult<(String, NewCardHolder)> {
+    let holder = card_holders::get(&mut c.scope, &c.route.id)?;
     // The fields PUT may change, as the JSON object the body is merged into.
     let mut merged = match to_value(CardHolderView::from(&holder))? {
         Value::Object(m) => m,
@@ -116,12 +124,16 @@ fn parse_update(c: &mut Call) -> ApiResult<(String, NewCardHolder)> {
     Ok((holder.id, new))
 }
 
-pub fn check_update(c: &mut Call) -> ApiResult<()> {
-    parse_update(c).map(drop)
+pub fn check_update(c: &mut Call) -> ApiResult<Command> {
+    let patch = parse_update(c)?;
+    // The merged holder is judged here too, so a bad PUT is refused before its write is queued.
+    merged(c, patch.clone())?;
+    command(patch)
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
-    let (id, new) = parse_update(c)?;
+    let patch = c.command::<Map<String, Value>>()?.clone();
+    let (id, new) = merged(c, patch)?;
     let holder = card_holders::replace(&mut c.scope, &id, new)?;
     emit(
         c,

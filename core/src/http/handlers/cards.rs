@@ -4,13 +4,13 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::domain::cards;
 use crate::domain::events::EventType;
 use crate::domain::vault::Vault;
 use crate::domain::{accounts, card_holders};
 use crate::error::{ApiError, ApiResult};
-use crate::http::listing::Records;
+use crate::http::listing::{Only, Records};
 use crate::http::views::{self, AccountView, CardHolderView, CardView};
 use crate::http::{Response, parse, reply};
 use crate::query;
@@ -27,12 +27,12 @@ pub(crate) fn vault(c: &mut Call) -> ApiResult<Vault> {
     Ok(vault)
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse::cards::create(c.json_body()?).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse::cards::create(c.json_body()?)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse::cards::create(c.json_body()?)?;
+    let new = c.command::<cards::NewCard>()?.clone();
     let vault = vault(c)?;
     let card = cards::create(&mut c.scope, &vault, new)?;
     emit(c, EventType::CardCreated, &CardView::from(&card))?;
@@ -55,6 +55,15 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
     let mut page = q.run(
         &mut Records::new(&mut c.scope, |s, card| {
             to_value(CardView::from(&cards::with_holds(s, card)?))
+        })
+        .projected(|s, card, fields| {
+            // Only what a card can spend needs its holds read.
+            let spend = |f: &String| f == "balance" || f == "availableBalance";
+            let card = match fields.iter().any(spend) {
+                true => cards::with_holds(s, card)?,
+                false => card,
+            };
+            to_value(Only(&CardView::from(&card), fields))
         }),
         None,
     )?;
@@ -102,12 +111,12 @@ fn related(c: &mut Call, id_field: &str, id: &str) -> ApiResult<Option<Value>> {
     }
 }
 
-pub fn check_update(c: &mut Call) -> ApiResult<()> {
-    parse::cards::update(c.json_body()?).map(drop)
+pub fn check_update(c: &mut Call) -> ApiResult<Command> {
+    command(parse::cards::update(c.json_body()?)?)
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
-    let u = parse::cards::update(c.json_body()?)?;
+    let u = c.command::<cards::CardUpdate>()?.clone();
     let canceling = u.status == Some(cards::CardStatus::Canceled);
     let card = cards::update(&mut c.scope, &c.route.id, u)?;
     let kind = if canceling {
@@ -131,12 +140,12 @@ pub fn terminate(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn check_fund(c: &mut Call) -> ApiResult<()> {
-    parse::cards::fund(c.json_body()?).map(drop)
+pub fn check_fund(c: &mut Call) -> ApiResult<Command> {
+    command(parse::cards::fund(c.json_body()?)?)
 }
 
 pub fn fund(c: &mut Call) -> ApiResult<Response> {
-    let funding = parse::cards::fund(c.json_body()?)?;
+    let funding = c.command::<cards::Funding>()?.clone();
     let card = cards::fund(&mut c.scope, &c.route.id, funding)?;
     emit(c, EventType::CardFunded, &CardView::from(&card))?;
     Ok(reply::ok(

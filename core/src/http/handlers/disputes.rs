@@ -2,7 +2,7 @@
 
 use serde_json::Map;
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::domain::disputes;
 use crate::domain::events::EventType;
 use crate::error::ApiResult;
@@ -10,12 +10,12 @@ use crate::http::listing::Records;
 use crate::http::views::{self, CardTransactionView, DisputeView};
 use crate::http::{Response, parse, reply};
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse::disputes::create(c.json_body()?).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse::disputes::create(c.json_body()?)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse::disputes::create(c.json_body()?)?;
+    let new = c.command::<disputes::NewDispute>()?.clone();
     let dispute = disputes::open(&mut c.scope, &c.route.id, new)?;
     emit(c, EventType::DisputeCreated, &DisputeView::from(&dispute))?;
     Ok(reply::created(
@@ -50,13 +50,13 @@ fn resolve_body(c: &mut Call) -> ApiResult<disputes::Outcome> {
     parse::disputes::resolve(body)
 }
 
-pub fn check_resolve(c: &mut Call) -> ApiResult<()> {
-    resolve_body(c).map(drop)
+pub fn check_resolve(c: &mut Call) -> ApiResult<Command> {
+    command(resolve_body(c)?)
 }
 
 /// The network's answer; a won dispute's credit is its own card transaction (and event).
 pub fn resolve(c: &mut Call) -> ApiResult<Response> {
-    let outcome = resolve_body(c)?;
+    let outcome = *c.command::<disputes::Outcome>()?;
     let (dispute, credit) = disputes::resolve(&mut c.scope, &c.route.id, outcome)?;
     emit(c, EventType::DisputeUpdated, &DisputeView::from(&dispute))?;
     if let Some(tx) = &credit {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::Call;
+use super::{Call, Command, command};
 use crate::domain::test_clock::{self, Clock};
 use crate::env::Timestamp;
 use crate::error::{ApiError, ApiResult};
@@ -42,14 +42,14 @@ pub fn get(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn check_advance(c: &mut Call) -> ApiResult<()> {
+pub fn check_advance(c: &mut Call) -> ApiResult<Command> {
     enabled(c)?;
-    parse::test_clock::advance(c.json_body()?).map(drop)
+    command(parse::test_clock::advance(c.json_body()?)?)
 }
 
 pub fn advance(c: &mut Call) -> ApiResult<Response> {
     enabled(c)?;
-    let seconds = parse::test_clock::advance(c.json_body()?)?;
+    let seconds = *c.command()?;
     let clock = crate::domain::outbox::advance_clock(&mut c.scope, seconds)?;
     Ok(reply::ok(
         "Test clock advanced successfully",

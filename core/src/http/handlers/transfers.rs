@@ -1,6 +1,6 @@
 //! /accounts/transfers: money between two of the caller's accounts.
 
-use super::{Call, emit, to_value};
+use super::{Call, Command, command, emit, to_value};
 use crate::domain::events::EventType;
 use crate::domain::transfers;
 use crate::error::ApiResult;
@@ -8,12 +8,12 @@ use crate::http::listing::Records;
 use crate::http::views::{self, TransferView};
 use crate::http::{Response, parse, reply};
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    parse::transfers::create(c.json_body()?).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(parse::transfers::create(c.json_body()?)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = parse::transfers::create(c.json_body()?)?;
+    let new = c.command::<transfers::NewTransfer>()?.clone();
     let transfer = transfers::create(&mut c.scope, new)?;
     emit(
         c,

@@ -3,12 +3,13 @@
 
 use serde_json::{Map, json};
 
-use super::{Call, to_value};
+use super::{Call, Command, command, to_value};
 use crate::callout::{CallOut, Reply};
 use crate::domain::push::signature::{self, Secret};
 use crate::domain::vault::Vault;
 use crate::domain::webhooks::deliveries::Attempt;
 use crate::domain::webhooks::{self, deliveries, endpoints};
+use crate::env::Timestamp;
 use crate::error::{ApiError, ApiResult};
 use crate::http::listing::Records;
 use crate::http::views::{self, AttemptView, WebhookDeliveryView, WebhookEndpointView};
@@ -41,12 +42,12 @@ fn endpoint_update(c: &mut Call) -> ApiResult<endpoints::EndpointUpdate> {
     Ok(update)
 }
 
-pub fn check_create(c: &mut Call) -> ApiResult<()> {
-    new_endpoint(c).map(drop)
+pub fn check_create(c: &mut Call) -> ApiResult<Command> {
+    command(new_endpoint(c)?)
 }
 
 pub fn create(c: &mut Call) -> ApiResult<Response> {
-    let new = new_endpoint(c)?;
+    let new = c.command::<endpoints::NewEndpoint>()?.clone();
     let vault = vault(c)?;
     let (endpoint, secret) = endpoints::create(&mut c.scope, &vault, new)?;
     let secret = secret.to_whsec();
@@ -77,12 +78,12 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-pub fn check_update(c: &mut Call) -> ApiResult<()> {
-    endpoint_update(c).map(drop)
+pub fn check_update(c: &mut Call) -> ApiResult<Command> {
+    command(endpoint_update(c)?)
 }
 
 pub fn update(c: &mut Call) -> ApiResult<Response> {
-    let update = endpoint_update(c)?;
+    let update = c.command::<endpoints::EndpointUpdate>()?.clone();
     let endpoint = endpoints::update(&mut c.scope, &c.route.id, update)?;
     Ok(reply::ok(
         "Webhook endpoint updated successfully",
@@ -130,7 +131,7 @@ pub fn retry(c: &mut Call) -> ApiResult<Response> {
     ))
 }
 
-fn replay_window(c: &mut Call) -> ApiResult<(crate::env::Timestamp, crate::env::Timestamp)> {
+fn replay_window(c: &mut Call) -> ApiResult<(Timestamp, Timestamp)> {
     let body = if c.req.body.is_empty() {
         Map::new()
     } else {
@@ -139,12 +140,14 @@ fn replay_window(c: &mut Call) -> ApiResult<(crate::env::Timestamp, crate::env::
     parse::webhooks::replay(body, c.scope.now)
 }
 
-pub fn check_replay(c: &mut Call) -> ApiResult<()> {
-    replay_window(c).map(drop)
+/// The window is judged against the caller's clock when the body is parsed (its default end is
+/// that instant).
+pub fn check_replay(c: &mut Call) -> ApiResult<Command> {
+    command(replay_window(c)?)
 }
 
 pub fn replay(c: &mut Call) -> ApiResult<Response> {
-    let (from, to) = replay_window(c)?;
+    let (from, to) = *c.command::<(Timestamp, Timestamp)>()?;
     let endpoint = endpoints::get(&mut c.scope, &c.route.id)?;
     let queued = deliveries::replay(&mut c.scope, &endpoint, from, to)?;
     Ok(reply::ok(

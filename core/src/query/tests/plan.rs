@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use super::props::{SORTS, arb_docs, arb_filter, expression_query};
 use super::*;
 use crate::error::ApiResult;
-use crate::query::{ALL, Documents, Pos, RangePos, Source};
+use crate::query::{ALL, Documents, Pos, RangeKey, RangePos, Source};
+use crate::storage::grams;
 use crate::storage::ordered::{Ordered, Span};
 
 /// Documents with indexes on `name` and `active` (stored as text, like the service's enums), read a
@@ -21,6 +22,8 @@ struct Indexed {
     reads: usize,
     /// Some `balance` entries stale ([`Indexed::is_stale`]).
     stale: bool,
+    /// The `balance` index also in one part per `name` (a compound index).
+    compound: bool,
 }
 
 impl Indexed {
@@ -31,6 +34,7 @@ impl Indexed {
             ranges: false,
             reads: 0,
             stale: false,
+            compound: false,
         }
     }
 
@@ -46,6 +50,17 @@ impl Indexed {
             stale: true,
             ..Indexed::with_ranges(docs)
         }
+    }
+
+    fn with_compound(self, compound: bool) -> Indexed {
+        Indexed { compound, ..self }
+    }
+
+    /// Whether `doc` has an entry in the range index `key` (every document, or those of its part).
+    fn in_index(doc: &Value, key: &RangeKey) -> bool {
+        key.within
+            .as_ref()
+            .is_none_or(|(f, v)| Indexed::value_of(doc, f).as_deref() == Some(v.as_str()))
     }
 
     /// Whether the `balance` entry of `doc` is stale: stored 1.00 below its value (as a card's
@@ -80,11 +95,29 @@ impl Indexed {
     fn value_of(doc: &Value, field: &str) -> Option<String> {
         doc.get(field).and_then(Value::as_str).map(str::to_string)
     }
+
+    /// Whether `doc` is in the index `field = value`: a gram index (`name#3`) holds every
+    /// record whose folded text has the gram, as `table::save` writes it.
+    fn member(doc: &Value, field: &str, value: &str) -> bool {
+        if field == ALL {
+            return true;
+        }
+        if let Some(text) = field.strip_suffix("#3") {
+            return crate::query::schema::lookup(doc, text)
+                .and_then(Value::as_str)
+                .is_some_and(|t| grams::of(t).iter().any(|g| g == value));
+        }
+        Indexed::value_of(doc, field).as_deref() == Some(value)
+    }
 }
 
 impl Source for Indexed {
     fn indexed(&self) -> &'static [&'static str] {
         &["name", "ownerId", "pin"]
+    }
+
+    fn texts(&self) -> &'static [&'static str] {
+        &["name", "person.email"]
     }
 
     fn digits(&self, field: &str) -> Option<u32> {
@@ -95,7 +128,7 @@ impl Source for Indexed {
         Ok(self
             .all
             .iter()
-            .filter(|d| field == ALL || Indexed::value_of(d, field).as_deref() == Some(value))
+            .filter(|d| Indexed::member(d, field, value))
             .count() as u64)
     }
 
@@ -114,9 +147,10 @@ impl Source for Indexed {
             let rows = self.docs.next(ALL, "", desc, from.as_ref(), 7)?;
             let Some(last) = rows.last() else { break };
             from = Some(last.0.clone());
-            out.extend(rows.into_iter().filter(|(_, d)| {
-                field == ALL || Indexed::value_of(d, field).as_deref() == Some(value)
-            }));
+            out.extend(
+                rows.into_iter()
+                    .filter(|(_, d)| Indexed::member(d, field, value)),
+            );
         }
         out.truncate(n);
         self.reads += out.len();
@@ -141,28 +175,51 @@ impl Source for Indexed {
         self.docs.find(id)
     }
 
+    // Projected as a store's view would be: only the asked top-level fields, so a pass that reads
+    // any other field would disagree with the full scan.
+    fn scan_only(
+        &mut self,
+        after: Option<&str>,
+        n: usize,
+        fields: &[String],
+    ) -> ApiResult<Vec<(Pos, Value)>> {
+        let mut rows = self.scan(after, n)?;
+        for (_, doc) in &mut rows {
+            if let Value::Object(m) = doc {
+                m.retain(|k, _| fields.contains(k));
+            }
+        }
+        Ok(rows)
+    }
+
     fn ranged(&self, field: &str) -> bool {
         self.ranges && ["balance", "updatedAt", "createdAt"].contains(&field)
     }
 
+    fn compound(&self, field: &str, eq: &str) -> bool {
+        self.compound && self.ranges && field == "balance" && eq == "name"
+    }
+
     // The store's counts, when entries are stale (either way both count paths are tested).
-    fn range_count(&mut self, field: &str, span: &Span) -> ApiResult<Option<u64>> {
+    fn range_count(&mut self, key: &RangeKey, span: &Span) -> ApiResult<Option<u64>> {
         if !self.stale {
             return Ok(None);
         }
         let n = self
             .all
             .iter()
-            .filter(|d| span.contains(&self.stored(d, field)))
+            .filter(|d| Indexed::in_index(d, key) && span.contains(&self.stored(d, &key.field)))
             .count();
         Ok(Some(n as u64))
     }
 
-    fn stale(&mut self, field: &str) -> ApiResult<Vec<RangePos>> {
+    fn stale(&mut self, key: &RangeKey) -> ApiResult<Vec<RangePos>> {
+        let field = key.field.as_str();
         Ok(self
             .all
             .iter()
             .filter(|d| field == "balance" && self.stale && Indexed::is_stale(d))
+            .filter(|d| Indexed::in_index(d, key))
             .map(|d| RangePos {
                 value: self.stored(d, field).encode(),
                 id: d["_id"].as_str().unwrap().to_string(),
@@ -172,17 +229,22 @@ impl Source for Indexed {
 
     fn range_positions(
         &mut self,
-        field: &str,
+        key: &RangeKey,
         span: &Span,
         desc: bool,
         after: Option<&RangePos>,
         n: usize,
     ) -> ApiResult<Vec<RangePos>> {
+        let field = key.field.as_str();
         assert!(self.ranged(field), "{field} has no range index");
+        assert!(
+            key.within.is_none() || self.compound(field, &key.within.as_ref().unwrap().0),
+            "{key:?} is no compound index"
+        );
         let mut all: Vec<RangePos> = self
             .all
             .iter()
-            .filter(|d| span.contains(&self.stored(d, field)))
+            .filter(|d| Indexed::in_index(d, key) && span.contains(&self.stored(d, field)))
             .map(|d| RangePos {
                 value: self.stored(d, field).encode(),
                 id: d["_id"].as_str().unwrap().to_string(),
@@ -353,6 +415,7 @@ proptest! {
         sort in 0..RANGE_SORTS.len(), filter in arb_filter(),
         range in prop::option::of(0..RANGES.len()), indexed in prop::option::of(0..INDEXED.len()),
         search in any::<bool>(), page in 1u64..5, limit in 1u64..8, stale in any::<bool>(),
+        compound in any::<bool>(),
         pin in prop::option::of(0..PIN_SEARCHES.len()),
         after in prop::option::of(any::<prop::sample::Index>()),
         before in prop::option::of(any::<prop::sample::Index>()),
@@ -373,7 +436,7 @@ proptest! {
         prop_assume!(parse(&base, &SCHEMA).is_ok());
         let query = q(&format!("{base}&page={page}&limit={limit}"));
         let (expected, total) = query.select(docs.clone());
-        let source = |docs: Vec<Value>| if stale { Indexed::with_stale_ranges(docs) } else { Indexed::with_ranges(docs) };
+        let source = |docs: Vec<Value>| if stale { Indexed::with_stale_ranges(docs) } else { Indexed::with_ranges(docs) }.with_compound(compound);
         let got = query.run(&mut source(docs.clone()), None).unwrap();
         prop_assert_eq!(&got.items, &expected);
         prop_assert_eq!(got.total, total);
@@ -439,6 +502,51 @@ fn a_range_decided_page_reads_only_its_records() {
 }
 
 #[test]
+fn an_equality_and_a_range_walk_one_compound_part() {
+    // Half the documents are ann's: the part of `balance` by `name=ann` holds only hers, so a page
+    // reads its records alone and the total comes from the part's counts (or its keys).
+    for stale in [false, true] {
+        for query in [
+            "name=ann&sort=-balance&limit=5",
+            "name=ann&balance.gte=0&sort=-balance&limit=5&page=3",
+            "name=Bob&balance.between=-1|1&sort=balance&limit=5&page=2",
+            "balance.lt=0&name=Bob&sort=-balance&limit=5&page=4",
+        ] {
+            let query = q(query);
+            let mut src = match stale {
+                true => Indexed::with_stale_ranges(many()),
+                false => Indexed::with_ranges(many()),
+            }
+            .with_compound(true);
+            let got = query.run(&mut src, None).unwrap();
+            let (expected, total) = query.select(many());
+            assert_eq!(got.items, expected, "{query:?}");
+            assert_eq!(got.total, total, "{query:?}");
+            assert!(total > 15, "{query:?}: {total}");
+            // The page's records, and (stale) the part's stale records, read once to place them.
+            let stale_here =
+                |d: &Value| stale && Indexed::is_stale(d) && d["name"] == expected[0]["name"];
+            let placed = many().iter().filter(|d| stale_here(d)).count();
+            let paged = expected.iter().filter(|d| !stale_here(d)).count();
+            assert_eq!(
+                src.reads,
+                paged + placed,
+                "{query:?} read {} records",
+                src.reads
+            );
+        }
+    }
+    // Without the compound part, the same query reads and checks ann's and Bob's records.
+    let query = q("name=ann&balance.gte=0&sort=-balance&limit=5&page=3");
+    let mut src = Indexed::with_ranges(many());
+    assert_eq!(
+        query.run(&mut src, None).unwrap().items,
+        query.select(many()).0
+    );
+    assert!(src.reads > 100, "{}", src.reads);
+}
+
+#[test]
 fn a_narrow_range_reads_only_its_span() {
     // Six records between -0.02 and 0.03 (the test threshold for a narrow span is 6 entries).
     let query = q("balance.between=-0.02|0.02&sort=name&limit=2");
@@ -465,4 +573,199 @@ fn an_unknown_cursor_is_a_validation_error() {
         err,
         crate::error::ApiError::NotFound("The startingAfter record")
     );
+}
+
+/// Names and emails for text searches: case variants (the Kelvin sign, the long s, final sigma,
+/// accented letters), short texts, a NUL and a newline.
+const TEXTS: [&str; 19] = [
+    "Ada Lovelace",
+    "ADA KING",
+    "Grace Hopper",
+    "\u{212A}elvin Kay",
+    "kelvin",
+    "Straße",
+    "STRASSE",
+    "ſtar ship",
+    "Σίσυφος",
+    "ΣΊΣΥΦΟΣ",
+    "σίσυφος",
+    "Émile Zola",
+    "emile",
+    "abab",
+    "a",
+    "",
+    "Dee",
+    "x\u{0}yz",
+    "ada\nlove",
+];
+const EMAILS: [&str; 8] = [
+    "ada@example.com",
+    "ADA@EXAMPLE.COM",
+    "grace@navy.mil",
+    "k@kelvin.org",
+    "strasse@b.de",
+    "zoë@ex.org",
+    "",
+    "sisyphus@gr",
+];
+
+/// Searches: literals, case variants (non-ASCII too), alternations, classes, repetitions, and
+/// patterns that require no gram (answered by the one pass).
+const TEXT_SEARCHES: [&str; 40] = [
+    "ada",
+    "ADA",
+    "lov",
+    "ada lov",
+    "ada|grace",
+    "(ada|gra)ce?",
+    "[ae]mil",
+    "kel",
+    "\u{212A}EL",
+    "(?-i)Kel",
+    "stra",
+    "ſta",
+    "STA",
+    "σίσ",
+    "ΣΊΣ",
+    "φος",
+    "ΦΟΣ",
+    "émi",
+    "ÉMI",
+    "ada.*ex",
+    "ex.*com$",
+    "^gra",
+    "ov(e|a)",
+    "a.a",
+    ".*",
+    "ab",
+    "a|b",
+    "(ab){2}",
+    "ba+b",
+    "[^a]da",
+    "\\bkay",
+    "x\u{0}y",
+    "ada\\nlo",
+    "example\\.com",
+    "\\w{3}",
+    "hop{2}",
+    "n@|zoë",
+    "@ex",
+    "[a-f]{3}",
+    "(?i)ELV|ASS",
+];
+
+const SEARCH_IN: [&str; 5] = [
+    "",
+    "&searchIn=name",
+    "&searchIn=person.email",
+    "&searchIn=name,person.email",
+    // `person.firstName` has no gram index: the one pass.
+    "&searchIn=name,person.firstName",
+];
+
+/// `docs` with names and emails from [`TEXTS`] and [`EMAILS`] (some without an email).
+fn texted_docs(docs: Vec<Value>, picks: &[(usize, Option<usize>)]) -> Vec<Value> {
+    docs.into_iter()
+        .zip(picks.iter().cycle())
+        .map(|(mut d, (name, email))| {
+            d["name"] = json!(TEXTS[name % TEXTS.len()]);
+            if let Some(e) = email {
+                let e = EMAILS[e % EMAILS.len()];
+                d["person"] = json!({"email": e, "firstName": TEXTS[(name + 3) % TEXTS.len()]});
+            }
+            d
+        })
+        .collect()
+}
+
+proptest! {
+    #[test]
+    fn text_searches_return_what_a_full_scan_returns(
+        docs in arb_docs(),
+        picks in prop::collection::vec((0..TEXTS.len(), prop::option::of(0..EMAILS.len())), 1..12),
+        search in 0..TEXT_SEARCHES.len(), search_in in 0..SEARCH_IN.len(),
+        sort in 0..RANGE_SORTS.len(), filter in prop::option::of(arb_filter()),
+        indexed in prop::option::of(0..INDEXED.len()), page in 1u64..4, limit in 1u64..6,
+        after in prop::option::of(any::<prop::sample::Index>()),
+        before in prop::option::of(any::<prop::sample::Index>()),
+    ) {
+        let docs = ranged_docs(texted_docs(docs, &picks), &[0, 1, 2]);
+        let sort = RANGE_SORTS[sort];
+        let mut base = format!(
+            "{sort}&search={}{}",
+            enc(TEXT_SEARCHES[search]),
+            SEARCH_IN[search_in]
+        );
+        if let Some(filter) = &filter {
+            base.push('&');
+            base.push_str(&expression_query(filter));
+        }
+        if let Some(i) = indexed {
+            base.push('&');
+            base.push_str(&enc_query(INDEXED[i]));
+        }
+        prop_assume!(parse(&base, &SCHEMA).is_ok());
+        let query = q(&format!("{base}&page={page}&limit={limit}"));
+        let (expected, total) = query.select(docs.clone());
+        for ranges in [false, true] {
+            let mut src = if ranges { Indexed::with_ranges(docs.clone()) } else { Indexed::new(docs.clone()) };
+            let got = query.run(&mut src, None).unwrap();
+            prop_assert_eq!(&got.items, &expected);
+            prop_assert_eq!(got.total, total);
+            prop_assert_eq!(got.has_more, total > page * limit);
+        }
+        if docs.is_empty() {
+            return Ok(());
+        }
+        let id = |i: &prop::sample::Index| docs[i.index(docs.len())]["_id"].as_str().unwrap_or_default().to_string();
+        let (after, before) = (after.as_ref().map(id), before.as_ref().map(id));
+        let mut query = format!("{base}&limit={limit}&page={page}");
+        if let Some(a) = &after {
+            query.push_str(&format!("&startingAfter={a}"));
+        }
+        if let Some(b) = &before {
+            query.push_str(&format!("&endingBefore={b}"));
+        }
+        let (expected, more) = by_cursor(sort, &base, &docs, (after.as_deref(), before.as_deref()), page as usize, limit as usize);
+        let got = q(&query).run(&mut Indexed::new(docs), None).unwrap();
+        prop_assert_eq!(&got.items, &expected);
+        prop_assert_eq!(got.has_more, more);
+        prop_assert_eq!(got.total, total);
+    }
+}
+
+/// 1000 documents, 10 of them named "Ada ...": a search for `ada` reads the candidates of its
+/// gram (and the page again), not every record; one with no gram reads them all.
+#[test]
+fn a_text_search_reads_only_its_candidates() {
+    let docs: Vec<Value> = many()
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut d)| {
+            d["name"] = json!(if i % 100 == 7 {
+                format!("Ada {i}")
+            } else {
+                format!("Grace {i}")
+            });
+            d["person"] = json!({"email": format!("p{i}@example.com")});
+            d
+        })
+        .collect();
+    for (query, reads) in [
+        ("search=ada&limit=3", 10),
+        ("search=(?i)aDa&limit=3&sort=name", 10 + 3),
+        // " 99": Grace 99 and 990 to 999.
+        ("search=ada|race 99&searchIn=name&limit=3", 10 + 11),
+        ("search=a.a&limit=3", 1000),
+    ] {
+        let query = q(&query
+            .replace('|', "%7C")
+            .replace('?', "%3F")
+            .replace(' ', "+"));
+        let mut src = Indexed::new(docs.clone());
+        let got = query.run(&mut src, None).unwrap();
+        let (expected, total) = query.select(docs.clone());
+        assert_eq!((&got.items, got.total), (&expected, total), "{query:?}");
+        assert_eq!(src.reads, reads, "{query:?}");
+    }
 }

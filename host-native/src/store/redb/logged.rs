@@ -256,6 +256,7 @@ impl LoggedDb {
             frozen: Some(job.memtable.clone()),
             redb_at_most: job.through,
         });
+        self.file.forget_reads();
         checkpoints.pending = Some(job);
         checkpoints.busy = true;
         drop(checkpoints);
@@ -322,6 +323,8 @@ impl LoggedDb {
                 redb_at_most: current.redb_at_most,
             });
         }
+        // The shared read snapshot predates the commit: dropped, so it keeps no pages from reuse.
+        self.file.forget_reads();
         self.file.logs[job.log]
             .truncate()
             .map_err(|e| fatal("cannot empty the write-ahead log", &e))?;
