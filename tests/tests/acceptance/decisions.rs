@@ -247,7 +247,9 @@ fn the_issuer_declines_without_asking() {
 #[test]
 fn timeouts_fall_back_to_either_setting() {
     let t = tenant();
-    let endpoint = DecisionEndpoint::start(|_| Behaviour::Hang(Duration::from_secs(2)));
+    // The endpoint hangs far longer than the fallback may take even on a loaded machine (tests run
+    // several at a time): the answer comes from the 200 ms timeout, not from the endpoint.
+    let endpoint = DecisionEndpoint::start(|_| Behaviour::Hang(Duration::from_secs(20)));
     set_endpoint(
         &t,
         &endpoint.url,
@@ -257,7 +259,7 @@ fn timeouts_fall_back_to_either_setting() {
     let started = std::time::Instant::now();
     let declined = authorize(&t, &c, &purchase(10, "Slow"));
     assert!(
-        started.elapsed() < Duration::from_millis(1800),
+        started.elapsed() < Duration::from_secs(15),
         "{:?}",
         started.elapsed()
     );
