@@ -8,10 +8,10 @@
 //!
 //! A module name selects its group: `cargo test -p acceptance accounts::`.
 //!
-//! Tests run [`DEFAULT_THREADS`] at a time unless `RUST_TEST_THREADS` or `--test-threads` says
-//! otherwise: they mostly wait (on the server, a receiver, a timeout), so libtest's one per core
-//! leaves the machine idle. Time-bound assertions allow for that load (generous deadlines; only the
-//! order of events is asserted tightly).
+//! Tests run 8 at a time (`RUST_TEST_THREADS` in the workspace's `.cargo/config.toml`) unless the
+//! environment or `--test-threads` says otherwise: they mostly wait (on the server, a receiver, a
+//! timeout), so libtest's one per core leaves the machine idle. Time-bound assertions allow for that
+//! load (generous deadlines; only the order of events is asserted tightly).
 
 mod account_details;
 mod accounts;
@@ -44,21 +44,3 @@ mod vault;
 mod vault_key;
 mod vault_rotation;
 mod webhooks;
-
-/// How many tests run at once by default (libtest's default is one per core).
-const DEFAULT_THREADS: &str = "8";
-
-/// Sets `RUST_TEST_THREADS` to [`DEFAULT_THREADS`] when it is unset, before `main` (libtest reads it
-/// when it starts the tests; `--test-threads` still wins). A constructor, as libtest has no hook.
-#[cfg(target_os = "linux")]
-#[used]
-#[unsafe(link_section = ".init_array")]
-static SET_DEFAULT_THREADS: extern "C" fn() = set_default_threads;
-
-#[cfg(target_os = "linux")]
-extern "C" fn set_default_threads() {
-    if std::env::var_os("RUST_TEST_THREADS").is_none() {
-        // SAFETY: runs before `main`, on the only thread: nothing reads the environment meanwhile.
-        unsafe { std::env::set_var("RUST_TEST_THREADS", DEFAULT_THREADS) };
-    }
-}
