@@ -363,6 +363,6 @@ async fn attempt(
     d.outcome(
         a.status,
         u64::try_from(a.duration.as_millis()).unwrap_or(u64::MAX),
-        a.error.map(|e| e.to_string()),
+        a.error.map(|e| e.whole()),
     )
 }
