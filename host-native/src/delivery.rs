@@ -28,7 +28,17 @@ use crate::store::{Store, Timings};
 use crate::writer::{Internal, Job, WriterHandle};
 
 /// What a take wrote: the leased deliveries and the queue's new floor, or why none.
-type TakeResult = Result<Taken, String>;
+type TakeResult = Result<Taken, TakeError>;
+
+/// Why a take wrote nothing.
+#[derive(Debug, thiserror::Error)]
+enum TakeError {
+    /// The core's refusal, its message as the writer's 500 answer carries it.
+    #[error("{0}")]
+    Core(String),
+    #[error("the write answered {0}")]
+    Write(u16),
+}
 
 /// Attempts in flight at once.
 pub const CONCURRENCY: usize = 64;
@@ -269,7 +279,7 @@ impl Deliverer {
                 Err(e) => Service::internal_error(e),
             };
             // A write the store re-runs (a conflict on PostgreSQL) replaces the earlier result.
-            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result.map_err(TakeError::Core));
             answer
         });
         let answer = self.submit(write).await;
@@ -280,7 +290,7 @@ impl Deliverer {
                 Ok(taken)
             }
             (200, Some(result)) => result,
-            (status, _) => Err(format!("the write answered {status}")),
+            (status, _) => Err(TakeError::Write(status)),
         }
     }
 
@@ -353,6 +363,6 @@ async fn attempt(
     d.outcome(
         a.status,
         u64::try_from(a.duration.as_millis()).unwrap_or(u64::MAX),
-        a.error.map(|e| e.to_string()),
+        a.error.map(|e| e.whole()),
     )
 }

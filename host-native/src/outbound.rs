@@ -99,7 +99,9 @@ impl Attempt {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why an attempt has no answer. The causes stay a chain (`source()`); [`AttemptError::whole`] is
+/// the text users see (a delivery's recorded error, `cards listen`, the Spin host's outbound call).
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum AttemptError {
     #[error("refused: {0}")]
     Refused(String),
@@ -107,12 +109,56 @@ pub enum AttemptError {
     Timeout,
     #[error("could not resolve {0}")]
     Resolve(String),
-    #[error("could not connect: {0}")]
-    Connect(String),
-    #[error("TLS: {0}")]
-    Tls(String),
-    #[error("HTTP: {0}")]
-    Http(String),
+    #[error("could not connect")]
+    Connect(#[source] Option<Cause>),
+    #[error("TLS")]
+    Tls(#[source] Cause),
+    #[error("HTTP")]
+    Http(#[source] Cause),
+}
+
+impl AttemptError {
+    /// The error and every cause under it ("TLS: invalid peer certificate: UnknownIssuer").
+    pub fn whole(&self) -> String {
+        let mut text = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            text.push_str(": ");
+            text.push_str(&c.to_string());
+            cause = c.source();
+        }
+        text
+    }
+}
+
+/// A cause, shared so an [`Attempt`] stays cheap to clone; shows as the error it holds.
+#[derive(Debug, Clone)]
+pub struct Cause(Arc<dyn std::error::Error + Send + Sync>);
+
+impl Cause {
+    fn of(e: impl std::error::Error + Send + Sync + 'static) -> Cause {
+        Cause(Arc::new(e))
+    }
+
+    fn boxed(e: Box<dyn std::error::Error + Send + Sync>) -> Cause {
+        Cause(Arc::from(e))
+    }
+
+    fn msg(text: &str) -> Cause {
+        Cause::boxed(text.into())
+    }
+}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Cause {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 /// The sender, shared by every caller (cheap to clone).
@@ -255,9 +301,9 @@ impl Outbound {
                 self.give_back(key, sender);
                 Ok((status, body))
             }
-            Err(Reuse::Closed) => Err(AttemptError::Http(
-                "the connection closed before an answer".into(),
-            )),
+            Err(Reuse::Closed) => Err(AttemptError::Http(Cause::msg(
+                "the connection closed before an answer",
+            ))),
             Err(Reuse::Failed(e)) => Err(e),
         }
     }
@@ -281,14 +327,14 @@ impl Outbound {
             Scheme::Https => {
                 let name = match &target.host {
                     Host::Name(name) => ServerName::try_from(name.clone())
-                        .map_err(|e| AttemptError::Tls(e.to_string()))?,
+                        .map_err(|e| AttemptError::Tls(Cause::of(e)))?,
                     Host::Ip(ip) => ServerName::IpAddress((*ip).into()),
                 };
                 let tls = self
                     .tls
                     .connect(name, tcp)
                     .await
-                    .map_err(|e| AttemptError::Tls(e.to_string()))?;
+                    .map_err(|e| AttemptError::Tls(Cause::of(e)))?;
                 handshake(tls).await
             }
         }
@@ -328,7 +374,7 @@ impl Outbound {
         target: &Target,
         call: &Call<'_>,
     ) -> Result<(u16, Bytes, Sender), Reuse> {
-        let http = |e: hyper::Error| AttemptError::Http(e.to_string());
+        let http = |e: hyper::Error| AttemptError::Http(Cause::of(e));
         let mut request = hyper::Request::builder()
             .method(call.method.clone())
             .uri(target.path_and_query.as_str())
@@ -342,7 +388,7 @@ impl Outbound {
         }
         let request = request
             .body(Full::new(call.body.clone().unwrap_or_default()))
-            .map_err(|e| Reuse::Failed(AttemptError::Http(e.to_string())))?;
+            .map_err(|e| Reuse::Failed(AttemptError::Http(Cause::of(e))))?;
         if sender.ready().await.is_err() {
             return Err(Reuse::Closed);
         }
@@ -356,7 +402,7 @@ impl Outbound {
         let body = Limited::new(answer.into_body(), call.max_answer)
             .collect()
             .await
-            .map_err(|e| Reuse::Failed(AttemptError::Http(e.to_string())))?
+            .map_err(|e| Reuse::Failed(AttemptError::Http(Cause::boxed(e))))?
             .to_bytes();
         Ok((status, body, sender))
     }
@@ -406,7 +452,7 @@ where
 {
     let (sender, conn) = http1::handshake(TokioIo::new(io))
         .await
-        .map_err(|e| AttemptError::Http(e.to_string()))?;
+        .map_err(|e| AttemptError::Http(Cause::of(e)))?;
     tokio::spawn(async move {
         let _ = conn.await;
     });
@@ -421,14 +467,23 @@ async fn connect(addrs: &[SocketAddr]) -> Result<TcpStream, AttemptError> {
             Err(e) => last = Some(e),
         }
     }
-    Err(AttemptError::Connect(
-        last.map(|e| e.to_string()).unwrap_or_default(),
-    ))
+    Err(AttemptError::Connect(last.map(Cause::of)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_attempt_error_keeps_its_causes_and_shows_them_all() {
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused by peer");
+        let e = AttemptError::Connect(Some(Cause::of(refused)));
+        let source = std::error::Error::source(&e).expect("a source");
+        assert_eq!(source.to_string(), "refused by peer");
+        assert_eq!(e.whole(), "could not connect: refused by peer");
+        assert_eq!(AttemptError::Connect(None).whole(), "could not connect");
+        assert_eq!(AttemptError::Timeout.whole(), "timed out");
+    }
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpListener;
 
@@ -532,7 +587,11 @@ mod tests {
                 Duration::from_millis(200),
             )
             .await;
-        assert_eq!(attempt.error, Some(AttemptError::Timeout));
+        assert!(
+            matches!(attempt.error, Some(AttemptError::Timeout)),
+            "{:?}",
+            attempt.error
+        );
         assert!(attempt.duration < Duration::from_secs(5));
     }
 

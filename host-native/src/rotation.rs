@@ -10,12 +10,27 @@ use std::time::{Duration, Instant};
 use card_core::domain::rotation::{self, Step};
 use card_core::domain::vault::Vault;
 use card_core::env::Env;
+use card_core::error::ApiError;
 use card_core::service::Service;
-use card_core::storage::Tx;
+use card_core::storage::{StoreError, Tx};
 use tracing::{error, info, warn};
 
 use crate::store::Store;
 use crate::writer::{Internal, Job, WriterHandle};
+
+/// Why a step, a read or the retirement did not finish: the log gets it typed, not flattened.
+#[derive(Debug, thiserror::Error)]
+enum RotationError {
+    /// The core refused; its message, the one the writer's 500 answer carries.
+    #[error("{}", .0.message())]
+    Core(ApiError),
+    #[error("the write answered {0}")]
+    Write(u16),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Join(#[from] tokio::task::JoinError),
+}
 
 /// How often progress is logged.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
@@ -29,10 +44,7 @@ pub struct Rotator {
 
 impl Rotator {
     pub async fn run(self: Arc<Self>) {
-        match self
-            .read(|tx, vault| vault.needs_rotation(tx).map_err(|e| e.to_string()))
-            .await
-        {
+        match self.read(|tx, vault| Ok(vault.needs_rotation(tx)?)).await {
             Ok(false) => {
                 info!(
                     active = self.vault.active_id(),
@@ -75,7 +87,9 @@ impl Rotator {
             tokio::task::yield_now().await;
         }
         let left = self
-            .read(|tx, vault| rotation::left_under_other_keys(tx, vault).map_err(|e| e.message()))
+            .read(|tx, vault| {
+                rotation::left_under_other_keys(tx, vault).map_err(RotationError::Core)
+            })
             .await;
         match left {
             Ok(0) => match self.retire().await {
@@ -98,8 +112,8 @@ impl Rotator {
     }
 
     /// One batch, as a write of its own through the writer.
-    async fn step(&self) -> Result<Step, String> {
-        let slot: Arc<Mutex<Option<Result<Step, String>>>> = Arc::default();
+    async fn step(&self) -> Result<Step, RotationError> {
+        let slot: Arc<Mutex<Option<Result<Step, RotationError>>>> = Arc::default();
         let (vault, out, batch) = (self.vault.clone(), slot.clone(), self.batch);
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
             let step = rotation::step(tx, env, &vault, batch);
@@ -108,7 +122,8 @@ impl Rotator {
                 Err(e) => Service::internal_error(&e.message()),
             };
             // A write the store re-runs (a conflict on PostgreSQL) replaces the earlier result.
-            *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(step.map_err(|e| e.message()));
+            *out.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(step.map_err(RotationError::Core));
             answer
         });
         let answer = self.writer.submit(Job::internal(write)).await;
@@ -116,11 +131,11 @@ impl Rotator {
         match (answer.status, step) {
             (200, Some(step)) => step,
             (_, Some(Err(cause))) => Err(cause),
-            (status, _) => Err(format!("the write answered {status}")),
+            (status, _) => Err(RotationError::Write(status)),
         }
     }
 
-    async fn retire(&self) -> Result<(), String> {
+    async fn retire(&self) -> Result<(), RotationError> {
         let vault = self.vault.clone();
         let write: Internal =
             Arc::new(
@@ -132,18 +147,15 @@ impl Rotator {
         let answer = self.writer.submit(Job::internal(write)).await;
         match answer.status {
             200 => Ok(()),
-            status => Err(format!("the write answered {status}")),
+            status => Err(RotationError::Write(status)),
         }
     }
 
     async fn read<R: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut dyn Tx, &Vault) -> Result<R, String> + Send + 'static,
-    ) -> Result<R, String> {
+        f: impl FnOnce(&mut dyn Tx, &Vault) -> Result<R, RotationError> + Send + 'static,
+    ) -> Result<R, RotationError> {
         let (store, vault) = (self.store.clone(), self.vault.clone());
-        tokio::task::spawn_blocking(move || store.read(|tx| f(tx, &vault)))
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?
+        tokio::task::spawn_blocking(move || store.read(|tx| f(tx, &vault))).await??
     }
 }

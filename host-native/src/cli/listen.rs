@@ -167,7 +167,7 @@ async fn page(
         .get(&target, &[("x-api-key", key)], CALL_TIMEOUT)
         .await;
     if let Some(error) = attempt.error {
-        bail!("GET /events: {error}");
+        bail!("GET /events: {}", error.whole());
     }
     let body: Value = serde_json::from_slice(&attempt.body).context("GET /events: not JSON")?;
     if attempt.status != Some(200) {
@@ -192,7 +192,7 @@ async fn forward_one(outbound: &Outbound, forward: &Target, secret: &Secret, eve
     let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let attempt = outbound.post(forward, &headers, body, CALL_TIMEOUT).await;
     let answer = match (&attempt.error, attempt.status) {
-        (Some(error), _) => format!("failed: {error}"),
+        (Some(error), _) => format!("failed: {}", error.whole()),
         (None, Some(status)) => format!("[{status}]"),
         (None, None) => "no answer".into(),
     };

@@ -358,10 +358,10 @@ pub struct Limits {
 }
 
 /// A flag value that does not parse.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ArgError {
     #[error("{0:?}: expected a duration, e.g. 30s, 500ms, 2m, 7d ({1})")]
-    NotADuration(String, String),
+    NotADuration(String, #[source] humantime::DurationError),
     #[error("{0:?}: expected a size, e.g. 64MiB, 1GiB, 500MB ({1})")]
     NotASize(String, String),
     #[error("{0:?}: a whole number of seconds")]
@@ -378,8 +378,7 @@ fn parse_duration(s: &str) -> Result<Duration, ArgError> {
     let s = s.trim();
     let d = match s.parse::<u64>() {
         Ok(secs) => Duration::from_secs(secs),
-        Err(_) => humantime::parse_duration(s)
-            .map_err(|e| ArgError::NotADuration(s.into(), e.to_string()))?,
+        Err(_) => humantime::parse_duration(s).map_err(|e| ArgError::NotADuration(s.into(), e))?,
     };
     if d.is_zero() {
         return Err(ArgError::Zero);

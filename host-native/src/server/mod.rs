@@ -550,7 +550,7 @@ pub async fn call_out(outbound: &Outbound, policy: UrlPolicy, call: CallOut) -> 
         .await;
     let reply = match (attempt.status, attempt.error) {
         (_, Some(AttemptError::Timeout)) => Reply::Timeout,
-        (_, Some(error)) => Reply::Error(error.to_string()),
+        (_, Some(error)) => Reply::Error(error.whole()),
         (Some(status), None) => Reply::Answer {
             status,
             body: attempt.body.to_vec(),

@@ -57,8 +57,9 @@ pub enum StorageError {
         "--store / CARDS_STORE must be a postgres:// or postgresql:// URL (or leave it unset for the --data file)"
     )]
     NotAUrl,
-    #[error("{0}")]
-    Postgres(String),
+    /// Its causes stay a chain (`source()`), printed whole by `{:#}`.
+    #[error(transparent)]
+    Postgres(anyhow::Error),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -131,7 +132,7 @@ impl Store {
     /// Runs `f` in one committed (durable) write transaction (re-run on PostgreSQL conflicts).
     pub fn write<R, E>(&self, mut f: impl FnMut(&mut dyn Tx) -> Result<R, E>) -> Result<R, E>
     where
-        E: From<StorageError> + std::fmt::Display,
+        E: From<StorageError>,
     {
         match self {
             Store::Redb(file) => {
@@ -145,21 +146,7 @@ impl Store {
                 file.wrote_directly();
                 Ok(out)
             }
-            Store::Postgres(pg) => {
-                let mut failed = None;
-                pg.write(|tx| {
-                    f(tx).map_err(|e| {
-                        let message = e.to_string();
-                        failed = Some(e);
-                        message
-                    })
-                })
-                .map_err(|message| {
-                    failed
-                        .take()
-                        .unwrap_or_else(|| StorageError::Postgres(message).into())
-                })
-            }
+            Store::Postgres(pg) => pg.write(f),
         }
     }
 }

@@ -23,11 +23,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use anyhow::Context as _;
 use card_core::storage::KvPair;
 use card_core::{Direction, Response, Service, StoreError, Tx};
 use postgres::error::SqlState;
 use postgres::{Client, IsolationLevel, Statement, Transaction};
 use tokio_postgres_rustls::MakeRustlsConnect;
+
+use super::StorageError;
 use tracing::{error, info, warn};
 
 use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Settle};
@@ -133,18 +136,19 @@ impl PgStore {
     /// Connects, creates (or checks) the schema and the data format. Fails with a message fit for
     /// the operator: unreachable server, wrong credentials, a newer schema.
     /// Writes wait at most `timeout` for a lock or one statement.
-    pub fn open(url: &str, timeout: Duration) -> Result<PgStore, String> {
+    pub fn open(url: &str, timeout: Duration) -> anyhow::Result<PgStore> {
         let (url, roots) = split_roots(url);
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| format!("--store / CARDS_STORE is not a PostgreSQL URL: {e}"))?;
+            .context("--store / CARDS_STORE is not a PostgreSQL URL")?;
         let label = label(&config);
-        let fail = |e: String| format!("cannot open PostgreSQL store {label}: {e}");
-        let tls = tls(&roots).map_err(fail)?;
-        let mut client = config
-            .connect(tls.clone())
-            .map_err(|e| fail(with_causes(&e)))?;
-        migrate(&mut client).map_err(fail)?;
+        // The causes stay a chain under this context: `{:#}` prints them all ("error performing
+        // TLS handshake: invalid peer certificate: UnknownIssuer"), the driver's message alone
+        // rarely says what to fix.
+        let fail = || format!("cannot open PostgreSQL store {label}");
+        let tls = tls(&roots).with_context(fail)?;
+        let mut client = config.connect(tls.clone()).with_context(fail)?;
+        migrate(&mut client).with_context(fail)?;
         drop(client);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
@@ -154,7 +158,7 @@ impl PgStore {
             .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(30))
             .build(Manager { config, tls })
-            .map_err(|e| fail(e.to_string()))?;
+            .with_context(fail)?;
         let store = PgStore {
             pool,
             label: label.clone(),
@@ -167,8 +171,8 @@ impl PgStore {
             ),
         };
         store
-            .write(|tx| card_core::Service::open_store(tx).map_err(|e| e.to_string()))
-            .map_err(fail)?;
+            .write(|tx| card_core::Service::open_store(tx).map_err(anyhow::Error::from))
+            .with_context(fail)?;
         Ok(store)
     }
 
@@ -199,10 +203,12 @@ impl PgStore {
 
     /// Runs `f` in one SERIALIZABLE transaction and commits, re-running it on conflicts (for the
     /// command line and the start-up check).
-    pub fn write<R>(
+    /// `f`'s own error comes back as it is; a transaction that cannot commit, as
+    /// [`StorageError::Postgres`].
+    pub fn write<R, E: From<StorageError>>(
         &self,
-        mut f: impl FnMut(&mut dyn Tx) -> Result<R, String>,
-    ) -> Result<R, String> {
+        mut f: impl FnMut(&mut dyn Tx) -> Result<R, E>,
+    ) -> Result<R, E> {
         let mut attempt = Attempt::FIRST;
         loop {
             let failure = match self.in_write(attempt.lock(), |tx| {
@@ -227,7 +233,9 @@ impl PgStore {
                     pause(pause_ms);
                     attempt = next;
                 }
-                Next::Busy | Next::Fail => return Err(failure.1),
+                Next::Busy | Next::Fail => {
+                    return Err(StorageError::Postgres(anyhow::Error::msg(failure.1)).into());
+                }
             }
         }
     }
@@ -441,53 +449,39 @@ fn split_roots(url: &str) -> (String, Roots) {
     }
 }
 
-fn tls(roots: &Roots) -> Result<MakeRustlsConnect, String> {
+fn tls(roots: &Roots) -> anyhow::Result<MakeRustlsConnect> {
     let mut store = rustls::RootCertStore::empty();
     match roots {
         Roots::Mozilla => store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
         Roots::System => {
             let found = rustls_native_certs::load_native_certs();
             if found.certs.is_empty() {
-                return Err(format!(
+                anyhow::bail!(
                     "sslrootcert=system: no certificates in the system trust store ({:?})",
                     found.errors
-                ));
+                );
             }
             store.add_parsable_certificates(found.certs);
         }
         Roots::File(path) => {
             use rustls::pki_types::{CertificateDer, pem::PemObject};
-            let pem = std::fs::read(path).map_err(|e| format!("sslrootcert {path}: {e}"))?;
+            let pem = std::fs::read(path).with_context(|| format!("sslrootcert {path}"))?;
             let certs = CertificateDer::pem_slice_iter(&pem)
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("sslrootcert {path}: {e:?}"))?;
+                .map_err(|e| anyhow::anyhow!("sslrootcert {path}: {e:?}"))?;
             let (added, _) = store.add_parsable_certificates(certs);
             if added == 0 {
-                return Err(format!("sslrootcert {path}: no CA certificate in it"));
+                anyhow::bail!("sslrootcert {path}: no CA certificate in it");
             }
         }
     }
     let config = rustls::ClientConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
-    .with_safe_default_protocol_versions()
-    .map_err(|e| e.to_string())?
+    .with_safe_default_protocol_versions()?
     .with_root_certificates(store)
     .with_no_client_auth();
     Ok(MakeRustlsConnect::new(config))
-}
-
-/// An error and the causes under it ("error performing TLS handshake: invalid peer certificate:
-/// UnknownIssuer"): the driver's own message alone rarely says what to fix.
-fn with_causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }
 
 /// `host:port/dbname`, never the password.
@@ -505,27 +499,24 @@ fn label(config: &postgres::Config) -> String {
 }
 
 /// Creates the tables on first start; refuses a schema newer than this release's.
-fn migrate(client: &mut Client) -> Result<(), String> {
-    let mut tx = client.transaction().map_err(|e| e.to_string())?;
-    tx.execute(sql::LOCK_SCHEMA, &[&SCHEMA_LOCK])
-        .map_err(|e| e.to_string())?;
-    tx.batch_execute(sql::QUIET).map_err(|e| e.to_string())?;
+fn migrate(client: &mut Client) -> anyhow::Result<()> {
+    let mut tx = client.transaction()?;
+    tx.execute(sql::LOCK_SCHEMA, &[&SCHEMA_LOCK])?;
+    tx.batch_execute(sql::QUIET)?;
     for statement in sql::SCHEMA {
-        tx.batch_execute(statement).map_err(|e| e.to_string())?;
+        tx.batch_execute(statement)?;
     }
     let version: Option<i32> = tx
-        .query_opt(sql::SCHEMA_VERSION_READ, &[])
-        .map_err(|e| e.to_string())?
+        .query_opt(sql::SCHEMA_VERSION_READ, &[])?
         .and_then(|row| row.get(0));
     match version {
         None => {
-            tx.execute(sql::SCHEMA_VERSION_WRITE, &[&SCHEMA_VERSION])
-                .map_err(|e| e.to_string())?;
+            tx.execute(sql::SCHEMA_VERSION_WRITE, &[&SCHEMA_VERSION])?;
         }
         Some(v) if v == SCHEMA_VERSION => {}
-        Some(v) => return Err(sql::newer_schema(v)),
+        Some(v) => anyhow::bail!(sql::newer_schema(v)),
     }
-    tx.commit().map_err(|e| e.to_string())
+    Ok(tx.commit()?)
 }
 
 /// One PostgreSQL transaction as the core's `Tx`. Remembers the first failure: after an error
@@ -717,26 +708,20 @@ mod tests {
         let ok = PgStore::open(&url(&format!("&sslrootcert={}", ca.display())), timeout);
         assert!(ok.is_ok(), "{:?}", ok.err());
         // Mozilla's roots do not know the test CA; neither does another CA.
-        let mozilla = PgStore::open(&url(""), timeout).err().expect("refused");
+        // The whole chain, as `cards serve` prints it.
+        let refused =
+            |url: &str| format!("{:#}", PgStore::open(url, timeout).err().expect("refused"));
+        let mozilla = refused(&url(""));
         assert!(
             mozilla.contains("certificate") || mozilla.contains("Certificate"),
             "{mozilla}"
         );
-        let other = PgStore::open(
-            &url(&format!("&sslrootcert={}", other_ca.display())),
-            timeout,
-        )
-        .err()
-        .expect("refused");
+        let other = refused(&url(&format!("&sslrootcert={}", other_ca.display())));
         assert!(other.contains("ertificate"), "{other}");
         // The system's store loads (it is not empty) and does not know the test CA either.
-        let system = PgStore::open(&url("&sslrootcert=system"), timeout)
-            .err()
-            .expect("refused");
+        let system = refused(&url("&sslrootcert=system"));
         assert!(system.contains("UnknownIssuer"), "{system}");
-        let missing = PgStore::open(&url("&sslrootcert=/nonexistent/ca.pem"), timeout)
-            .err()
-            .expect("refused");
+        let missing = refused(&url("&sslrootcert=/nonexistent/ca.pem"));
         assert!(missing.contains("/nonexistent/ca.pem"), "{missing}");
     }
     use std::sync::atomic::AtomicU32;
@@ -794,8 +779,8 @@ mod tests {
         let store = PgStore::open(&url, Duration::from_secs(5)).unwrap();
         store
             .write(|tx| {
-                tx.put(b"a", b"0").map_err(|e| e.0)?;
-                tx.put(b"b", b"0").map_err(|e| e.0)
+                tx.put(b"a", b"0").map_err(StorageError::from)?;
+                tx.put(b"b", b"0").map_err(StorageError::from)
             })
             .unwrap();
         let handler = Skew {
@@ -851,9 +836,9 @@ mod tests {
         store
             .write(|tx| {
                 for k in [&b"k\x01"[..], b"k\x02", b"k\xff", b"l"] {
-                    tx.put(k, k).map_err(|e| e.0)?;
+                    tx.put(k, k).map_err(StorageError::from)?;
                 }
-                tx.delete(b"l").map_err(|e| e.0)
+                tx.delete(b"l").map_err(StorageError::from)
             })
             .unwrap();
         let (fwd, rev, write) = store
