@@ -80,6 +80,8 @@ pub use cards_pg_sql as pg;
 
 /// Parsing of the Spin variables (`vault_key`, `token_ttl`; `api_keys` is parsed by the core).
 pub mod settings {
+    // The core's vault-key parser, the one the native server's key file and flags use.
+    use card_core::domain::vault::parse_key_hex;
 
     /// Parses the `vault_key` variable: 64 hex characters (32 bytes); empty means not configured.
     pub fn parse_vault_key(value: &str) -> Result<Option<[u8; 32]>, String> {
@@ -87,10 +89,9 @@ pub mod settings {
         if value.is_empty() {
             return Ok(None);
         }
-        let mut key = [0u8; 32];
-        hex_decode(value, &mut key)
-            .map(|()| Some(key))
-            .ok_or_else(|| "vault_key must be 64 hex characters (32 bytes)".to_string())
+        parse_key_hex(value)
+            .map(Some)
+            .map_err(|_| "vault_key must be 64 hex characters (32 bytes)".to_string())
     }
 
     /// Parses the `vault_keys` variable: vault keys separated by commas, spaces or newlines, the
@@ -100,10 +101,8 @@ pub mod settings {
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|k| !k.is_empty())
             .map(|k| {
-                let mut key = [0u8; 32];
-                hex_decode(k, &mut key)
-                    .map(|()| key)
-                    .ok_or_else(|| "vault_keys: each key must be 64 hex characters".to_string())
+                parse_key_hex(k)
+                    .map_err(|_| "vault_keys: each key must be 64 hex characters".to_string())
             })
             .collect()
     }
@@ -205,19 +204,6 @@ pub mod settings {
             .zip(b)
             .fold(u8::from(a.len() != b.len()), |acc, (x, y)| acc | (x ^ y));
         diff == 0
-    }
-
-    fn hex_decode(s: &str, out: &mut [u8; 32]) -> Option<()> {
-        let bytes = s.as_bytes();
-        if bytes.len() != 64 {
-            return None;
-        }
-        for (i, pair) in bytes.chunks_exact(2).enumerate() {
-            let hi = (pair[0] as char).to_digit(16)?;
-            let lo = (pair[1] as char).to_digit(16)?;
-            out[i] = (hi * 16 + lo) as u8;
-        }
-        Some(())
     }
 }
 
