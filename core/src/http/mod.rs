@@ -165,7 +165,7 @@ pub struct Request {
     pub asked: Option<crate::callout::Asked>,
     /// The caller's address as the host saw it (for the audit trail); None where it cannot tell.
     /// An address, not its text: only the audit of a token or reveal formats it.
-    pub peer: Option<std::net::IpAddr>,
+    pub peer: Option<core::net::IpAddr>,
 }
 
 /// A request's credentials are wiped from memory when it is dropped: the API key (`x-api-key`,
