@@ -455,7 +455,7 @@ impl<'a> PgTx<'a> {
     fn execute(&mut self, statement: &str, params: &[ParameterValue]) -> Result<(), StoreError> {
         if self.read_only {
             self.wanted_write = true;
-            return Err(StoreError("write in a read-only transaction".into()));
+            return Err(StoreError::read_only());
         }
         let r = self.conn.execute(statement, params);
         self.note(r).map(|_| ())

@@ -77,6 +77,26 @@ where
     }
 }
 
+/// The next `n` records of kind `R` in creation order after `after`, each placed and made into its
+/// document by `doc` (the whole view, or a projection of it).
+fn scan_with<'s, R: Indexed>(
+    scope: &mut Scope<'s>,
+    after: Option<&str>,
+    n: usize,
+    mut doc: impl FnMut(&mut Scope<'s>, R) -> ApiResult<Value>,
+) -> ApiResult<Vec<(Pos, Value)>> {
+    let records = table::scan::<R>(scope.tx, scope.client, after, n)?;
+    let mut out = Vec::with_capacity(records.len());
+    for record in records {
+        let pos = Pos {
+            created_ms: record.created_ms(),
+            id: record.id().to_string(),
+        };
+        out.push((pos, doc(scope, record)?));
+    }
+    Ok(out)
+}
+
 impl<'s, R, F> Source for Records<'_, 's, R, F>
 where
     R: Indexed,
@@ -247,16 +267,8 @@ where
     }
 
     fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {
-        let records = table::scan::<R>(self.scope.tx, self.scope.client, after, n)?;
-        let mut out = Vec::with_capacity(records.len());
-        for record in records {
-            let pos = Pos {
-                created_ms: record.created_ms(),
-                id: record.id().to_string(),
-            };
-            out.push((pos, (self.view)(self.scope, record)?));
-        }
-        Ok(out)
+        let view = &mut self.view;
+        scan_with(self.scope, after, n, |scope, record| view(scope, record))
     }
 
     fn scan_only(
@@ -268,15 +280,8 @@ where
         let Some(only) = self.only.as_mut() else {
             return self.scan(after, n);
         };
-        let records = table::scan::<R>(self.scope.tx, self.scope.client, after, n)?;
-        let mut out = Vec::with_capacity(records.len());
-        for record in records {
-            let pos = Pos {
-                created_ms: record.created_ms(),
-                id: record.id().to_string(),
-            };
-            out.push((pos, only(self.scope, record, fields)?));
-        }
-        Ok(out)
+        scan_with(self.scope, after, n, |scope, record| {
+            only(scope, record, fields)
+        })
     }
 }

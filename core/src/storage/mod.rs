@@ -28,6 +28,13 @@ pub enum Direction {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreError(pub String);
 
+impl StoreError {
+    /// A put or delete on a read transaction: every store's read side answers it the same way.
+    pub fn read_only() -> StoreError {
+        StoreError("write in a read-only transaction".into())
+    }
+}
+
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "storage error: {}", self.0)

@@ -550,7 +550,7 @@ impl<'a> PgTx<'a> {
 
     fn writable(&self) -> Result<(), StoreError> {
         if self.read_only {
-            Err(StoreError("write in a read-only transaction".into()))
+            Err(StoreError::read_only())
         } else {
             Ok(())
         }

@@ -198,7 +198,7 @@ impl<R: Below> View<R> {
 
     fn write(&mut self, key: &[u8], value: Option<&[u8]>) -> Result<(), StoreError> {
         if !self.writing {
-            return Err(StoreError("write in a read-only transaction".into()));
+            return Err(StoreError::read_only());
         }
         self.layers.active.put(self.at, key, value);
         self.wrote = true;

@@ -411,11 +411,11 @@ impl Tx for ReadAdapter {
     }
 
     fn put(&mut self, _key: &[u8], _value: &[u8]) -> Result<(), StoreError> {
-        Err(StoreError("write in a read-only transaction".into()))
+        Err(StoreError::read_only())
     }
 
     fn delete(&mut self, _key: &[u8]) -> Result<(), StoreError> {
-        Err(StoreError("write in a read-only transaction".into()))
+        Err(StoreError::read_only())
     }
 
     fn scan(
@@ -450,11 +450,11 @@ impl Tx for SharedRead {
     }
 
     fn put(&mut self, _key: &[u8], _value: &[u8]) -> Result<(), StoreError> {
-        Err(StoreError("write in a read-only transaction".into()))
+        Err(StoreError::read_only())
     }
 
     fn delete(&mut self, _key: &[u8]) -> Result<(), StoreError> {
-        Err(StoreError("write in a read-only transaction".into()))
+        Err(StoreError::read_only())
     }
 
     fn scan(
