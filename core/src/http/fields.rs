@@ -116,7 +116,7 @@ impl<'a> Fields<'a> {
         matches!(self.map.get(key), Some(Value::Null))
     }
 
-    fn required<T>(&mut self, key: &str, value: Option<T>) -> Option<T> {
+    pub(crate) fn required<T>(&mut self, key: &str, value: Option<T>) -> Option<T> {
         if value.is_none() && self.map.get(key).is_none_or(|v| v.is_null()) {
             self.error(key, "is required");
         }
@@ -234,11 +234,41 @@ impl<'a> Fields<'a> {
             seen,
             errors,
         } = self;
+        #[cfg(test)]
+        consulted::record(&prefix, &seen);
         for key in map.keys() {
             if !seen.iter().any(|s| s == key) {
                 errors.push(join(&prefix, key), "is not a known field");
             }
         }
+    }
+}
+
+/// A test hook: the paths of every field a parser asked for (`Fields::finish` records them), so a
+/// test can compare a parser's fields with its body's schema (`openapi/tests.rs`).
+#[cfg(test)]
+pub mod consulted {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static PATHS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn record(prefix: &str, seen: &[String]) {
+        PATHS.with(|p| {
+            p.borrow_mut()
+                .extend(seen.iter().map(|k| super::join(prefix, k)))
+        });
+    }
+
+    /// Runs `f` and returns the paths asked for meanwhile, sorted, each once.
+    pub fn during(f: impl FnOnce()) -> Vec<String> {
+        PATHS.with(|p| p.borrow_mut().clear());
+        f();
+        let mut paths = PATHS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+        paths.sort();
+        paths.dedup();
+        paths
     }
 }
 

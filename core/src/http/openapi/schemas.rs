@@ -12,12 +12,14 @@ use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS
 use crate::domain::authorizations::{Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
-use crate::domain::disputes::{DisputeReason, Outcome};
 use crate::domain::events::EventType;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
+use crate::http::parse::disputes::{DisputeBody, ResolveBody};
+use crate::http::parse::input::{Body, Input};
+use crate::http::parse::transfers::TransferBody;
 use crate::http::views::{
     AccountView, AddressView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
     AuthorizationView, CardHolderView, CardTransactionView, CardView, DecisionView, DetailView,
@@ -313,33 +315,6 @@ fn webhook_endpoint_input(required: &[&str]) -> Value {
     )
 }
 
-fn transfer_create() -> Value {
-    object(
-        json!({
-            "debitAccountId": text(64),
-            "creditAccountId": text(64).tap_description("Another account than `debitAccountId`, in its currency."),
-            "amount": money_input("0.01", false),
-            "narration": text(255),
-            "reference": text(100),
-        }),
-        &["debitAccountId", "creditAccountId", "amount"],
-        true,
-    )
-}
-
-fn dispute_create() -> Value {
-    object(
-        json!({
-            "reason": string_enum(DisputeReason::ALL),
-            "amount": money_input("0", true)
-                .tap_description("Default: all of the capture not yet refunded or disputed."),
-            "explanation": text(1000),
-        }),
-        &["reason"],
-        true,
-    )
-}
-
 fn limit_spend() -> Value {
     view(LimitSpendView::WIRE)
 }
@@ -433,6 +408,50 @@ fn card_secrets() -> Value {
 }
 
 // ---- request bodies ----
+
+/// The schema of one declared body field (`parse::input`).
+fn input(i: Input) -> Value {
+    match i {
+        Input::Text(max) => text(max),
+        Input::ClearableText(max) => nullable(text(max)),
+        Input::Amount => money_input("0", true),
+        Input::AmountFrom(num, scale) => {
+            money_input(&rust_decimal::Decimal::new(num, scale).to_string(), false)
+        }
+        Input::Balance => money_input("0", false),
+        Input::Enum(all) | Input::LooseEnum(all) => string_enum(all),
+        Input::Currency => currency_input(),
+        Input::Bool => boolean(),
+        Input::Object => free_object(),
+        Input::Ref(name) => reference(name),
+    }
+}
+
+/// The component schema of a body declared with `body!`: a closed object of its fields.
+pub fn body(b: &Body) -> Value {
+    let properties: Map<String, Value> = b
+        .fields
+        .iter()
+        .map(|f| {
+            let schema = match f.doc {
+                Some(d) => input(f.input).tap_description(d),
+                None => input(f.input),
+            };
+            (f.name.to_string(), schema)
+        })
+        .collect();
+    let required: Vec<&str> = b
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name)
+        .collect();
+    let schema = object(Value::Object(properties), &required, true);
+    match b.doc {
+        Some(d) => schema.tap_description(d),
+        None => schema,
+    }
+}
 
 fn currency_input() -> Value {
     json!({"type": "string", "pattern": "^[A-Za-z0-9]{3,10}$", "description": "Upper-cased."})
@@ -953,7 +972,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("ApiKeyCreate", api_key_create());
     add("Transfer", transfer());
     add("Dispute", dispute());
-    add("TransferCreate", transfer_create());
+    add(TransferBody::BODY.name, body(&TransferBody::BODY));
     add("WebhookEndpoint", webhook_endpoint());
     add("WebhookDelivery", webhook_delivery());
     add("WebhookAttempt", view(AttemptView::WIRE));
@@ -975,15 +994,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         "WebhookReplayResult",
         record(json!({"queued": {"type": "integer", "minimum": 0}})),
     );
-    add("DisputeCreate", dispute_create());
-    add(
-        "DisputeResolve",
-        object(
-            json!({"outcome": string_enum(Outcome::ALL)}),
-            &["outcome"],
-            true,
-        ),
-    );
+    add(DisputeBody::BODY.name, body(&DisputeBody::BODY));
+    add(ResolveBody::BODY.name, body(&ResolveBody::BODY));
     add("AuthorizationCreate", authorization_create());
     add(
         "AmountBody",

@@ -1,27 +1,37 @@
 //! The bodies of POST /card-transactions/{id}/disputes and POST /disputes/{id}/resolve.
 
-use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use crate::domain::disputes::{DisputeReason, NewDispute, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
+
+body! {
+    /// POST /card-transactions/{id}/disputes.
+    pub struct DisputeBody = "DisputeCreate" {
+        required reason: "reason", Enum(DisputeReason::ALL);
+        optional amount: "amount", Amount,
+            "Default: all of the capture not yet refunded or disputed.";
+        optional explanation: "explanation", Text(1000);
+    }
+}
+
+body! {
+    /// POST /disputes/{id}/resolve.
+    pub struct ResolveBody = "DisputeResolve" {
+        required outcome: "outcome", Enum(Outcome::ALL);
+    }
+}
 
 pub fn create(body: Map<String, Value>) -> ApiResult<NewDispute> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
     let reason = f
-        .enumeration("reason", DisputeReason::ALL)
+        .read(&DisputeBody::reason)
         .and_then(|r| DisputeReason::parse(&r));
-    let amount = f.opt_money("amount").and_then(|a| {
-        if a <= Decimal::ZERO {
-            f.error("amount", "must be greater than 0");
-            None
-        } else {
-            Some(a)
-        }
-    });
-    let explanation = f.opt_text("explanation", 1000);
+    let amount = f.read(&DisputeBody::amount);
+    let explanation = f.read(&DisputeBody::explanation);
     f.finish();
     let Some(reason) = reason else {
         return Err(ApiError::Validation(errors.0));
@@ -37,7 +47,7 @@ pub fn resolve(body: Map<String, Value>) -> ApiResult<Outcome> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
     let outcome = f
-        .enumeration("outcome", Outcome::ALL)
+        .read(&ResolveBody::outcome)
         .and_then(|o| Outcome::parse(&o));
     f.finish();
     match outcome {

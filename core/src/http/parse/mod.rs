@@ -10,6 +10,7 @@ pub mod cards;
 pub mod controls;
 pub mod decisions;
 pub mod disputes;
+pub mod input;
 pub mod multipart;
 pub mod test_clock;
 pub mod transfers;

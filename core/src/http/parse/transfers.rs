@@ -1,28 +1,33 @@
 //! The body of POST /accounts/transfers, validated into a typed command.
 
-use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use crate::domain::transfers::NewTransfer;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
+
+body! {
+    /// POST /accounts/transfers.
+    pub struct TransferBody = "TransferCreate" {
+        required debit_account_id: "debitAccountId", Text(64);
+        required credit_account_id: "creditAccountId", Text(64),
+            "Another account than `debitAccountId`, in its currency.";
+        // The smallest amount funding takes, too.
+        required amount: "amount", AmountFrom(1, 2);
+        optional narration: "narration", Text(255);
+        optional reference: "reference", Text(100);
+    }
+}
 
 pub fn create(body: Map<String, Value>) -> ApiResult<NewTransfer> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let debit_account_id = f.text("debitAccountId", 64);
-    let credit_account_id = f.text("creditAccountId", 64);
-    let amount = f.money("amount").and_then(|a| {
-        // The smallest amount funding takes, too.
-        if a < Decimal::new(1, 2) {
-            f.error("amount", "must be at least 0.01");
-            None
-        } else {
-            Some(a)
-        }
-    });
-    let narration = f.opt_text("narration", 255);
-    let reference = f.opt_text("reference", 100);
+    let debit_account_id = f.read(&TransferBody::debit_account_id);
+    let credit_account_id = f.read(&TransferBody::credit_account_id);
+    let amount = f.read(&TransferBody::amount);
+    let narration = f.read(&TransferBody::narration);
+    let reference = f.read(&TransferBody::reference);
     // A transfer to itself would move nothing: a mistake in the body, judged without storage.
     if debit_account_id.is_some() && debit_account_id == credit_account_id {
         f.error("creditAccountId", "must differ from debitAccountId");

@@ -1,0 +1,276 @@
+//! One declaration per request body (`body!`): each field's wire name, kind, whether it is required
+//! and its description, in one list. The parser reads every declared field through its constant
+//! (`Fields::read(&TransferBody::amount)`: the name, the limit and the requirement come from the
+//! declaration), and the OpenAPI document builds the body's component schema from the same list
+//! (`Body`, turned into JSON Schema by `openapi/schemas.rs`), so a field, a limit or an enumeration
+//! is written once. `openapi/tests.rs` checks that each parser consults exactly the fields its schema
+//! lists (a parser could still read a field by its bare name).
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use crate::domain::Currency;
+use crate::http::fields::Fields;
+
+/// What a field's value must be: the parser's check and the schema's type both come from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Input {
+    /// Trimmed, not empty, at most this many characters.
+    Text(usize),
+    /// As `Text`, or `null` to clear the stored value.
+    ClearableText(usize),
+    /// An amount greater than 0 (at most 2 decimals, as every amount).
+    Amount,
+    /// An amount of at least `Decimal::new(num, scale)`.
+    AmountFrom(i64, u32),
+    /// An amount of at least 0.
+    Balance,
+    /// One of these strings, exactly.
+    Enum(&'static [&'static str]),
+    /// One of these strings, as the parser's own loose reading takes them (`Brand::parse_loose`):
+    /// the parser judges the string; the document lists the canonical spellings.
+    LooseEnum(&'static [&'static str]),
+    /// A currency code: 3 to 10 of A-Z and 0-9, upper-cased.
+    Currency,
+    Bool,
+    /// A free-form object.
+    Object,
+    /// An object parsed by its own code, documented by this component schema.
+    Ref(&'static str),
+}
+
+/// One field of a declared body, as the document sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct InputField {
+    pub name: &'static str,
+    pub input: Input,
+    pub required: bool,
+    pub doc: Option<&'static str>,
+}
+
+/// A declared request body: its component schema's name, its fields in the document's order.
+#[derive(Debug)]
+pub struct Body {
+    pub name: &'static str,
+    pub fields: &'static [InputField],
+    pub doc: Option<&'static str>,
+}
+
+/// A field as the parser reads it: the declaration's `InputField`, typed by its kind so that the
+/// value read has the kind's Rust type.
+pub struct Field<K> {
+    pub field: InputField,
+    pub kind: K,
+}
+
+/// How a kind is read from a body (`None`: absent, or refused with a field error).
+pub trait Kind {
+    type Out;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Self::Out>;
+}
+
+/// The kinds, one type each (the same names as `Input`'s variants, which `body!` relies on).
+pub mod kinds {
+    pub struct Text(pub usize);
+    pub struct ClearableText(pub usize);
+    pub struct Amount;
+    pub struct AmountFrom(pub i64, pub u32);
+    pub struct Balance;
+    pub struct Enum(pub &'static [&'static str]);
+    pub struct LooseEnum(pub &'static [&'static str]);
+    pub struct Currency;
+    pub struct Bool;
+    pub struct Object;
+    pub struct Ref(pub &'static str);
+}
+
+impl Kind for kinds::Text {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        f.opt_text(name, self.0)
+    }
+}
+
+impl Kind for kinds::ClearableText {
+    type Out = Option<String>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Option<String>> {
+        if f.is_null(name) {
+            f.take(name);
+            return Some(None);
+        }
+        f.opt_text(name, self.0).map(Some)
+    }
+}
+
+fn amount_where(
+    f: &mut Fields,
+    name: &str,
+    ok: impl Fn(Decimal) -> bool,
+    message: impl Fn() -> String,
+) -> Option<Decimal> {
+    let amount = f.opt_money(name)?;
+    if ok(amount) {
+        Some(amount)
+    } else {
+        f.error(name, message());
+        None
+    }
+}
+
+impl Kind for kinds::Amount {
+    type Out = Decimal;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Decimal> {
+        amount_where(
+            f,
+            name,
+            |a| a > Decimal::ZERO,
+            || "must be greater than 0".into(),
+        )
+    }
+}
+
+impl Kind for kinds::AmountFrom {
+    type Out = Decimal;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Decimal> {
+        let min = Decimal::new(self.0, self.1);
+        amount_where(f, name, |a| a >= min, || format!("must be at least {min}"))
+    }
+}
+
+impl Kind for kinds::Balance {
+    type Out = Decimal;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Decimal> {
+        amount_where(
+            f,
+            name,
+            |a| a >= Decimal::ZERO,
+            || "must not be negative".into(),
+        )
+    }
+}
+
+impl Kind for kinds::Enum {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        f.opt_enum(name, self.0)
+    }
+}
+
+impl Kind for kinds::LooseEnum {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        f.opt_str(name)
+    }
+}
+
+impl Kind for kinds::Currency {
+    type Out = Currency;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Currency> {
+        let raw = f.opt_str(name)?;
+        let code = Currency::parse(&raw);
+        if code.is_none() {
+            f.error(name, "must be 3 to 10 characters of A-Z and 0-9");
+        }
+        code
+    }
+}
+
+impl Kind for kinds::Bool {
+    type Out = bool;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<bool> {
+        f.opt_bool(name)
+    }
+}
+
+impl Kind for kinds::Object {
+    type Out = Map<String, Value>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Map<String, Value>> {
+        f.opt_object(name)
+    }
+}
+
+impl Kind for kinds::Ref {
+    type Out = Map<String, Value>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Map<String, Value>> {
+        f.opt_object(name)
+    }
+}
+
+impl Fields<'_> {
+    /// Reads a declared field: its kind's check, then "is required" when it is and was not given.
+    pub fn read<K: Kind>(&mut self, field: &Field<K>) -> Option<K::Out> {
+        let name = field.field.name;
+        let v = field.kind.read(self, name);
+        if field.field.required {
+            self.required(name, v)
+        } else {
+            v
+        }
+    }
+}
+
+/// Declares a request body: `pub struct TransferBody = "TransferCreate" { required amount:
+/// "amount", AmountFrom(1, 2), "doc"; .. }` makes `TransferBody::amount` (a `Field` the parser
+/// reads) and `TransferBody::BODY` (the `Body` the document is built from). Each field is
+/// `required` or `optional`, then its Rust name, wire name, kind (an `Input` variant) and an optional
+/// description; the fields are listed in the document's order.
+macro_rules! body {
+    (@required required) => { true };
+    (@required optional) => { false };
+    (@doc) => { None };
+    (@doc $d:literal) => { Some($d) };
+    (@field $req:ident $wire:literal $kind:ident ($($arg:expr),*) $($doc:literal)?) => {
+        $crate::http::parse::input::InputField {
+            name: $wire,
+            input: $crate::http::parse::input::Input::$kind($($arg),*),
+            required: body!(@required $req),
+            doc: body!(@doc $($doc)?),
+        }
+    };
+    (@field $req:ident $wire:literal $kind:ident $($doc:literal)?) => {
+        $crate::http::parse::input::InputField {
+            name: $wire,
+            input: $crate::http::parse::input::Input::$kind,
+            required: body!(@required $req),
+            doc: body!(@doc $($doc)?),
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident = $component:literal $(, $bdoc:literal)? {
+            $( $req:ident $field:ident : $wire:literal, $kind:ident $(($($arg:expr),*))? $(, $doc:literal)? ; )*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name;
+
+        #[allow(non_upper_case_globals, dead_code)]
+        impl $name {
+            $(
+                pub const $field: $crate::http::parse::input::Field<
+                    $crate::http::parse::input::kinds::$kind,
+                > = $crate::http::parse::input::Field {
+                    field: body!(@field $req $wire $kind $(($($arg),*))? $($doc)?),
+                    kind: $crate::http::parse::input::kinds::$kind $(($($arg),*))?,
+                };
+            )*
+
+            pub const BODY: $crate::http::parse::input::Body = $crate::http::parse::input::Body {
+                name: $component,
+                fields: &[$(Self::$field.field),*],
+                doc: body!(@doc $($bdoc)?),
+            };
+        }
+    };
+}
+pub(crate) use body;
+
+/// Every declared body, for the document and its tests.
+pub fn bodies() -> &'static [&'static Body] {
+    use super::*;
+    &[
+        &transfers::TransferBody::BODY,
+        &disputes::DisputeBody::BODY,
+        &disputes::ResolveBody::BODY,
+    ]
+}
