@@ -4,18 +4,19 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::domain::Currency;
-use crate::domain::account_details::DetailType;
-use crate::domain::accounts::{AccountStatus, AccountType, Category, OwnerType};
 use crate::domain::authorizations::decisions::Fallback;
 use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use crate::domain::authorizations::{Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
-use crate::domain::cards::{Brand, CancellationReason, CardStatus, CardType, Interval};
+use crate::domain::cards::Interval;
 use crate::domain::events::EventType;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
+use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
+use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
+use crate::http::parse::authorizations::{AmountBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
+use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::parse::disputes::{DisputeBody, ResolveBody};
 use crate::http::parse::input::{Body, Input};
@@ -457,49 +458,6 @@ fn currency_input() -> Value {
     json!({"type": "string", "pattern": "^[A-Za-z0-9]{3,10}$", "description": "Upper-cased."})
 }
 
-fn account_properties() -> Value {
-    json!({
-        "ownerType": string_enum(OwnerType::ALL),
-        "ownerId": text(200),
-        "name": text(200),
-        "type": string_enum(AccountType::ALL),
-        "category": string_enum(Category::ALL),
-        "status": string_enum(AccountStatus::ALL),
-        "currency": currency_input(),
-        "network": text(200),
-        "balance": money_input("0", false),
-        "canDebit": boolean(),
-        "canCredit": boolean(),
-    })
-}
-
-fn account_create() -> Value {
-    let props = account_properties();
-    // `client` is accepted only when it names the key's own client, which the document cannot know;
-    // it is left out.
-    object(
-        props,
-        &["ownerType", "name", "type", "category", "currency"],
-        true,
-    )
-}
-
-fn account_update() -> Value {
-    let mut props = account_properties();
-    props["ownerId"] = nullable(text(200));
-    props["network"] = nullable(text(200));
-    object(props, &[], true)
-}
-
-fn detail_properties() -> Value {
-    json!({
-        "type": string_enum(DetailType::ALL),
-        "details": free_object(),
-        "provider": text(200),
-        "isPrimary": boolean(),
-    })
-}
-
 fn category_list() -> Value {
     json!({
         "type": "array",
@@ -542,41 +500,8 @@ fn spending_controls_input() -> Value {
     )
 }
 
-fn card_create() -> Value {
-    object(
-        json!({
-            "debitAccountId": text(64),
-            "cardHolderId": text(64),
-            "type": string_enum(CardType::ALL),
-            "brand": string_enum(Brand::ALL),
-            "status": string_enum(&["active", "inactive"]),
-            "currency": string_enum(Currency::CARD),
-            "metadata": free_object(),
-            "spendingControls": reference("SpendingControlsInput"),
-            "enable2FA": boolean(),
-            "amount": money_input("1", false),
-            "disposable": boolean(),
-        }),
-        &["debitAccountId", "cardHolderId", "type", "brand", "status"],
-        true,
-    )
-}
-
 fn card_update() -> Value {
-    object(
-        json!({
-            "status": string_enum(CardStatus::ALL),
-            "cancellationReason": string_enum(CancellationReason::ALL),
-            "metadata": free_object(),
-            "spendingControls": reference("SpendingControlsInput"),
-            "creditAccountId": text(64),
-        }),
-        &[],
-        true,
-    )
-    .tap_description(
-        "`cancellationReason` is required with, and `creditAccountId` only accepted with, `status: canceled`.",
-    )
+    body(&CardUpdateBody::BODY)
     .with(
         "anyOf",
         json!([
@@ -588,14 +513,6 @@ fn card_update() -> Value {
                 "creditAccountId": {"type": "null"},
             }},
         ]),
-    )
-}
-
-fn card_funding() -> Value {
-    object(
-        json!({"debitAccountId": text(64), "amount": money_input("0.01", false)}),
-        &["debitAccountId", "amount"],
-        true,
     )
 }
 
@@ -997,15 +914,8 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add(DisputeBody::BODY.name, body(&DisputeBody::BODY));
     add(ResolveBody::BODY.name, body(&ResolveBody::BODY));
     add("AuthorizationCreate", authorization_create());
-    add(
-        "AmountBody",
-        object(json!({"amount": money_input("0", true)}), &[], true)
-            .tap_description("Without `amount` (or without a body), the whole remaining amount."),
-    );
-    add(
-        "IncrementBody",
-        object(json!({"amount": money_input("0", true)}), &["amount"], true),
-    );
+    add(AmountBody::BODY.name, body(&AmountBody::BODY));
+    add(IncrementBody::BODY.name, body(&IncrementBody::BODY));
     add(
         "TestClock",
         record(json!({
@@ -1022,20 +932,14 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ),
     );
     add("CardSecrets", card_secrets());
-    add("AccountCreate", account_create());
-    add("AccountUpdate", account_update());
-    add(
-        "AccountDetailCreate",
-        object(detail_properties(), &["type", "details", "provider"], true),
-    );
-    add(
-        "AccountDetailUpdate",
-        object(detail_properties(), &[], true),
-    );
+    add(AccountBody::BODY.name, body(&AccountBody::BODY));
+    add(AccountUpdateBody::BODY.name, body(&AccountUpdateBody::BODY));
+    add(DetailBody::BODY.name, body(&DetailBody::BODY));
+    add(DetailUpdateBody::BODY.name, body(&DetailUpdateBody::BODY));
     add("SpendingControlsInput", spending_controls_input());
-    add("CardCreate", card_create());
+    add(CardBody::BODY.name, body(&CardBody::BODY));
     add("CardUpdate", card_update());
-    add("CardFunding", card_funding());
+    add(FundingBody::BODY.name, body(&FundingBody::BODY));
     add(
         "PersonInput",
         person_input(&["firstName", "lastName", "email", "phoneNumber"]),

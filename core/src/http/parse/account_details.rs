@@ -5,31 +5,50 @@ use serde_json::{Map, Value};
 use crate::domain::account_details::{DetailType, DetailUpdate, NewDetail};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 use crate::storage::codec::JsonText;
+
+body! {
+    /// POST /accounts/{id}/details.
+    pub struct DetailBody = "AccountDetailCreate" {
+        required kind: "type", Enum(DetailType::ALL);
+        required details: "details", Object;
+        required provider: "provider", Text(200);
+        optional is_primary: "isPrimary", Bool;
+    }
+}
+
+body! {
+    /// PUT /accounts/{id}/details/{detailId}: the same fields, none required.
+    pub struct DetailUpdateBody = "AccountDetailUpdate" {
+        optional kind: "type", Enum(DetailType::ALL);
+        optional details: "details", Object;
+        optional provider: "provider", Text(200);
+        optional is_primary: "isPrimary", Bool;
+    }
+}
 
 fn read(body: Map<String, Value>, required: bool) -> ApiResult<DetailUpdate> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let kind = if required {
-        f.enumeration("type", DetailType::ALL)
+    let (kind, details, provider, is_primary) = if required {
+        (
+            f.read(&DetailBody::kind),
+            f.read(&DetailBody::details),
+            f.read(&DetailBody::provider),
+            f.read(&DetailBody::is_primary),
+        )
     } else {
-        f.opt_enum("type", DetailType::ALL)
-    }
-    .and_then(|s| DetailType::parse(&s));
-    let details = if required {
-        f.object_field("details")
-    } else {
-        f.opt_object("details")
+        (
+            f.read(&DetailUpdateBody::kind),
+            f.read(&DetailUpdateBody::details),
+            f.read(&DetailUpdateBody::provider),
+            f.read(&DetailUpdateBody::is_primary),
+        )
     };
-    let provider = if required {
-        f.text("provider", 200)
-    } else {
-        f.opt_text("provider", 200)
-    };
-    let is_primary = f.opt_bool("isPrimary");
     f.finish();
     errors.finish(DetailUpdate {
-        kind,
+        kind: kind.and_then(|s| DetailType::parse(&s)),
         details: details.map(JsonText),
         provider,
         is_primary,

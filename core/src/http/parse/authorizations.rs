@@ -8,6 +8,7 @@ use crate::domain::authorizations::{Channel, DeclineReason, Merchant, NewAuthori
 use crate::domain::cards::is_category;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 
 /// An amount > 0 with at most 2 decimals.
 fn positive_amount(f: &mut Fields, key: &str, required: bool) -> Option<Decimal> {
@@ -106,11 +107,26 @@ fn simulate(f: &mut Fields) -> Option<DeclineReason> {
     reason
 }
 
+body! {
+    /// POST /authorizations/{id}/increment.
+    pub struct IncrementBody = "IncrementBody" {
+        required amount: "amount", Amount;
+    }
+}
+
+body! {
+    /// The body of capture, reverse and refund.
+    pub struct AmountBody = "AmountBody",
+        "Without `amount` (or without a body), the whole remaining amount." {
+        optional amount: "amount", Amount;
+    }
+}
+
 /// `{amount}` of an increment: required, > 0, at most 2 decimals.
 pub fn increment(body: Map<String, Value>) -> ApiResult<Decimal> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let amount = positive_amount(&mut f, "amount", true);
+    let amount = f.read(&IncrementBody::amount);
     f.finish();
     errors.finish(amount.unwrap_or_default())
 }
@@ -119,7 +135,7 @@ pub fn increment(body: Map<String, Value>) -> ApiResult<Decimal> {
 pub fn amount(body: Map<String, Value>) -> ApiResult<Option<Decimal>> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let amount = positive_amount(&mut f, "amount", false);
+    let amount = f.read(&AmountBody::amount);
     f.finish();
     errors.finish(amount)
 }

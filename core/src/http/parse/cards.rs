@@ -1,6 +1,5 @@
 //! The bodies of POST /cards, PUT /cards/{id} and POST /cards/{id}/fund, validated into typed commands.
 
-use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::controls;
@@ -11,6 +10,7 @@ use crate::domain::cards::{
 };
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 use crate::storage::codec::JsonText;
 
 /// Parses a `spendingControls` object and checks it over the default controls, so that a combination
@@ -24,36 +24,39 @@ fn controls_patch(f: &mut Fields, m: Map<String, Value>) -> ControlsPatch {
     patch
 }
 
-fn id_field(f: &mut Fields, key: &str, required: bool) -> Option<String> {
-    if required {
-        f.text(key, 64)
-    } else {
-        f.opt_text(key, 64)
+body! {
+    /// POST /cards.
+    pub struct CardBody = "CardCreate" {
+        required debit_account_id: "debitAccountId", Text(64);
+        required card_holder_id: "cardHolderId", Text(64);
+        required kind: "type", Enum(CardType::ALL);
+        required brand: "brand", LooseEnum(Brand::ALL);
+        // A card is issued active or inactive, never canceled.
+        required status: "status", Enum(&["active", "inactive"]);
+        optional currency: "currency", Enum(Currency::CARD);
+        optional metadata: "metadata", Object;
+        optional spending_controls: "spendingControls", Ref("SpendingControlsInput");
+        optional enable_2fa: "enable2FA", Bool;
+        optional amount: "amount", AmountFrom(1, 0);
+        optional disposable: "disposable", Bool;
     }
 }
 
-fn min_amount(f: &mut Fields, key: &str, min: Decimal, required: bool) -> Option<Decimal> {
-    let amount = if required {
-        f.money(key)
-    } else {
-        f.opt_money(key)
-    }?;
-    if amount < min {
-        f.error(key, format!("must be at least {min}"));
-        return None;
+body! {
+    /// POST /cards/{id}/fund.
+    pub struct FundingBody = "CardFunding" {
+        required debit_account_id: "debitAccountId", Text(64);
+        required amount: "amount", AmountFrom(1, 2);
     }
-    Some(amount)
 }
 
 pub fn create(body: Map<String, Value>) -> ApiResult<NewCard> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let debit_account_id = id_field(&mut f, "debitAccountId", true);
-    let card_holder_id = id_field(&mut f, "cardHolderId", true);
-    let kind = f
-        .enumeration("type", CardType::ALL)
-        .and_then(|s| CardType::parse(&s));
-    let brand = match f.str("brand") {
+    let debit_account_id = f.read(&CardBody::debit_account_id);
+    let card_holder_id = f.read(&CardBody::card_holder_id);
+    let kind = f.read(&CardBody::kind).and_then(|s| CardType::parse(&s));
+    let brand = match f.read(&CardBody::brand) {
         Some(s) => {
             let b = Brand::parse_loose(&s);
             if b.is_none() {
@@ -63,20 +66,19 @@ pub fn create(body: Map<String, Value>) -> ApiResult<NewCard> {
         }
         None => None,
     };
-    let status = match f.enumeration("status", &["active", "inactive"]) {
-        Some(s) => CardStatus::parse(&s),
-        None => None,
-    };
+    let status = f
+        .read(&CardBody::status)
+        .and_then(|s| CardStatus::parse(&s));
     let currency = f
-        .opt_enum("currency", Currency::CARD)
+        .read(&CardBody::currency)
         .and_then(|s| Currency::parse(&s));
-    let metadata = f.opt_object("metadata");
+    let metadata = f.read(&CardBody::metadata);
     let controls = f
-        .opt_object("spendingControls")
+        .read(&CardBody::spending_controls)
         .map(|m| controls_patch(&mut f, m));
-    let enable_2fa = f.opt_bool("enable2FA");
-    let amount = min_amount(&mut f, "amount", Decimal::ONE, false);
-    let disposable = f.opt_bool("disposable");
+    let enable_2fa = f.read(&CardBody::enable_2fa);
+    let amount = f.read(&CardBody::amount);
+    let disposable = f.read(&CardBody::disposable);
     f.finish();
     let (Some(debit_account_id), Some(card_holder_id), Some(kind), Some(brand), Some(status)) =
         (debit_account_id, card_holder_id, kind, brand, status)
@@ -103,23 +105,35 @@ fn given(f: &Fields, key: &str) -> bool {
     f.has(key) && !f.is_null(key)
 }
 
+body! {
+    /// PUT /cards/{id}.
+    pub struct CardUpdateBody = "CardUpdate",
+        "`cancellationReason` is required with, and `creditAccountId` only accepted with, `status: canceled`." {
+        optional status: "status", Enum(CardStatus::ALL);
+        optional cancellation_reason: "cancellationReason", Enum(CancellationReason::ALL);
+        optional metadata: "metadata", Object;
+        optional spending_controls: "spendingControls", Ref("SpendingControlsInput");
+        optional credit_account_id: "creditAccountId", Text(64);
+    }
+}
+
 /// Validates a PUT body on its own; the domain applies its spending controls over the card's.
 pub fn update(body: Map<String, Value>) -> ApiResult<CardUpdate> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
     let reason = f
-        .opt_enum("cancellationReason", CancellationReason::ALL)
+        .read(&CardUpdateBody::cancellation_reason)
         .and_then(|s| CancellationReason::parse(&s));
     let reason_given = given(&f, "cancellationReason");
-    let metadata = f.opt_object("metadata");
+    let metadata = f.read(&CardUpdateBody::metadata);
     let status = f
-        .opt_enum("status", CardStatus::ALL)
+        .read(&CardUpdateBody::status)
         .and_then(|s| CardStatus::parse(&s));
     let status_given = given(&f, "status");
     let spending_controls = f
-        .opt_object("spendingControls")
+        .read(&CardUpdateBody::spending_controls)
         .map(|m| controls_patch(&mut f, m));
-    let credit_account_id = id_field(&mut f, "creditAccountId", false);
+    let credit_account_id = f.read(&CardUpdateBody::credit_account_id);
     let credit_given = given(&f, "creditAccountId");
     f.finish();
     let canceling = status == Some(CardStatus::Canceled);
@@ -151,8 +165,8 @@ pub fn update(body: Map<String, Value>) -> ApiResult<CardUpdate> {
 pub fn fund(body: Map<String, Value>) -> ApiResult<Funding> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let debit_account_id = id_field(&mut f, "debitAccountId", true);
-    let amount = min_amount(&mut f, "amount", Decimal::new(1, 2), true);
+    let debit_account_id = f.read(&FundingBody::debit_account_id);
+    let amount = f.read(&FundingBody::amount);
     f.finish();
     match (debit_account_id, amount) {
         (Some(debit_account_id), Some(amount)) => errors.finish(Funding {
