@@ -143,23 +143,29 @@ pub fn create_card_holder(body: &Value, now: crate::Timestamp) -> Vec<FieldError
     }
 }
 
-/// The resources with list endpoints, by the path segment that names them.
+/// The resources with list endpoints, by the path segment that names them (the browser module's
+/// `ListResource` type is generated from this table).
+pub static LISTS: &[(&str, &query::Schema)] = &[
+    ("accounts", &views::ACCOUNT),
+    ("account-details", &views::ACCOUNT_DETAIL),
+    ("transactions", &views::LEDGER_ENTRY),
+    ("cards", &views::CARD),
+    ("card-holders", &views::CARD_HOLDER),
+    ("authorizations", &views::AUTHORIZATION),
+    ("card-transactions", &views::CARD_TRANSACTION),
+    ("events", &views::EVENT),
+    ("transfers", &views::TRANSFER),
+    ("disputes", &views::DISPUTE),
+    ("webhook-endpoints", &views::WEBHOOK_ENDPOINT),
+    ("deliveries", &views::WEBHOOK_DELIVERY),
+];
+
+/// The list-query schema of a listable resource.
 pub fn list_schema(resource: &str) -> Option<&'static query::Schema> {
-    Some(match resource {
-        "accounts" => &views::ACCOUNT,
-        "account-details" => &views::ACCOUNT_DETAIL,
-        "transactions" => &views::LEDGER_ENTRY,
-        "cards" => &views::CARD,
-        "card-holders" => &views::CARD_HOLDER,
-        "authorizations" => &views::AUTHORIZATION,
-        "card-transactions" => &views::CARD_TRANSACTION,
-        "events" => &views::EVENT,
-        "transfers" => &views::TRANSFER,
-        "disputes" => &views::DISPUTE,
-        "webhook-endpoints" => &views::WEBHOOK_ENDPOINT,
-        "deliveries" => &views::WEBHOOK_DELIVERY,
-        _ => return None,
-    })
+    LISTS
+        .iter()
+        .find(|(name, _)| *name == resource)
+        .map(|(_, schema)| *schema)
 }
 
 /// Parses a list query for `resource` into its normalized plan.

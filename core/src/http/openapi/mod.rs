@@ -5,6 +5,7 @@
 //! rewrites it).
 
 mod schemas;
+mod typescript;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -584,6 +585,15 @@ pub fn document_text() -> &'static str {
         s.push('\n');
         s
     })
+}
+
+/// The browser module's TypeScript types (`host-wasm/src/browser.d.ts`), from the document's
+/// component schemas.
+pub fn browser_types() -> String {
+    let doc = document();
+    let empty = Map::new();
+    let components = doc["components"]["schemas"].as_object().unwrap_or(&empty);
+    typescript::browser_types(components)
 }
 
 pub fn serve(_: &mut Call) -> ApiResult<Response> {
