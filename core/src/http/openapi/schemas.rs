@@ -6,7 +6,6 @@ use serde_json::{Map, Value, json};
 
 use crate::domain::authorizations::decisions::Fallback;
 use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
-use crate::domain::authorizations::{Channel, DeclineReason};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::Interval;
 use crate::domain::events::EventType;
@@ -14,7 +13,7 @@ use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
 use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
-use crate::http::parse::authorizations::{AmountBody, IncrementBody};
+use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
@@ -324,31 +323,6 @@ fn event() -> Value {
     view(EventView::WIRE)
 }
 
-fn authorization_create() -> Value {
-    object(
-        json!({
-            "amount": money_input("0", true),
-            "currency": currency_input(),
-            "channel": string_enum(Channel::ALL),
-            "merchant": object(json!({
-                "name": text(100),
-                "category": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
-                "mcc": {"type": "string", "pattern": "^[0-9]{4}$"},
-                "city": text(100),
-                "country": {"type": "string", "pattern": "^[A-Za-z]{2}$"},
-            }), &["name"], true),
-            "partialApprovalCapable": boolean(),
-            "simulate": object(
-                json!({"declineReason": string_enum(DeclineReason::ALL)}),
-                &["declineReason"],
-                true,
-            ).tap_description("A forced outcome: declined with this reason, nothing checked, no money moves."),
-        }),
-        &["amount", "channel", "merchant"],
-        true,
-    )
-}
-
 fn card_token() -> Value {
     record(json!({
         "token": {
@@ -425,6 +399,8 @@ fn input(i: Input) -> Value {
         Input::Bool => boolean(),
         Input::Object => free_object(),
         Input::Ref(name) => reference(name),
+        Input::Inline(b) => body(b),
+        Input::Pattern(pattern, _, _) => json!({"type": "string", "pattern": pattern}),
     }
 }
 
@@ -913,7 +889,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     );
     add(DisputeBody::BODY.name, body(&DisputeBody::BODY));
     add(ResolveBody::BODY.name, body(&ResolveBody::BODY));
-    add("AuthorizationCreate", authorization_create());
+    add(AuthorizationBody::BODY.name, body(&AuthorizationBody::BODY));
     add(AmountBody::BODY.name, body(&AmountBody::BODY));
     add(IncrementBody::BODY.name, body(&IncrementBody::BODY));
     add(

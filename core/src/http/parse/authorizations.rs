@@ -3,57 +3,64 @@
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
-use crate::domain::Currency;
 use crate::domain::authorizations::{Channel, DeclineReason, Merchant, NewAuthorization};
 use crate::domain::cards::is_category;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
 use crate::http::parse::input::body;
 
-/// An amount > 0 with at most 2 decimals.
-fn positive_amount(f: &mut Fields, key: &str, required: bool) -> Option<Decimal> {
-    let amount = if required {
-        f.money(key)
-    } else {
-        f.opt_money(key)
-    }?;
-    if amount <= Decimal::ZERO {
-        f.error(key, "must be greater than 0");
-        return None;
+fn is_mcc(c: &str) -> bool {
+    c.len() == 4 && c.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_country(c: &str) -> bool {
+    c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+body! {
+    /// The merchant of a simulated purchase.
+    pub struct MerchantBody = "Merchant" {
+        required name: "name", Text(100);
+        optional category: "category",
+            Pattern("^[a-z0-9_]{1,64}$", is_category, "must be 1 to 64 characters of a-z, 0-9 and _");
+        optional mcc: "mcc", Pattern("^[0-9]{4}$", is_mcc, "must be 4 digits");
+        optional city: "city", Text(100);
+        optional country: "country",
+            Pattern("^[A-Za-z]{2}$", is_country, "must be an ISO 3166-1 alpha-2 code");
     }
-    Some(amount)
+}
+
+body! {
+    /// `simulate` of a purchase.
+    pub struct SimulateBody = "Simulate" {
+        required decline_reason: "declineReason", Enum(DeclineReason::ALL);
+    }
+}
+
+body! {
+    /// POST /cards/{id}/authorizations.
+    pub struct AuthorizationBody = "AuthorizationCreate" {
+        required amount: "amount", Amount;
+        optional currency: "currency", Currency;
+        required channel: "channel", Enum(Channel::ALL);
+        required merchant: "merchant", Inline(&MerchantBody::BODY);
+        optional partial_approval_capable: "partialApprovalCapable", Bool;
+        optional simulate: "simulate", Inline(&SimulateBody::BODY),
+            "A forced outcome: declined with this reason, nothing checked, no money moves.";
+    }
 }
 
 fn merchant(f: &mut Fields) -> Option<Merchant> {
-    let map = f.object_field("merchant")?;
+    let map = f.read(&AuthorizationBody::merchant)?;
     let path = f.path("merchant");
     let mut m = Fields::new(map, &path, f.errors);
-    let name = m.text("name", 100);
-    let category = m.opt_str("category").and_then(|c| {
-        if is_category(&c) {
-            Some(c)
-        } else {
-            m.error("category", "must be 1 to 64 characters of a-z, 0-9 and _");
-            None
-        }
-    });
-    let mcc = m.opt_str("mcc").and_then(|c| {
-        if c.len() == 4 && c.bytes().all(|b| b.is_ascii_digit()) {
-            Some(c)
-        } else {
-            m.error("mcc", "must be 4 digits");
-            None
-        }
-    });
-    let city = m.opt_text("city", 100);
-    let country = m.opt_str("country").and_then(|c| {
-        if c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic()) {
-            Some(c.to_ascii_uppercase())
-        } else {
-            m.error("country", "must be an ISO 3166-1 alpha-2 code");
-            None
-        }
-    });
+    let name = m.read(&MerchantBody::name);
+    let category = m.read(&MerchantBody::category);
+    let mcc = m.read(&MerchantBody::mcc);
+    let city = m.read(&MerchantBody::city);
+    let country = m
+        .read(&MerchantBody::country)
+        .map(|c| c.to_ascii_uppercase());
     m.finish();
     Some(Merchant {
         name: name?,
@@ -67,19 +74,15 @@ fn merchant(f: &mut Fields) -> Option<Merchant> {
 pub fn create(body: Map<String, Value>) -> ApiResult<NewAuthorization> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let amount = positive_amount(&mut f, "amount", true);
-    let currency = f.opt_str("currency").and_then(|c| {
-        let parsed = Currency::parse(&c);
-        if parsed.is_none() {
-            f.error("currency", "must be 3 to 10 characters of A-Z and 0-9");
-        }
-        parsed
-    });
+    let amount = f.read(&AuthorizationBody::amount);
+    let currency = f.read(&AuthorizationBody::currency);
     let channel = f
-        .enumeration("channel", Channel::ALL)
+        .read(&AuthorizationBody::channel)
         .and_then(|s| Channel::parse(&s));
     let merchant = merchant(&mut f);
-    let partial_approval_capable = f.opt_bool("partialApprovalCapable").unwrap_or(false);
+    let partial_approval_capable = f
+        .read(&AuthorizationBody::partial_approval_capable)
+        .unwrap_or(false);
     let simulate_decline = simulate(&mut f);
     f.finish();
     let (Some(amount), Some(channel), Some(merchant)) = (amount, channel, merchant) else {
@@ -97,11 +100,11 @@ pub fn create(body: Map<String, Value>) -> ApiResult<NewAuthorization> {
 
 /// `simulate: {declineReason}`: a forced outcome, any reason a purchase can be declined for.
 fn simulate(f: &mut Fields) -> Option<DeclineReason> {
-    let map = f.opt_object("simulate")?;
+    let map = f.read(&AuthorizationBody::simulate)?;
     let path = f.path("simulate");
     let mut m = Fields::new(map, &path, f.errors);
     let reason = m
-        .enumeration("declineReason", DeclineReason::ALL)
+        .read(&SimulateBody::decline_reason)
         .and_then(|r| DeclineReason::parse(&r));
     m.finish();
     reason

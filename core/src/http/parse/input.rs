@@ -13,7 +13,7 @@ use crate::domain::Currency;
 use crate::http::fields::Fields;
 
 /// What a field's value must be: the parser's check and the schema's type both come from it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Input {
     /// Trimmed, not empty, at most this many characters.
     Text(usize),
@@ -37,6 +37,11 @@ pub enum Input {
     Object,
     /// An object parsed by its own code, documented by this component schema.
     Ref(&'static str),
+    /// An object of these declared fields, written out in the schema (not a component).
+    Inline(&'static Body),
+    /// A string matching this regular expression (the document's), which the function checks
+    /// (the parser's: no regex at run time), refused with this message.
+    Pattern(&'static str, fn(&str) -> bool, &'static str),
 }
 
 /// One field of a declared body, as the document sees it.
@@ -82,6 +87,8 @@ pub mod kinds {
     pub struct Bool;
     pub struct Object;
     pub struct Ref(pub &'static str);
+    pub struct Inline(pub &'static super::Body);
+    pub struct Pattern(pub &'static str, pub fn(&str) -> bool, pub &'static str);
 }
 
 impl Kind for kinds::Text {
@@ -196,6 +203,26 @@ impl Kind for kinds::Ref {
     }
 }
 
+impl Kind for kinds::Inline {
+    type Out = Map<String, Value>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Map<String, Value>> {
+        f.opt_object(name)
+    }
+}
+
+impl Kind for kinds::Pattern {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        let s = f.opt_str(name)?;
+        if (self.1)(&s) {
+            Some(s)
+        } else {
+            f.error(name, self.2);
+            None
+        }
+    }
+}
+
 impl Fields<'_> {
     /// Reads a declared field: its kind's check, then "is required" when it is and was not given.
     pub fn read<K: Kind>(&mut self, field: &Field<K>) -> Option<K::Out> {
@@ -264,13 +291,3 @@ macro_rules! body {
     };
 }
 pub(crate) use body;
-
-/// Every declared body, for the document and its tests.
-pub fn bodies() -> &'static [&'static Body] {
-    use super::*;
-    &[
-        &transfers::TransferBody::BODY,
-        &disputes::DisputeBody::BODY,
-        &disputes::ResolveBody::BODY,
-    ]
-}
