@@ -20,6 +20,7 @@ use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
 use crate::http::parse::disputes::{DisputeBody, ResolveBody};
 use crate::http::parse::input::{Body, Input};
 use crate::http::parse::transfers::TransferBody;
+use crate::http::parse::webhooks::ReplayBody;
 use crate::http::views::{
     AccountView, AddressView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
     AuthorizationView, CardHolderView, CardTransactionView, CardView, DecisionView, DetailView,
@@ -399,6 +400,7 @@ fn input(i: Input) -> Value {
         Input::Bool => boolean(),
         Input::Object => free_object(),
         Input::Ref(name) => reference(name),
+        Input::Time => timestamp(),
         Input::Inline(b) => body(b),
         Input::Pattern(pattern, _, _) => json!({"type": "string", "pattern": pattern}),
     }
@@ -875,14 +877,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     }
     add("WebhookEndpointCreate", create);
     add("WebhookEndpointUpdate", webhook_endpoint_input(&[]));
-    add(
-        "WebhookReplay",
-        object(
-            json!({"from": timestamp(), "to": timestamp().tap_description("Default: now.")}),
-            &["from"],
-            true,
-        ),
-    );
+    add(ReplayBody::BODY.name, body(&ReplayBody::BODY));
     add(
         "WebhookReplayResult",
         record(json!({"queued": {"type": "integer", "minimum": 0}})),

@@ -37,6 +37,8 @@ pub enum Input {
     Object,
     /// An object parsed by its own code, documented by this component schema.
     Ref(&'static str),
+    /// An RFC 3339 instant.
+    Time,
     /// An object of these declared fields, written out in the schema (not a component).
     Inline(&'static Body),
     /// A string matching this regular expression (the document's), which the function checks
@@ -87,6 +89,7 @@ pub mod kinds {
     pub struct Bool;
     pub struct Object;
     pub struct Ref(pub &'static str);
+    pub struct Time;
     pub struct Inline(pub &'static super::Body);
     pub struct Pattern(pub &'static str, pub fn(&str) -> bool, pub &'static str);
 }
@@ -200,6 +203,21 @@ impl Kind for kinds::Ref {
     type Out = Map<String, Value>;
     fn read(&self, f: &mut Fields, name: &str) -> Option<Map<String, Value>> {
         f.opt_object(name)
+    }
+}
+
+impl Kind for kinds::Time {
+    type Out = crate::Timestamp;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<crate::Timestamp> {
+        let s = f.opt_str(name)?;
+        let t = crate::Timestamp::parse_rfc3339(&s);
+        if t.is_none() {
+            f.error(
+                name,
+                "must be an RFC 3339 date-time, e.g. 2026-11-22T10:00:00Z",
+            );
+        }
+        t
     }
 }
 
