@@ -1150,4 +1150,19 @@ fn a_pass_over_every_card_reads_what_each_can_spend() {
             assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
         }
     }
+    // The hold lapses with the clock and stays stored: the pass (which reads the chunk's held
+    // totals at once) takes it off as a read of the card does.
+    app.env.advance_millis(8 * 24 * 3600 * 1000);
+    let (_, card) = app.call(Method::Get, &format!("/cards/{}", ids[0]), None);
+    assert_eq!(card["data"]["balance"], json!(120), "{card}");
+    for (query, total, first) in [
+        ("enable2FA=true&availableBalance.lt=100&sort=-balance", 1, 1),
+        ("enable2FA=true&balance.gte=100&sort=balance", 2, 0),
+        ("disposable=false&availableBalance.between=100|120", 1, 0),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/cards?{query}"), None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["meta"]["total"], total, "{query}: {v}");
+        assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
+    }
 }

@@ -232,6 +232,30 @@ pub(crate) fn stored_held_in(
     Ok(codec::get::<HeldTotal>(tx, &key)?.map_or(Decimal::ZERO, |t| t.amount))
 }
 
+/// The stored held totals of the cards whose ids lie in `first..=last`, in id order: one range
+/// read (the totals are keyed by card id, like the cards), for passes over many cards.
+pub(crate) fn stored_helds_in(
+    tx: &mut dyn crate::storage::Tx,
+    client: &str,
+    first: &str,
+    last: &str,
+) -> std::result::Result<Vec<(String, Decimal)>, crate::storage::StoreError> {
+    let start = keys::held_total(client, first);
+    let mut end = keys::held_total(client, last);
+    // Just past `last`'s own key: a longer id would start with `last` and a 0x00 or more.
+    end.push(0);
+    let prefix = keys::held_total(client, "");
+    let mut out = Vec::new();
+    for (key, value) in tx.scan(&start, &end, Direction::Forward, usize::MAX)? {
+        let Some(id) = key.strip_prefix(prefix.as_slice()) else {
+            continue;
+        };
+        let total: HeldTotal = codec::decode(&value)?;
+        out.push((String::from_utf8_lossy(id).into_owned(), total.amount));
+    }
+    Ok(out)
+}
+
 /// Moves the card's held total by `delta`, and its kept available balance with it.
 pub(crate) fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<()> {
     let before = stored_held(s, card_id)?;

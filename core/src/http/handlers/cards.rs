@@ -56,14 +56,16 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
         &mut Records::new(&mut c.scope, |s, card| {
             to_value(CardView::from(&cards::with_holds(s, card)?))
         })
-        .projected(|s, card, fields| {
-            // Only what a card can spend needs its holds read.
+        .projected(|s, mut chunk, fields| {
+            // Only what a card can spend needs its holds read: the chunk's in one range read.
             let spend = |f: &String| f == "balance" || f == "availableBalance";
-            let card = match fields.iter().any(spend) {
-                true => cards::with_holds(s, card)?,
-                false => card,
-            };
-            to_value(Only(&CardView::from(&card), fields))
+            if fields.iter().any(spend) {
+                cards::with_holds_many(s, &mut chunk)?;
+            }
+            chunk
+                .iter()
+                .map(|card| to_value(Only(&CardView::from(card), fields)))
+                .collect()
         }),
         None,
     )?;
