@@ -8,9 +8,10 @@ use serde_json::Value;
 use crate::domain::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::query::{Pos, RangeKey, RangePos, Source};
-use crate::storage::Direction;
+use crate::storage::codec;
 use crate::storage::ordered::Span;
 use crate::storage::table::{self, Indexed, Position};
+use crate::storage::{Direction, StoreError};
 
 /// Every index is in creation order: the index of every record is the range index of `createdAt`.
 const CREATED: &str = "createdAt";
@@ -34,12 +35,15 @@ pub use only::Only;
 type Projection<'c, 's, R> =
     Box<dyn FnMut(&mut Scope<'s>, Vec<R>, &[String]) -> ApiResult<Vec<Value>> + 'c>;
 
+/// Decodes a stored record for a projection: only what the given top-level fields need.
+type PartDecoder<R> = fn(&[u8], &[String]) -> Result<R, StoreError>;
+
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
     scope: &'c mut Scope<'s>,
     view: F,
     /// For passes over every record: a document of only the fields the query reads.
-    only: Option<Projection<'c, 's, R>>,
+    only: Option<(PartDecoder<R>, Projection<'c, 's, R>)>,
     kind: PhantomData<R>,
 }
 
@@ -57,14 +61,16 @@ where
         }
     }
 
-    /// Passes over every record build their documents with `only` (a chunk of records, the
-    /// top-level fields to keep: a document per record, in order), which must give those fields
-    /// exactly as `view` does.
+    /// Passes over every record decode each with `decode` (the stored bytes, the top-level
+    /// fields to keep) and build their documents with `only` (a chunk of those records, the
+    /// fields: a document per record, in order), which must give those fields exactly as `view`
+    /// does.
     pub fn projected(
         mut self,
+        decode: PartDecoder<R>,
         only: impl FnMut(&mut Scope<'s>, Vec<R>, &[String]) -> ApiResult<Vec<Value>> + 'c,
     ) -> Self {
-        self.only = Some(Box::new(only));
+        self.only = Some((decode, Box::new(only)));
         self
     }
 
@@ -86,9 +92,10 @@ fn scan_with<'s, R: Indexed>(
     scope: &mut Scope<'s>,
     after: Option<&str>,
     n: usize,
+    decode: impl FnMut(&[u8]) -> Result<R, StoreError>,
     docs: impl FnOnce(&mut Scope<'s>, Vec<R>) -> ApiResult<Vec<Value>>,
 ) -> ApiResult<Vec<(Pos, Value)>> {
-    let records = table::scan::<R>(scope.tx, scope.client, after, n)?;
+    let records = table::scan_decoded::<R>(scope.tx, scope.client, after, n, decode)?;
     let places: Vec<Pos> = records
         .iter()
         .map(|record| Pos {
@@ -274,7 +281,7 @@ where
 
     fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {
         let view = &mut self.view;
-        scan_with(self.scope, after, n, |scope, records| {
+        scan_with(self.scope, after, n, codec::decode, |scope, records| {
             records.into_iter().map(|r| view(scope, r)).collect()
         })
     }
@@ -285,11 +292,16 @@ where
         n: usize,
         fields: &[String],
     ) -> ApiResult<Vec<(Pos, Value)>> {
-        let Some(only) = self.only.as_mut() else {
+        let Some((decode, only)) = self.only.as_mut() else {
             return self.scan(after, n);
         };
-        scan_with(self.scope, after, n, |scope, records| {
-            only(scope, records, fields)
-        })
+        let decode = *decode;
+        scan_with(
+            self.scope,
+            after,
+            n,
+            |bytes| decode(bytes, fields),
+            |scope, records| only(scope, records, fields),
+        )
     }
 }

@@ -6,7 +6,7 @@
 use chrono::Datelike;
 use rust_decimal::Decimal;
 
-pub use super::card_records::{Brand, CancellationReason, Card, CardType};
+pub use super::card_records::{Brand, CancellationReason, Card, CardParts, CardType, decode_part};
 pub use super::controls::{
     Channels, ControlsPatch, Interval, SpendingControls, SpendingLimit, is_category,
 };
