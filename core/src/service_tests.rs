@@ -667,6 +667,51 @@ fn a_format_5_store_gets_compound_range_parts() {
         let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
         assert_eq!(got, want);
     }
+    // An `in` over statuses and a range: the total from both parts (each corrected for the lapsed
+    // hold), the page from the whole index; the same as a full sort.
+    for (query, statuses, low) in [
+        (
+            "status.in=active,inactive&balance.gte=1",
+            &["active", "inactive"][..],
+            "1",
+        ),
+        (
+            "status.in=inactive,canceled&balance.gte=0",
+            &["inactive", "canceled"],
+            "0",
+        ),
+        ("status.in=active&balance.gte=-1000", &["active"], "-1000"),
+    ] {
+        let mut want: Vec<(Decimal, String)> = all["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| statuses.iter().any(|s| c["status"] == *s))
+            .filter(|c| dec(&c["balance"].to_string()) >= dec(low))
+            .map(|c| {
+                let id = c["_id"].as_str().unwrap().to_string();
+                (dec(&c["balance"].to_string()), id)
+            })
+            .collect();
+        assert!(!want.is_empty(), "{query}");
+        want.sort();
+        want.reverse();
+        let (s, v) = app.call(Method::Get, &format!("/cards?{query}&sort=-balance"), None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(
+            v["meta"]["total"].as_u64(),
+            Some(want.len() as u64),
+            "{query}: {v}"
+        );
+        let got: Vec<&str> = v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["_id"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
+        assert_eq!(got, want, "{query}");
+    }
     assert!(v_contains(&all, &card) && v_contains(&all, &paused));
 }
 
