@@ -1164,6 +1164,16 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     assert_eq!(after, before);
 }
 
+/// `s` percent-encoded for a query string.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 #[test]
 fn a_pass_over_every_card_reads_what_each_can_spend() {
     // A condition no index answers (`enable2FA`) with a range: the total is one pass over every
@@ -1194,6 +1204,47 @@ fn a_pass_over_every_card_reads_what_each_can_spend() {
         if first != usize::MAX {
             assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
         }
+    }
+    // A search no index answers passes over every card: each text it reads is decoded (a
+    // partial decode leaves the others empty).
+    let (_, all) = app.call(Method::Get, "/cards", None);
+    let first = &all["data"][0];
+    let last4 = first["last4"].as_str().unwrap();
+    for (field, pattern) in [
+        ("debitAccountId", format!("^{acct}$")),
+        ("cardHolderId", format!("^{holder}$")),
+        ("maskedPan", format!("{last4}$")),
+        (
+            "expiryMonth",
+            format!("^{}$", first["expiryMonth"].as_str().unwrap()),
+        ),
+        (
+            "expiryYear",
+            format!("^{}$", first["expiryYear"].as_str().unwrap()),
+        ),
+    ] {
+        let want = all["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| {
+                regex::Regex::new(&pattern)
+                    .unwrap()
+                    .is_match(c[field].as_str().unwrap())
+            })
+            .count();
+        assert!(want >= 1, "{field}");
+        let query = format!(
+            "/cards?searchIn={field}&search={}&sort=-balance",
+            enc(&pattern)
+        );
+        let (s, v) = app.call(Method::Get, &query, None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(
+            v["meta"]["total"].as_u64(),
+            Some(want as u64),
+            "{query}: {v}"
+        );
     }
     // The hold lapses with the clock and stays stored: the pass (which reads the chunk's held
     // totals at once) takes it off as a read of the card does.
