@@ -667,6 +667,51 @@ fn a_format_5_store_gets_compound_range_parts() {
         let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
         assert_eq!(got, want);
     }
+    // An `in` over statuses and a range: the total from both parts (each corrected for the lapsed
+    // hold), the page from the whole index; the same as a full sort.
+    for (query, statuses, low) in [
+        (
+            "status.in=active,inactive&balance.gte=1",
+            &["active", "inactive"][..],
+            "1",
+        ),
+        (
+            "status.in=inactive,canceled&balance.gte=0",
+            &["inactive", "canceled"],
+            "0",
+        ),
+        ("status.in=active&balance.gte=-1000", &["active"], "-1000"),
+    ] {
+        let mut want: Vec<(Decimal, String)> = all["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| statuses.iter().any(|s| c["status"] == *s))
+            .filter(|c| dec(&c["balance"].to_string()) >= dec(low))
+            .map(|c| {
+                let id = c["_id"].as_str().unwrap().to_string();
+                (dec(&c["balance"].to_string()), id)
+            })
+            .collect();
+        assert!(!want.is_empty(), "{query}");
+        want.sort();
+        want.reverse();
+        let (s, v) = app.call(Method::Get, &format!("/cards?{query}&sort=-balance"), None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(
+            v["meta"]["total"].as_u64(),
+            Some(want.len() as u64),
+            "{query}: {v}"
+        );
+        let got: Vec<&str> = v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["_id"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
+        assert_eq!(got, want, "{query}");
+    }
     assert!(v_contains(&all, &card) && v_contains(&all, &paused));
 }
 
@@ -1119,6 +1164,16 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     assert_eq!(after, before);
 }
 
+/// `s` percent-encoded for a query string.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 #[test]
 fn a_pass_over_every_card_reads_what_each_can_spend() {
     // A condition no index answers (`enable2FA`) with a range: the total is one pass over every
@@ -1149,5 +1204,61 @@ fn a_pass_over_every_card_reads_what_each_can_spend() {
         if first != usize::MAX {
             assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
         }
+    }
+    // A search no index answers passes over every card: each text it reads is decoded (a
+    // partial decode leaves the others empty).
+    let (_, all) = app.call(Method::Get, "/cards", None);
+    let first = &all["data"][0];
+    let last4 = first["last4"].as_str().unwrap();
+    for (field, pattern) in [
+        ("debitAccountId", format!("^{acct}$")),
+        ("cardHolderId", format!("^{holder}$")),
+        ("maskedPan", format!("{last4}$")),
+        (
+            "expiryMonth",
+            format!("^{}$", first["expiryMonth"].as_str().unwrap()),
+        ),
+        (
+            "expiryYear",
+            format!("^{}$", first["expiryYear"].as_str().unwrap()),
+        ),
+    ] {
+        let want = all["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| {
+                regex::Regex::new(&pattern)
+                    .unwrap()
+                    .is_match(c[field].as_str().unwrap())
+            })
+            .count();
+        assert!(want >= 1, "{field}");
+        let query = format!(
+            "/cards?searchIn={field}&search={}&sort=-balance",
+            enc(&pattern)
+        );
+        let (s, v) = app.call(Method::Get, &query, None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(
+            v["meta"]["total"].as_u64(),
+            Some(want as u64),
+            "{query}: {v}"
+        );
+    }
+    // The hold lapses with the clock and stays stored: the pass (which reads the chunk's held
+    // totals at once) takes it off as a read of the card does.
+    app.env.advance_millis(8 * 24 * 3600 * 1000);
+    let (_, card) = app.call(Method::Get, &format!("/cards/{}", ids[0]), None);
+    assert_eq!(card["data"]["balance"], json!(120), "{card}");
+    for (query, total, first) in [
+        ("enable2FA=true&availableBalance.lt=100&sort=-balance", 1, 1),
+        ("enable2FA=true&balance.gte=100&sort=balance", 2, 0),
+        ("disposable=false&availableBalance.between=100|120", 1, 0),
+    ] {
+        let (s, v) = app.call(Method::Get, &format!("/cards?{query}"), None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["meta"]["total"], total, "{query}: {v}");
+        assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
     }
 }

@@ -8,9 +8,10 @@ use serde_json::Value;
 use crate::domain::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::query::{Pos, RangeKey, RangePos, Source};
-use crate::storage::Direction;
+use crate::storage::codec;
 use crate::storage::ordered::Span;
 use crate::storage::table::{self, Indexed, Position};
+use crate::storage::{Direction, StoreError};
 
 /// Every index is in creation order: the index of every record is the range index of `createdAt`.
 const CREATED: &str = "createdAt";
@@ -29,15 +30,20 @@ mod only;
 
 pub use only::Only;
 
-/// Makes a record's list document with only the given top-level fields.
-type Projection<'c, 's, R> = Box<dyn FnMut(&mut Scope<'s>, R, &[String]) -> ApiResult<Value> + 'c>;
+/// Makes records' list documents with only the given top-level fields, a chunk at a time (so
+/// what they need beside the record can be read for the chunk at once), in the records' order.
+type Projection<'c, 's, R> =
+    Box<dyn FnMut(&mut Scope<'s>, Vec<R>, &[String]) -> ApiResult<Vec<Value>> + 'c>;
+
+/// Decodes a stored record for a projection: only what the given top-level fields need.
+type PartDecoder<R> = fn(&[u8], &[String]) -> Result<R, StoreError>;
 
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
     scope: &'c mut Scope<'s>,
     view: F,
     /// For passes over every record: a document of only the fields the query reads.
-    only: Option<Projection<'c, 's, R>>,
+    only: Option<(PartDecoder<R>, Projection<'c, 's, R>)>,
     kind: PhantomData<R>,
 }
 
@@ -55,13 +61,16 @@ where
         }
     }
 
-    /// Passes over every record build their documents with `only` (the record, the top-level
-    /// fields to keep), which must give those fields exactly as `view` does.
+    /// Passes over every record decode each with `decode` (the stored bytes, the top-level
+    /// fields to keep) and build their documents with `only` (a chunk of those records, the
+    /// fields: a document per record, in order), which must give those fields exactly as `view`
+    /// does.
     pub fn projected(
         mut self,
-        only: impl FnMut(&mut Scope<'s>, R, &[String]) -> ApiResult<Value> + 'c,
+        decode: PartDecoder<R>,
+        only: impl FnMut(&mut Scope<'s>, Vec<R>, &[String]) -> ApiResult<Vec<Value>> + 'c,
     ) -> Self {
-        self.only = Some(Box::new(only));
+        self.only = Some((decode, Box::new(only)));
         self
     }
 
@@ -78,23 +87,27 @@ where
 }
 
 /// The next `n` records of kind `R` in creation order after `after`, each placed and made into its
-/// document by `doc` (the whole view, or a projection of it).
+/// document by `docs` (the whole view, or a projection of it), given the chunk.
 fn scan_with<'s, R: Indexed>(
     scope: &mut Scope<'s>,
     after: Option<&str>,
     n: usize,
-    mut doc: impl FnMut(&mut Scope<'s>, R) -> ApiResult<Value>,
+    decode: impl FnMut(&[u8]) -> Result<R, StoreError>,
+    docs: impl FnOnce(&mut Scope<'s>, Vec<R>) -> ApiResult<Vec<Value>>,
 ) -> ApiResult<Vec<(Pos, Value)>> {
-    let records = table::scan::<R>(scope.tx, scope.client, after, n)?;
-    let mut out = Vec::with_capacity(records.len());
-    for record in records {
-        let pos = Pos {
+    let records = table::scan_decoded::<R>(scope.tx, scope.client, after, n, decode)?;
+    let places: Vec<Pos> = records
+        .iter()
+        .map(|record| Pos {
             created_ms: record.created_ms(),
             id: record.id().to_string(),
-        };
-        out.push((pos, doc(scope, record)?));
+        })
+        .collect();
+    let docs = docs(scope, records)?;
+    if docs.len() != places.len() {
+        return Err(ApiError::internal("a projection lost or added a record"));
     }
-    Ok(out)
+    Ok(places.into_iter().zip(docs).collect())
 }
 
 impl<'s, R, F> Source for Records<'_, 's, R, F>
@@ -268,7 +281,9 @@ where
 
     fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {
         let view = &mut self.view;
-        scan_with(self.scope, after, n, |scope, record| view(scope, record))
+        scan_with(self.scope, after, n, codec::decode, |scope, records| {
+            records.into_iter().map(|r| view(scope, r)).collect()
+        })
     }
 
     fn scan_only(
@@ -277,11 +292,16 @@ where
         n: usize,
         fields: &[String],
     ) -> ApiResult<Vec<(Pos, Value)>> {
-        let Some(only) = self.only.as_mut() else {
+        let Some((decode, only)) = self.only.as_mut() else {
             return self.scan(after, n);
         };
-        scan_with(self.scope, after, n, |scope, record| {
-            only(scope, record, fields)
-        })
+        let decode = *decode;
+        scan_with(
+            self.scope,
+            after,
+            n,
+            |bytes| decode(bytes, fields),
+            |scope, records| only(scope, records, fields),
+        )
     }
 }

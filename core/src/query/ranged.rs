@@ -189,6 +189,56 @@ impl ListQuery {
             let stale = Stale::read(self, src, &key)?;
             return Ok(Some(stale.corrected(keys, span)));
         }
+        self.union_total(src)
+    }
+
+    /// The total of a query whose conditions are an `in` on the field a range index has parts
+    /// for ([`Source::compound`]) and range conditions on that index's field (no search): the sum
+    /// of each listed value's part's count over the span, each corrected for its stale entries.
+    /// The parts are disjoint (a record is in the part of its one value), so nothing counts twice.
+    pub(super) fn union_total(&self, src: &mut dyn Source) -> ApiResult<Option<u64>> {
+        if self.search.is_some() {
+            return Ok(None);
+        }
+        let spans = self.spans(src);
+        for (field, (span, folded)) in &spans {
+            let Some((eq, values)) = self.conditions.iter().find_map(|c| {
+                let (Op::In, Operand::Many(list)) = (&c.op, &c.operand) else {
+                    return None;
+                };
+                if c.path == *field || !src.compound(field, &c.path) {
+                    return None;
+                }
+                let mut values: Vec<&str> = list
+                    .iter()
+                    .map(|s| match s {
+                        Scalar::Str(v) => Some(v.as_str()),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?;
+                values.sort_unstable();
+                values.dedup();
+                Some((c.path.clone(), values))
+            }) else {
+                continue;
+            };
+            if folded + 1 != self.conditions.len() {
+                continue;
+            }
+            let mut total = 0u64;
+            for value in values {
+                let key = RangeKey {
+                    field: field.clone(),
+                    within: Some((eq.clone(), value.to_string())),
+                };
+                let Some(keys) = src.range_count(&key, span)? else {
+                    return Ok(None);
+                };
+                let stale = Stale::read(self, src, &key)?;
+                total = total.saturating_add(stale.corrected(keys, span));
+            }
+            return Ok(Some(total));
+        }
         Ok(None)
     }
 
@@ -281,6 +331,8 @@ impl ListQuery {
             stale.corrected(keys, &plan.span)
         } else if count_here {
             seen as u64
+        } else if let Some(n) = self.union_total(src)? {
+            n
         } else if src
             .range_count(&plan.key, &plan.span)?
             .is_some_and(|n| n > src.count(ALL, "").unwrap_or(0) / 8)

@@ -488,7 +488,8 @@ impl ListQuery {
         ranges: &[(String, String)],
     ) -> ApiResult<u64> {
         let mut walk = Walk::unordered(ranges);
-        walk.only = Some(self.read_fields());
+        // Counting places nothing: `_id` and `createdAt` only when a condition reads them.
+        walk.only = Some(self.match_fields());
         let mut n = 0u64;
         while let Some((_, doc)) = walk.next(src)? {
             if doc.is_some_and(|d| self.matches(&d)) {
@@ -501,22 +502,22 @@ impl ListQuery {
     /// The top-level fields that matching and sorting read (a pass over every record builds
     /// documents of these alone; the page's records are read whole).
     fn read_fields(&self) -> Vec<String> {
+        let sorted = self.sort.iter().map(|k| &k.path);
+        top_fields(["_id", "createdAt"], self.matched_paths().chain(sorted))
+    }
+
+    /// The top-level fields that matching alone reads (a pass that only counts).
+    fn match_fields(&self) -> Vec<String> {
+        top_fields([], self.matched_paths())
+    }
+
+    /// The paths the conditions and the search read.
+    fn matched_paths(&self) -> impl Iterator<Item = &String> {
         let searched = self
             .search
             .as_ref()
             .map_or(&[][..], |_| &self.search_in[..]);
-        let paths = self.conditions.iter().map(|c| &c.path);
-        let paths = paths
-            .chain(searched)
-            .chain(self.sort.iter().map(|k| &k.path));
-        let mut fields: Vec<String> = ["_id", "createdAt"].map(String::from).to_vec();
-        for p in paths {
-            let top = p.split('.').next().unwrap_or(p);
-            if !fields.iter().any(|f| f == top) {
-                fields.push(top.to_string());
-            }
-        }
-        fields
+        self.conditions.iter().map(|c| &c.path).chain(searched)
     }
 
     /// The document's place in the list order: its sort values, then `_id` in the direction of the
@@ -542,6 +543,21 @@ impl ListQuery {
     pub(super) fn limit_usize(&self) -> usize {
         usize::try_from(self.limit).unwrap_or(usize::MAX)
     }
+}
+
+/// `first`, then the top-level field of each path, each once.
+fn top_fields<'p, const N: usize>(
+    first: [&str; N],
+    paths: impl Iterator<Item = &'p String>,
+) -> Vec<String> {
+    let mut fields: Vec<String> = first.map(String::from).to_vec();
+    for p in paths {
+        let top = p.split('.').next().unwrap_or(p);
+        if !fields.iter().any(|f| f == top) {
+            fields.push(top.to_string());
+        }
+    }
+    fields
 }
 
 /// Candidates of a pass whose order does not matter: an index walk, or records already read.

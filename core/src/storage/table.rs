@@ -723,6 +723,17 @@ pub fn scan<R: Indexed>(
     after: Option<&str>,
     n: usize,
 ) -> Result<Vec<R>, StoreError> {
+    scan_decoded(tx, client, after, n, codec::decode)
+}
+
+/// [`scan`], each record decoded by `decode` (a partial decoder: a pass that reads a few fields).
+pub fn scan_decoded<R: Indexed>(
+    tx: &mut dyn Tx,
+    client: &str,
+    after: Option<&str>,
+    n: usize,
+    mut decode: impl FnMut(&[u8]) -> Result<R, StoreError>,
+) -> Result<Vec<R>, StoreError> {
     let range = keys::records(client, R::KIND);
     let end = super::prefix_end(&range);
     let start = match after {
@@ -735,7 +746,7 @@ pub fn scan<R: Indexed>(
     };
     tx.scan(&start, &end, Direction::Forward, n)?
         .iter()
-        .map(|(_, v)| codec::decode(v))
+        .map(|(_, v)| decode(v))
         .collect()
 }
 
