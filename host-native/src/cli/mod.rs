@@ -273,6 +273,17 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_CHECKPOINT_INTERVAL", default_value = "1s", value_parser = parse_duration)]
     pub checkpoint_interval: Duration,
 
+    /// How the checkpointer thread is scheduled: `idle` (SCHED_IDLE: it runs on the time the
+    /// request threads leave, Linux), `low` (niceness 19) or `normal`. No request waits for it;
+    /// the writer waits only when the memtable reaches twice its checkpoint size.
+    #[arg(
+        long,
+        env = "CARDS_CHECKPOINT_PRIORITY",
+        value_enum,
+        default_value = "idle"
+    )]
+    pub checkpoint_priority: crate::os_thread::Priority,
+
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
     /// listener of its own so they are never public by accident. Off by default.
     #[arg(long, env = "CARDS_METRICS_LISTEN")]
@@ -319,6 +330,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("vault_rotate_batch", &self.vault_rotate_batch)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
+            .field("checkpoint_priority", &self.checkpoint_priority)
             .field("console", &self.console)
             .field("metrics_listen", &self.metrics_listen)
             .field("cors_origins", &self.cors_origins)

@@ -165,6 +165,7 @@ fn open(disk: &SimDisk, driver: &Arc<Driver>) -> Option<LoggedDb> {
         Checkpoints {
             interval: Duration::from_secs(3600),
             bytes: u64::MAX,
+            ..Checkpoints::every(Duration::ZERO)
         },
         driver.clone(),
     ))
@@ -322,6 +323,7 @@ fn a_writer_ahead_of_its_checkpoints_waits_for_them() {
         Checkpoints {
             interval: Duration::from_secs(3600),
             bytes: 64,
+            ..Checkpoints::every(Duration::ZERO)
         },
         driver.clone(),
     ));

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use tracing::{error, warn};
 
+use crate::os_thread::{self, Priority};
 use crate::store::Timings;
 use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
 use crate::store::disk::IoTotals;
@@ -36,6 +37,8 @@ pub struct Checkpoints {
     pub interval: Duration,
     /// Whenever the active memtable holds this much.
     pub bytes: u64,
+    /// The checkpointer thread's scheduling priority.
+    pub priority: Priority,
 }
 
 impl Checkpoints {
@@ -43,6 +46,7 @@ impl Checkpoints {
         Checkpoints {
             interval,
             bytes: 64 << 20,
+            priority: Priority::Normal,
         }
     }
 }
@@ -58,20 +62,28 @@ pub struct CommitStats {
     pub checkpoint: Timings,
     pub checkpoint_write: Timings,
     pub checkpoint_sync: Timings,
+    /// The checkpointer's CPU time per checkpoint (the part of it a busy machine makes wait aside).
+    pub checkpoint_cpu: Timings,
     /// Bytes of pages the checkpoints wrote, in total.
     pub checkpoint_bytes: u64,
+    /// Keys the checkpoints wrote into redb, and the memtable versions they were chosen from.
+    pub checkpoint_keys: u64,
+    pub checkpoint_versions: u64,
 }
 
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, {} MiB written",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys of {} versions",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
             self.checkpoint_write.summary(),
             self.checkpoint_sync.summary(),
-            self.checkpoint_bytes >> 20
+            self.checkpoint_cpu.summary(),
+            self.checkpoint_bytes >> 20,
+            self.checkpoint_keys,
+            self.checkpoint_versions,
         )
     }
 }
@@ -169,7 +181,12 @@ impl LoggedDb {
         let checkpointer = db.clone();
         let checkpoint = thread::Builder::new()
             .name("cards-checkpoint".into())
-            .spawn(move || checkpointer.checkpoint_loop())?;
+            .spawn(move || {
+                if let Err(e) = policy.priority.apply_to_this_thread() {
+                    warn!(error = %e, priority = ?policy.priority, "cannot set the checkpointer's priority");
+                }
+                checkpointer.checkpoint_loop()
+            })?;
         *db.threads() = Threads {
             syncer: Some(sync),
             checkpointer: Some(checkpoint),
@@ -291,7 +308,10 @@ impl LoggedDb {
     /// transaction, then lets reads go to redb for them and empties their log file.
     fn checkpoint(&self, job: &Job) -> Result<(), Fatal> {
         let started = Instant::now();
+        let cpu_before = os_thread::cpu_time();
         let io_before = self.file.io.totals();
+        let versions = job.memtable.versions() as u64;
+        let mut keys = 0u64;
         let db = &self.file.db;
         let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
         let txn = db
@@ -302,6 +322,7 @@ impl LoggedDb {
                 .open_table(KV)
                 .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
             for (key, value) in job.memtable.latest() {
+                keys += 1;
                 let done = match value {
                     Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
                     None => table.remove(key.as_slice()).map(|_| ()),
@@ -329,10 +350,14 @@ impl LoggedDb {
             .truncate()
             .map_err(|e| fatal("cannot empty the write-ahead log", &e))?;
         let io: IoTotals = self.file.io.totals() - io_before;
+        let cpu = os_thread::cpu_time().saturating_sub(cpu_before);
         if took >= SLOW {
             warn!(
                 through = job.through,
                 ms = took.as_secs_f64() * 1000.0,
+                cpu_ms = cpu.as_secs_f64() * 1000.0,
+                keys,
+                versions,
                 write_ms = io.write.as_secs_f64() * 1000.0,
                 written_kib = io.write_bytes >> 10,
                 fsync_ms = io.sync.as_secs_f64() * 1000.0,
@@ -343,7 +368,10 @@ impl LoggedDb {
             s.checkpoint.record(took);
             s.checkpoint_write.record(io.write);
             s.checkpoint_sync.record(io.sync);
+            s.checkpoint_cpu.record(cpu);
             s.checkpoint_bytes += io.write_bytes;
+            s.checkpoint_keys += keys;
+            s.checkpoint_versions += versions;
         });
         Ok(())
     }
