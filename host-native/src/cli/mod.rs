@@ -273,14 +273,15 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_CHECKPOINT_INTERVAL", default_value = "1s", value_parser = parse_duration)]
     pub checkpoint_interval: Duration,
 
-    /// How the checkpointer thread is scheduled: `idle` (SCHED_IDLE: it runs on the time the
-    /// request threads leave, Linux), `low` (niceness 19) or `normal`. No request waits for it;
-    /// the writer waits only when the memtable reaches twice its checkpoint size.
+    /// How the checkpointer thread is scheduled (Linux): `normal`, `low` (niceness 19) or `idle`
+    /// (SCHED_IDLE: only the time the other threads leave). No request waits for a checkpoint; the
+    /// writer waits only when recent writes reach twice the checkpoint size (128 MiB). Lowered, it
+    /// can hold a lock redb's readers need while it waits for a core (README "Benchmarks").
     #[arg(
         long,
         env = "CARDS_CHECKPOINT_PRIORITY",
         value_enum,
-        default_value = "idle"
+        default_value = "normal"
     )]
     pub checkpoint_priority: crate::os_thread::Priority,
 
