@@ -69,12 +69,14 @@ pub struct CommitStats {
     /// Keys the checkpoints wrote into redb, and the memtable versions they were chosen from.
     pub checkpoint_keys: u64,
     pub checkpoint_versions: u64,
+    /// Of those keys, the ones whose newest version is a delete.
+    pub checkpoint_deletes: u64,
 }
 
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys of {} versions",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes) of {} versions",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
@@ -83,6 +85,7 @@ impl CommitStats {
             self.checkpoint_cpu.summary(),
             self.checkpoint_bytes >> 20,
             self.checkpoint_keys,
+            self.checkpoint_deletes,
             self.checkpoint_versions,
         )
     }
@@ -311,7 +314,7 @@ impl LoggedDb {
         let cpu_before = os_thread::cpu_time();
         let io_before = self.file.io.totals();
         let versions = job.memtable.versions() as u64;
-        let mut keys = 0u64;
+        let (mut keys, mut deletes) = (0u64, 0u64);
         let db = &self.file.db;
         let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
         let txn = db
@@ -325,7 +328,10 @@ impl LoggedDb {
                 keys += 1;
                 let done = match value {
                     Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
-                    None => table.remove(key.as_slice()).map(|_| ()),
+                    None => {
+                        deletes += 1;
+                        table.remove(key.as_slice()).map(|_| ())
+                    }
                 };
                 done.map_err(|e| fatal("checkpoint write failed", &e))?;
             }
@@ -357,6 +363,7 @@ impl LoggedDb {
                 ms = took.as_secs_f64() * 1000.0,
                 cpu_ms = cpu.as_secs_f64() * 1000.0,
                 keys,
+                deletes,
                 versions,
                 write_ms = io.write.as_secs_f64() * 1000.0,
                 written_kib = io.write_bytes >> 10,
@@ -372,6 +379,7 @@ impl LoggedDb {
             s.checkpoint_bytes += io.write_bytes;
             s.checkpoint_keys += keys;
             s.checkpoint_versions += versions;
+            s.checkpoint_deletes += deletes;
         });
         Ok(())
     }
