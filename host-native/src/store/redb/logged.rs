@@ -71,12 +71,18 @@ pub struct CommitStats {
     pub checkpoint_versions: u64,
     /// Of those keys, the ones whose newest version is a delete.
     pub checkpoint_deletes: u64,
+    /// Freeing a checkpointed memtable (on the checkpointer); how many times a batch or read
+    /// still held it when the checkpoint ended (it waited), and how many times it gave up
+    /// waiting (the last holder freed it).
+    pub checkpoint_free: Timings,
+    pub frees_waited: u64,
+    pub frees_left: u64,
 }
 
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes) of {} versions",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes) of {} versions; memtables freed {} (waited for {}, left {})",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
@@ -87,6 +93,9 @@ impl CommitStats {
             self.checkpoint_keys,
             self.checkpoint_deletes,
             self.checkpoint_versions,
+            self.checkpoint_free.summary(),
+            self.frees_waited,
+            self.frees_left,
         )
     }
 }
@@ -143,6 +152,9 @@ struct State {
 
 /// A checkpoint this slow is logged with where its time went.
 const SLOW: Duration = Duration::from_millis(20);
+
+/// How long the checkpointer waits to free a memtable itself ([`LoggedDb::free`]).
+const FREE_WAIT: Duration = Duration::from_millis(200);
 
 impl LoggedDb {
     /// The writer's store over `file`, reporting to `progress`, without threads: the caller drives
@@ -304,7 +316,35 @@ impl LoggedDb {
         checkpoints.failed = done.is_err();
         drop(checkpoints);
         self.checkpoint_wake.notify_all();
+        if done.is_ok() {
+            self.free(job.memtable);
+        }
         done.map(|()| true)
+    }
+
+    /// Frees a checkpointed memtable on this thread. A batch or read that began before the
+    /// checkpoint's swap still holds it; whichever lets go last frees hundreds of thousands of
+    /// nodes (milliseconds to tens of them), on the writer or a request's thread unless waited for
+    /// here. Views live for one batch or one read, so the wait is short; past `FREE_WAIT` (a long
+    /// scan) the last holder frees it after all.
+    fn free(&self, memtable: Arc<Memtable>) {
+        let elsewhere = Arc::strong_count(&memtable) > 1;
+        let deadline = Instant::now() + FREE_WAIT;
+        while Arc::strong_count(&memtable) > 1 && Instant::now() < deadline {
+            thread::sleep(Duration::from_micros(200));
+        }
+        let last = Arc::strong_count(&memtable) == 1;
+        let started = Instant::now();
+        drop(memtable);
+        let took = started.elapsed();
+        self.record(|s| {
+            s.frees_waited += u64::from(elsewhere);
+            if last {
+                s.checkpoint_free.record(took);
+            } else {
+                s.frees_left += 1;
+            }
+        });
     }
 
     /// Writes the newest version of every key of `job`'s memtable into redb in one durable
