@@ -4,8 +4,8 @@ mod cli;
 mod delivery;
 mod json_log;
 mod metrics;
-// Used by the webhook delivery task and real-time authorization decisions, which build on it next.
 mod os_thread;
+// Used by the webhook delivery task and real-time authorization decisions, which build on it next.
 #[cfg_attr(not(test), allow(dead_code))]
 mod outbound;
 mod rotation;

@@ -324,8 +324,7 @@ impl LoggedDb {
 
     /// Frees a checkpointed memtable on this thread. A batch or read that began before the
     /// checkpoint's swap still holds it; whichever lets go last frees hundreds of thousands of
-    /// nodes (milliseconds to tens of them), on the writer or a request's thread unless waited for
-    /// here. Views live for one batch or one read, so the wait is short; past `FREE_WAIT` (a long
+    /// nodes (tens of milliseconds), on the writer or a request's thread unless waited for here. Views live for one batch or one read, so the wait is short; past `FREE_WAIT` (a long
     /// scan) the last holder frees it after all.
     fn free(&self, memtable: Arc<Memtable>) {
         let elsewhere = Arc::strong_count(&memtable) > 1;
