@@ -4,6 +4,7 @@ mod cli;
 mod delivery;
 mod json_log;
 mod metrics;
+mod os_thread;
 // Used by the webhook delivery task and real-time authorization decisions, which build on it next.
 #[cfg_attr(not(test), allow(dead_code))]
 mod outbound;
@@ -208,7 +209,10 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         Store::Redb(file) => Some(
             LoggedDb::start(
                 file.clone(),
-                Checkpoints::every(args.checkpoint_interval),
+                Checkpoints {
+                    priority: args.checkpoint_priority,
+                    ..Checkpoints::every(args.checkpoint_interval)
+                },
                 pipeline.clone(),
             )
             .context("cannot start the write-ahead log's threads")?,

@@ -273,6 +273,18 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_CHECKPOINT_INTERVAL", default_value = "1s", value_parser = parse_duration)]
     pub checkpoint_interval: Duration,
 
+    /// How the checkpointer thread is scheduled (Linux): `normal`, `low` (niceness 19) or `idle`
+    /// (SCHED_IDLE: only the time the other threads leave). No request waits for a checkpoint; the
+    /// writer waits only when recent writes reach twice the checkpoint size (128 MiB). Lowered, it
+    /// can hold a lock redb's readers need while it waits for a core (README "Benchmarks").
+    #[arg(
+        long,
+        env = "CARDS_CHECKPOINT_PRIORITY",
+        value_enum,
+        default_value = "normal"
+    )]
+    pub checkpoint_priority: crate::os_thread::Priority,
+
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
     /// listener of its own so they are never public by accident. Off by default.
     #[arg(long, env = "CARDS_METRICS_LISTEN")]
@@ -319,6 +331,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("vault_rotate_batch", &self.vault_rotate_batch)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
+            .field("checkpoint_priority", &self.checkpoint_priority)
             .field("console", &self.console)
             .field("metrics_listen", &self.metrics_listen)
             .field("cors_origins", &self.cors_origins)

@@ -165,6 +165,7 @@ fn open(disk: &SimDisk, driver: &Arc<Driver>) -> Option<LoggedDb> {
         Checkpoints {
             interval: Duration::from_secs(3600),
             bytes: u64::MAX,
+            ..Checkpoints::every(Duration::ZERO)
         },
         driver.clone(),
     ))
@@ -322,6 +323,7 @@ fn a_writer_ahead_of_its_checkpoints_waits_for_them() {
         Checkpoints {
             interval: Duration::from_secs(3600),
             bytes: 64,
+            ..Checkpoints::every(Duration::ZERO)
         },
         driver.clone(),
     ));
@@ -361,4 +363,48 @@ fn a_writer_ahead_of_its_checkpoints_waits_for_them() {
         std::thread::sleep(Duration::from_millis(5));
     }
     writer.join().unwrap();
+}
+
+/// A read that still holds the checkpointed memtable when its checkpoint ends does not free it
+/// (tens of milliseconds on a request's thread): the checkpointer waits and frees it itself.
+#[test]
+fn the_checkpointer_frees_a_memtable_a_read_still_holds() {
+    let disk = SimDisk::new(None, 11);
+    let driver = Arc::new(Driver(Mutex::new(GroupCommit::new(1, 0))));
+    let file = Arc::new(RedbFile::open(&disk, &data_path(), 1 << 20).unwrap());
+    let db = LoggedDb::new(
+        file.clone(),
+        Checkpoints {
+            interval: Duration::from_secs(3600),
+            bytes: u64::MAX,
+            ..Checkpoints::every(Duration::ZERO)
+        },
+        driver,
+    );
+    let commit = |id: usize, k: u8| {
+        let jobs = [Job {
+            id,
+            writes: vec![(k, Some(k))],
+        }];
+        db.commit_batch(&Jobs(&jobs)).unwrap();
+    };
+    commit(0, 1);
+    db.checkpoint_next();
+    commit(1, 2);
+    // What a read that began before the checkpoint holds: the layers with the frozen memtable.
+    let held = file.layers.read().unwrap().clone();
+    let frozen = Arc::downgrade(held.frozen.as_ref().expect("the memtable was frozen"));
+    let reader = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        drop(held);
+    });
+    assert!(db.run_pending_checkpoint().unwrap());
+    assert!(
+        frozen.upgrade().is_none(),
+        "the checkpoint returned while a read still held its memtable"
+    );
+    reader.join().unwrap();
+    let stats = db.stats();
+    assert_eq!((stats.frees_waited, stats.frees_left), (1, 0));
+    assert_eq!(stats.checkpoint_free.count, 1);
 }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use tracing::{error, warn};
 
+use crate::os_thread::{self, Priority};
 use crate::store::Timings;
 use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
 use crate::store::disk::IoTotals;
@@ -36,6 +37,8 @@ pub struct Checkpoints {
     pub interval: Duration,
     /// Whenever the active memtable holds this much.
     pub bytes: u64,
+    /// The checkpointer thread's scheduling priority.
+    pub priority: Priority,
 }
 
 impl Checkpoints {
@@ -43,6 +46,7 @@ impl Checkpoints {
         Checkpoints {
             interval,
             bytes: 64 << 20,
+            priority: Priority::Normal,
         }
     }
 }
@@ -58,20 +62,40 @@ pub struct CommitStats {
     pub checkpoint: Timings,
     pub checkpoint_write: Timings,
     pub checkpoint_sync: Timings,
+    /// The checkpointer's CPU time per checkpoint (the part of it a busy machine makes wait aside).
+    pub checkpoint_cpu: Timings,
     /// Bytes of pages the checkpoints wrote, in total.
     pub checkpoint_bytes: u64,
+    /// Keys the checkpoints wrote into redb, and the memtable versions they were chosen from.
+    pub checkpoint_keys: u64,
+    pub checkpoint_versions: u64,
+    /// Of those keys, the ones whose newest version is a delete.
+    pub checkpoint_deletes: u64,
+    /// Freeing a checkpointed memtable (on the checkpointer); how many times a batch or read
+    /// still held it when the checkpoint ended (it waited), and how many times it gave up
+    /// waiting (the last holder freed it).
+    pub checkpoint_free: Timings,
+    pub frees_waited: u64,
+    pub frees_left: u64,
 }
 
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, {} MiB written",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes) of {} versions; memtables freed {} (waited for {}, left {})",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
             self.checkpoint_write.summary(),
             self.checkpoint_sync.summary(),
-            self.checkpoint_bytes >> 20
+            self.checkpoint_cpu.summary(),
+            self.checkpoint_bytes >> 20,
+            self.checkpoint_keys,
+            self.checkpoint_deletes,
+            self.checkpoint_versions,
+            self.checkpoint_free.summary(),
+            self.frees_waited,
+            self.frees_left,
         )
     }
 }
@@ -129,6 +153,9 @@ struct State {
 /// A checkpoint this slow is logged with where its time went.
 const SLOW: Duration = Duration::from_millis(20);
 
+/// How long the checkpointer waits to free a memtable itself ([`LoggedDb::free`]).
+const FREE_WAIT: Duration = Duration::from_millis(200);
+
 impl LoggedDb {
     /// The writer's store over `file`, reporting to `progress`, without threads: the caller drives
     /// the syncer and the checkpoints (the crash tests do).
@@ -169,7 +196,12 @@ impl LoggedDb {
         let checkpointer = db.clone();
         let checkpoint = thread::Builder::new()
             .name("cards-checkpoint".into())
-            .spawn(move || checkpointer.checkpoint_loop())?;
+            .spawn(move || {
+                if let Err(e) = policy.priority.apply_to_this_thread() {
+                    warn!(error = %e, priority = ?policy.priority, "cannot set the checkpointer's priority");
+                }
+                checkpointer.checkpoint_loop()
+            })?;
         *db.threads() = Threads {
             syncer: Some(sync),
             checkpointer: Some(checkpoint),
@@ -284,14 +316,44 @@ impl LoggedDb {
         checkpoints.failed = done.is_err();
         drop(checkpoints);
         self.checkpoint_wake.notify_all();
+        if done.is_ok() {
+            self.free(job.memtable);
+        }
         done.map(|()| true)
+    }
+
+    /// Frees a checkpointed memtable on this thread. A batch or read that began before the
+    /// checkpoint's swap still holds it; whichever lets go last frees hundreds of thousands of
+    /// nodes (tens of milliseconds), on the writer or a request's thread unless waited for here. Views live for one batch or one read, so the wait is short; past `FREE_WAIT` (a long
+    /// scan) the last holder frees it after all.
+    fn free(&self, memtable: Arc<Memtable>) {
+        let elsewhere = Arc::strong_count(&memtable) > 1;
+        let deadline = Instant::now() + FREE_WAIT;
+        while Arc::strong_count(&memtable) > 1 && Instant::now() < deadline {
+            thread::sleep(Duration::from_micros(200));
+        }
+        let last = Arc::strong_count(&memtable) == 1;
+        let started = Instant::now();
+        drop(memtable);
+        let took = started.elapsed();
+        self.record(|s| {
+            s.frees_waited += u64::from(elsewhere);
+            if last {
+                s.checkpoint_free.record(took);
+            } else {
+                s.frees_left += 1;
+            }
+        });
     }
 
     /// Writes the newest version of every key of `job`'s memtable into redb in one durable
     /// transaction, then lets reads go to redb for them and empties their log file.
     fn checkpoint(&self, job: &Job) -> Result<(), Fatal> {
         let started = Instant::now();
+        let cpu_before = os_thread::cpu_time();
         let io_before = self.file.io.totals();
+        let versions = job.memtable.versions() as u64;
+        let (mut keys, mut deletes) = (0u64, 0u64);
         let db = &self.file.db;
         let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
         let txn = db
@@ -302,9 +364,13 @@ impl LoggedDb {
                 .open_table(KV)
                 .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
             for (key, value) in job.memtable.latest() {
+                keys += 1;
                 let done = match value {
                     Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
-                    None => table.remove(key.as_slice()).map(|_| ()),
+                    None => {
+                        deletes += 1;
+                        table.remove(key.as_slice()).map(|_| ())
+                    }
                 };
                 done.map_err(|e| fatal("checkpoint write failed", &e))?;
             }
@@ -329,10 +395,15 @@ impl LoggedDb {
             .truncate()
             .map_err(|e| fatal("cannot empty the write-ahead log", &e))?;
         let io: IoTotals = self.file.io.totals() - io_before;
+        let cpu = os_thread::cpu_time().saturating_sub(cpu_before);
         if took >= SLOW {
             warn!(
                 through = job.through,
                 ms = took.as_secs_f64() * 1000.0,
+                cpu_ms = cpu.as_secs_f64() * 1000.0,
+                keys,
+                deletes,
+                versions,
                 write_ms = io.write.as_secs_f64() * 1000.0,
                 written_kib = io.write_bytes >> 10,
                 fsync_ms = io.sync.as_secs_f64() * 1000.0,
@@ -343,7 +414,11 @@ impl LoggedDb {
             s.checkpoint.record(took);
             s.checkpoint_write.record(io.write);
             s.checkpoint_sync.record(io.sync);
+            s.checkpoint_cpu.record(cpu);
             s.checkpoint_bytes += io.write_bytes;
+            s.checkpoint_keys += keys;
+            s.checkpoint_versions += versions;
+            s.checkpoint_deletes += deletes;
         });
         Ok(())
     }

@@ -42,6 +42,11 @@ impl Memtable {
         self.bytes.load(Ordering::Relaxed)
     }
 
+    /// Versions held, of every key.
+    pub fn versions(&self) -> usize {
+        self.map.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
