@@ -733,8 +733,16 @@ mod tests {
             let h = h.clone();
             async move { h.submit(kv("a")).await.status }
         });
-        // Committed and visible, its fsync held: a read that may have seen it waits.
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Committed and visible, its fsync held: a read that may have seen it waits. Polled, not
+        // slept: on a loaded machine 100 ms was sometimes too short for the first batch to commit.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !matches!(h.pipeline.lock().machine.read_gate(), Gate::Wait(_)) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the first write never became visible"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         let read = tokio::spawn({
             let h = h.clone();
             async move { h.settled().await.map(|r| r.status) }
