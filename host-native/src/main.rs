@@ -252,8 +252,10 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
                     Arc::new(rotation::Rotator {
                         vault: Arc::new(vault),
                         store: store.clone(),
+                        env: env.clone(),
                         writer: writer.handle(),
                         batch: args.vault_rotate_batch as usize,
+                        pause: args.vault_rotate_pause,
                     })
                     .run(),
                 );
