@@ -1164,6 +1164,81 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     assert_eq!(after, before);
 }
 
+/// A rotation step read and sealed ahead of its write (as the server plans it on a snapshot) writes
+/// only what is still as read: a card canceled in between is skipped, the same plan written twice
+/// re-seals nothing the second time, and a plan whose resume point moved is read again in the write.
+#[test]
+fn a_planned_rotation_step_writes_only_what_is_still_as_read() {
+    use std::collections::BTreeMap;
+
+    use crate::domain::rotation;
+    use crate::domain::vault::Vault;
+
+    let mut app = App::new();
+    let acct = app.account("0", "USD");
+    let other = app.account("0", "USD");
+    let holder = app.holder();
+    let mut cards = Vec::new();
+    for _ in 0..4 {
+        let (s, v) = app.issue(&acct, &holder, None);
+        assert_eq!(s, 201, "{v}");
+        cards.push(v["data"]["_id"].as_str().unwrap().to_string());
+    }
+    let reveal = |app: &mut App, id: &str| app.token_and_reveal(id).1["pan"].to_string();
+    let before: Vec<_> = cards.iter().map(|c| reveal(&mut app, c)).collect();
+    let (old_key, new_key) = ([42u8; 32], [7u8; 32]);
+    let rotating = Vault::with_keys(&new_key, &[old_key]);
+    let new_id = rotating.active_id().to_string();
+
+    // A plan of the first card alone, made stale by a step that rotates it first.
+    let stale = rotation::plan(&mut app.store, &app.env, &rotating, 1).unwrap();
+    let first = rotation::step(&mut app.store, &app.env, &rotating, 1).unwrap();
+    assert_eq!((first.scanned, first.resealed, first.done), (1, 1, false));
+    // Written, it reads from where the step stopped: the second card.
+    let second = rotation::apply(&mut app.store, &app.env, &rotating, &stale, 1).unwrap();
+    assert_eq!(
+        (second.scanned, second.resealed, second.done),
+        (1, 1, false)
+    );
+
+    // The rest planned, then the third card canceled (its sealed data destroyed) before the write.
+    let plan = rotation::plan(&mut app.store, &app.env, &rotating, 10).unwrap();
+    let (s, v) = app.call(
+        Method::Put,
+        &format!("/cards/{}", cards[2]),
+        Some(json!({"status": "canceled", "cancellationReason": "lost", "creditAccountId": other})),
+    );
+    assert_eq!(s, 200, "{v}");
+    let rest = rotation::apply(&mut app.store, &app.env, &rotating, &plan, 10).unwrap();
+    assert_eq!((rest.scanned, rest.resealed, rest.done), (2, 1, true));
+    assert_eq!(
+        rotation::entries_per_key(&mut app.store).unwrap(),
+        BTreeMap::from([(new_id, 3)])
+    );
+    // The same plan again finds every entry changed since it was read, and under the active key.
+    let again = rotation::apply(&mut app.store, &app.env, &rotating, &plan, 10).unwrap();
+    assert_eq!(again.resealed, 0);
+    rotating.retire_others(&mut app.store).unwrap();
+
+    // The new key alone reveals the live cards as before.
+    app.service = crate::Service::new(
+        crate::Config {
+            api_keys: {
+                let mut keys = crate::domain::api_keys::ConfiguredKeys::default();
+                keys.add(KEY_A, "alice").unwrap();
+                keys.add(KEY_B, "bob").unwrap();
+                keys
+            },
+            vault_key: Some(new_key),
+            ..crate::Config::default()
+        },
+        &app.env,
+    );
+    for i in [0, 1, 3] {
+        assert_eq!(reveal(&mut app, &cards[i]), before[i]);
+    }
+}
+
 /// `s` percent-encoded for a query string.
 fn enc(s: &str) -> String {
     s.bytes()

@@ -1,5 +1,6 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
+mod background;
 mod cli;
 mod delivery;
 mod json_log;
@@ -232,13 +233,17 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let handle = writer.handle();
     let deliveries = Arc::new(tokio::sync::Notify::new());
     let delivery_stats = Arc::new(std::sync::Mutex::new(delivery::Stats::default()));
-    runtime.spawn(
+    // Deliveries and the rotation on the background runtime, at a lower priority than the clients.
+    let background = background::runtime().context("cannot start the background runtime")?;
+    background.spawn(
         Arc::new(delivery::Deliverer {
             service: service.clone(),
             store: store.clone(),
             env: env.clone(),
             writer: writer.handle(),
-            outbound: outbound.clone(),
+            // A pool of its own: a connection's driver runs on the runtime that made it, and the
+            // server's call-outs (decisions, test pings) stay on the clients' threads.
+            outbound: outbound.separate_pool(),
             wake: deliveries.clone(),
             stats: delivery_stats.clone(),
         })
@@ -247,12 +252,14 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     if args.vault_rotate {
         match service.config().vault() {
             Some(vault) => {
-                runtime.spawn(
+                background.spawn(
                     Arc::new(rotation::Rotator {
                         vault: Arc::new(vault),
                         store: store.clone(),
+                        env: env.clone(),
                         writer: writer.handle(),
                         batch: args.vault_rotate_batch as usize,
+                        pause: args.vault_rotate_pause,
                     })
                     .run(),
                 );
@@ -311,6 +318,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(server::run(listener, state, stop));
     // Connections are done (or given up on): commit what is queued, then stop the writer.
     let stats = writer.stop();
+    background.shutdown_timeout(Duration::from_secs(1));
     runtime.shutdown_timeout(Duration::from_secs(1));
     info!("stopped");
     // The log's lines first, so the summary comes after them, as it did when lines were written at once.

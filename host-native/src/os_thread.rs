@@ -23,6 +23,34 @@ impl Priority {
     }
 }
 
+/// Lowers the calling thread's nice value to `nice`, or leaves it where it is already lower (the
+/// background runtime's threads, `background.rs`).
+pub fn lower_nice(nice: i32) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid takes nothing; getpriority and setpriority read plain integers. On Linux
+        // PRIO_PROCESS with a thread id is that one thread's nice value.
+        let done = unsafe {
+            let tid = libc::gettid() as libc::id_t;
+            let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+            libc::setpriority(libc::PRIO_PROCESS, tid, nice.max(now))
+        };
+        if done == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = nice;
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "thread priorities are set on Linux only",
+        ))
+    }
+}
+
 /// CPU time the calling thread has used (user and system): what a piece of work cost, apart from
 /// the time it waited for a core or the disk. Zero where unknown.
 pub fn cpu_time() -> Duration {
@@ -48,7 +76,7 @@ fn apply(priority: Priority) -> std::io::Result<()> {
         let tid = libc::gettid();
         match priority {
             Priority::Normal => return Ok(()),
-            Priority::Low => libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19),
+            Priority::Low => return lower_nice(19),
             Priority::Idle => {
                 let param = libc::sched_param { sched_priority: 0 };
                 libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param)

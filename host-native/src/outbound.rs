@@ -194,6 +194,14 @@ impl Outbound {
         }
     }
 
+    /// The same sender with an empty connection pool of its own (for callers on another runtime).
+    pub fn separate_pool(&self) -> Outbound {
+        Outbound {
+            pool: Arc::default(),
+            ..self.clone()
+        }
+    }
+
     /// Answers these names with these addresses instead of asking DNS (as curl's `--resolve`): for
     /// split-horizon names, and to show that a name's addresses are what the policy judges.
     pub fn resolving(mut self, names: &[Pinned]) -> Outbound {

@@ -3,6 +3,14 @@
 //! meanwhile (`cards vault rotate` cannot open a redb data file a server holds). The steps are the
 //! core's (`card_core::domain::rotation`), the same the command runs; where to resume is stored with
 //! each batch, so a restarted server goes on where it stopped.
+//!
+//! It runs on the background runtime (`background.rs`, a lower OS priority) and keeps the writer
+//! for the writes alone: each batch is read, opened and sealed again on a snapshot first
+//! (`rotation::plan`), and its write (`rotation::apply`) only checks that each entry is still as
+//! read and puts what was sealed. While clients write, a step waits until `pause`
+//! (`--vault-rotate-pause`) after the previous one began, so the rotation adds at most one batch
+//! per pause to the writer's work (and to the checkpoints'); with no client writing it goes at
+//! full speed.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,8 +46,11 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 pub struct Rotator {
     pub vault: Arc<Vault>,
     pub store: Store,
+    pub env: Arc<dyn Env + Send + Sync>,
     pub writer: WriterHandle,
     pub batch: usize,
+    /// While clients write, the least time between the starts of two steps (`--vault-rotate-pause`).
+    pub pause: Duration,
 }
 
 impl Rotator {
@@ -65,7 +76,11 @@ impl Rotator {
         );
         let started = Instant::now();
         let (mut scanned, mut resealed, mut logged) = (0u64, 0u64, Instant::now());
+        // The writer's writes counted after the last step: the clients' are the others (the
+        // delivery task's count as theirs).
+        let mut writes = self.writer.submitted();
         loop {
+            let stepped = Instant::now();
             let step = match self.step().await {
                 Ok(step) => step,
                 Err(cause) => {
@@ -83,8 +98,17 @@ impl Rotator {
                 info!(scanned, resealed, "vault rotation in progress");
                 logged = Instant::now();
             }
-            // Client writes queued meanwhile go first.
-            tokio::task::yield_now().await;
+            // Client writes first: when others wrote since the last step, the next waits.
+            let now = self.writer.submitted();
+            let others = now.saturating_sub(writes).saturating_sub(1);
+            writes = now;
+            if others > 0
+                && let Some(left) = self.pause.checked_sub(stepped.elapsed())
+            {
+                tokio::time::sleep(left).await;
+            } else {
+                tokio::task::yield_now().await;
+            }
         }
         let left = self
             .read(|tx, vault| {
@@ -111,12 +135,19 @@ impl Rotator {
         }
     }
 
-    /// One batch, as a write of its own through the writer.
+    /// One batch: read and sealed on a snapshot, then written through the writer.
     async fn step(&self) -> Result<Step, RotationError> {
+        let (env, batch) = (self.env.clone(), self.batch);
+        let planned = Arc::new(
+            self.read(move |tx, vault| {
+                rotation::plan(tx, &*env, vault, batch).map_err(RotationError::Core)
+            })
+            .await?,
+        );
         let slot: Arc<Mutex<Option<Result<Step, RotationError>>>> = Arc::default();
-        let (vault, out, batch) = (self.vault.clone(), slot.clone(), self.batch);
+        let (vault, out) = (self.vault.clone(), slot.clone());
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
-            let step = rotation::step(tx, env, &vault, batch);
+            let step = rotation::apply(tx, env, &vault, &planned, batch);
             let answer = match &step {
                 Ok(_) => Job::done(),
                 Err(e) => Service::internal_error(&e.message()),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::Result;
 use super::authorizations::endpoint as decision_endpoints;
-use super::vault::{self, Vault};
+use super::vault::{self, PlannedBatch, Vault};
 use super::webhooks::endpoints as webhook_endpoints;
 use crate::env::Env;
 use crate::storage::{StoreError, Tx, keys};
@@ -26,8 +26,32 @@ pub struct Step {
 /// One batch of at most `batch` card entries from where the last step stopped; after the last
 /// batch, the endpoints' secrets (a few per client, so one transaction holds them).
 pub fn step(tx: &mut dyn Tx, env: &dyn Env, vault: &Vault, batch: usize) -> Result<Step> {
+    let planned = plan(tx, env, vault, batch)?;
+    apply(tx, env, vault, &planned, batch)
+}
+
+/// A step's reading and sealing, on a read transaction: the server's rotation does this on a
+/// snapshot, off its writer, so the write that follows ([`apply`]) only checks and puts.
+pub fn plan(tx: &mut dyn Tx, env: &dyn Env, vault: &Vault, batch: usize) -> Result<PlannedBatch> {
     let after = resume_point(tx, vault.active_id())?;
-    let cards = vault.rotate_batch(tx, env, after.as_deref(), batch.max(1))?;
+    vault.plan_batch(tx, env, after.as_deref(), batch.max(1))
+}
+
+/// A step's write, from its [`plan`]. Should the stored resume point have moved since the plan was
+/// read (another instance rotating), the step is read and sealed again here.
+pub fn apply(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    vault: &Vault,
+    planned: &PlannedBatch,
+    batch: usize,
+) -> Result<Step> {
+    let after = resume_point(tx, vault.active_id())?;
+    let cards = if after == planned.after {
+        vault.apply_batch(tx, env, planned)?
+    } else {
+        vault.rotate_batch(tx, env, after.as_deref(), batch.max(1))?
+    };
     let mut step = Step {
         scanned: cards.scanned,
         resealed: cards.resealed,

@@ -274,6 +274,26 @@ pub struct RotationStep {
     pub next: Option<Vec<u8>>,
 }
 
+/// A batch of a rotation read and re-sealed, not yet written ([`Vault::plan_batch`]).
+pub struct PlannedBatch {
+    /// The resume point it was read from.
+    pub after: Option<Vec<u8>>,
+    scanned: u64,
+    next: Option<Vec<u8>>,
+    entries: Vec<Resealed>,
+}
+
+/// One entry re-sealed: its key and stored bytes as read, the bytes sealed under the active key,
+/// and the PAN index entry to move (from the key that sealed it to the active one).
+struct Resealed {
+    key: Vec<u8>,
+    was: Vec<u8>,
+    sealed: Vec<u8>,
+    card_id: String,
+    old_index: Vec<u8>,
+    new_index: Vec<u8>,
+}
+
 impl Vault {
     pub fn new(key: &[u8; 32]) -> Vault {
         Vault::with_keys(key, &[])
@@ -478,6 +498,20 @@ impl Vault {
         after: Option<&[u8]>,
         limit: usize,
     ) -> Result<RotationStep> {
+        let plan = self.plan_batch(tx, env, after, limit)?;
+        self.apply_batch(tx, env, &plan)
+    }
+
+    /// The reading and sealing half of [`Vault::rotate_batch`], fit for a read transaction: every
+    /// entry of the batch opened and sealed again under the active key, nothing written. A server
+    /// does this on a snapshot, off its writer, and writes the result with [`Vault::apply_batch`].
+    pub fn plan_batch(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<PlannedBatch> {
         let prefix = keys::sealed_cards();
         let end = crate::storage::prefix_end(&prefix);
         let start = match after {
@@ -489,41 +523,77 @@ impl Vault {
             None => prefix.clone(),
         };
         let page = tx.scan(&start, &end, Direction::Forward, limit)?;
-        let mut step = RotationStep {
+        let mut plan = PlannedBatch {
+            after: after.map(<[u8]>::to_vec),
+            scanned: page.len() as u64,
             next: (page.len() == limit)
                 .then(|| page.last().map(|(k, _)| k.clone()))
                 .flatten(),
-            ..RotationStep::default()
+            entries: Vec::new(),
         };
-        if page
-            .iter()
-            .any(|(_, v)| codec::decode::<Sealed>(v).map_or(true, |s| s.key_id != self.active().id))
-        {
+        for (key, value) in page {
+            if let Some(entry) = self.reseal(env, key, value)? {
+                plan.entries.push(entry);
+            }
+        }
+        Ok(plan)
+    }
+
+    /// An entry opened and sealed again under the active key; None when it is under it already.
+    fn reseal(&self, env: &dyn Env, key: Vec<u8>, value: Vec<u8>) -> Result<Option<Resealed>> {
+        let sealed: Sealed = codec::decode(&value)?;
+        if sealed.key_id == self.active().id {
+            return Ok(None);
+        }
+        let card_id = keys::text_parts(&key)
+            .get(2)
+            .and_then(|c| std::str::from_utf8(c).ok())
+            .ok_or_else(|| corrupt("a sealed entry's key names no card"))?
+            .to_string();
+        let (secrets, old) = self.open_with(&card_id, &sealed)?;
+        let sealed_now = codec::encode(&self.seal(env, &card_id, &secrets)?)?;
+        Ok(Some(Resealed {
+            old_index: keys::pan_index(&old.pan_fingerprint(&secrets.pan)),
+            new_index: keys::pan_index(&self.active().pan_fingerprint(&secrets.pan)),
+            card_id,
+            key,
+            was: value,
+            sealed: sealed_now,
+        }))
+    }
+
+    /// The writing half: each planned entry still stored as it was read gets what was sealed for
+    /// it; one that changed since (a card destroyed, or another rotation) is read and re-sealed
+    /// here, or skipped when gone.
+    pub fn apply_batch(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        plan: &PlannedBatch,
+    ) -> Result<RotationStep> {
+        let mut step = RotationStep {
+            scanned: plan.scanned,
+            resealed: 0,
+            next: plan.next.clone(),
+        };
+        if !plan.entries.is_empty() {
             self.register_active(tx)?;
         }
-        for (key, value) in page {
-            step.scanned += 1;
-            let sealed: Sealed = codec::decode(&value)?;
-            if sealed.key_id == self.active().id {
-                continue;
+        for planned in &plan.entries {
+            let entry = match tx.get(&planned.key)? {
+                Some(now) if now == planned.was => None,
+                Some(now) => match self.reseal(env, planned.key.clone(), now)? {
+                    Some(entry) => Some(entry),
+                    None => continue,
+                },
+                None => continue,
+            };
+            let e = entry.as_ref().unwrap_or(planned);
+            if tx.get(&e.old_index)?.as_deref() == Some(e.card_id.as_bytes()) {
+                tx.delete(&e.old_index)?;
             }
-            let parts = keys::text_parts(&key);
-            let card_id = parts
-                .get(2)
-                .and_then(|c| std::str::from_utf8(c).ok())
-                .ok_or_else(|| corrupt("a sealed entry's key names no card"))?
-                .to_string();
-            let (secrets, old) = self.open_with(&card_id, &sealed)?;
-            let old_index = keys::pan_index(&old.pan_fingerprint(&secrets.pan));
-            if tx.get(&old_index)?.as_deref() == Some(card_id.as_bytes()) {
-                tx.delete(&old_index)?;
-            }
-            tx.put(
-                &keys::pan_index(&self.active().pan_fingerprint(&secrets.pan)),
-                card_id.as_bytes(),
-            )?;
-            let resealed = self.seal(env, &card_id, &secrets)?;
-            tx.put(&key, &codec::encode(&resealed)?)?;
+            tx.put(&e.new_index, e.card_id.as_bytes())?;
+            tx.put(&e.key, &e.sealed)?;
             step.resealed += 1;
         }
         Ok(step)

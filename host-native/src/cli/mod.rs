@@ -252,6 +252,12 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub vault_rotate_batch: u64,
 
+    /// While clients write, the least time between the starts of two `--vault-rotate` batches:
+    /// longer leaves more of the writer and the checkpoints to the clients and makes the rotation
+    /// slower (with no client writing it goes at full speed; 0: never waits).
+    #[arg(long, env = "CARDS_VAULT_ROTATE_PAUSE", default_value = "10ms", value_parser = parse_duration)]
+    pub vault_rotate_pause: Duration,
+
     /// Answer a host name with an address for the service's outbound calls (webhooks, decisions)
     /// instead of asking DNS, as curl's `--resolve` (repeatable; `NAME=ADDRESS`, the env var takes a
     /// comma-separated list). The address policy judges these addresses as it judges DNS answers.
@@ -329,6 +335,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("resolve", &self.resolve)
             .field("vault_rotate", &self.vault_rotate)
             .field("vault_rotate_batch", &self.vault_rotate_batch)
+            .field("vault_rotate_pause", &self.vault_rotate_pause)
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("checkpoint_priority", &self.checkpoint_priority)
