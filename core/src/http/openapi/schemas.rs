@@ -8,19 +8,17 @@ use crate::domain::authorizations::decisions::Fallback;
 use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::Interval;
-use crate::domain::events::EventType;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
-use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
 use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
-use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
+use crate::http::parse::controls::ControlsBody;
 use crate::http::parse::disputes::{DisputeBody, ResolveBody};
 use crate::http::parse::input::{Body, Input};
 use crate::http::parse::transfers::TransferBody;
-use crate::http::parse::webhooks::ReplayBody;
+use crate::http::parse::webhooks::{EndpointBody, EndpointUpdateBody, ReplayBody};
 use crate::http::views::{
     AccountView, AddressView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
     AuthorizationView, CardHolderView, CardTransactionView, CardView, DecisionView, DetailView,
@@ -295,27 +293,6 @@ fn webhook_delivery() -> Value {
     view(WebhookDeliveryView::WIRE)
 }
 
-fn webhook_endpoint_input(required: &[&str]) -> Value {
-    object(
-        json!({
-            "url": text(2048).tap_description(
-                "https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses \
-                 are refused, private ranges unless the operator allows them."),
-            "enabledEvents": {
-                "anyOf": [
-                    {"type": "array", "minItems": 1, "items": string_enum(EventType::ALL)},
-                    {"type": "array", "minItems": 1, "items": string_enum(&[ALL_EVENTS])},
-                ],
-                "description": "Event types, or [\"*\"] for every type (alone). Duplicates are dropped.",
-            },
-            "description": text(255),
-            "status": string_enum(EndpointStatus::ALL),
-        }),
-        required,
-        true,
-    )
-}
-
 fn limit_spend() -> Value {
     view(LimitSpendView::WIRE)
 }
@@ -403,6 +380,16 @@ fn input(i: Input) -> Value {
         Input::Time => timestamp(),
         Input::Inline(b) => body(b),
         Input::Pattern(pattern, _, _) => json!({"type": "string", "pattern": pattern}),
+        Input::EnumSet(all, wildcard, _) => json!({"anyOf": [
+            {"type": "array", "minItems": 1, "items": string_enum(all)},
+            {"type": "array", "minItems": 1, "items": string_enum(&[wildcard])},
+        ]}),
+        Input::PatternList(max, pattern, _, _) => json!({
+            "type": "array",
+            "maxItems": max,
+            "items": {"type": "string", "pattern": pattern},
+        }),
+        Input::InlineList(max, b) => json!({"type": "array", "maxItems": max, "items": body(b)}),
     }
 }
 
@@ -436,37 +423,9 @@ fn currency_input() -> Value {
     json!({"type": "string", "pattern": "^[A-Za-z0-9]{3,10}$", "description": "Upper-cased."})
 }
 
-fn category_list() -> Value {
-    json!({
-        "type": "array",
-        "maxItems": MAX_CATEGORIES,
-        "items": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
-    })
-}
-
+/// The spending controls: a declared body, and the rule across its lists.
 fn spending_controls_input() -> Value {
-    object(
-        json!({
-            "channels": object(json!({
-                "atm": boolean(), "pos": boolean(), "web": boolean(), "mobile": boolean(),
-            }), &[], true),
-            "allowedCategories": category_list(),
-            "blockedCategories": category_list(),
-            "spendingLimits": {
-                "type": "array",
-                "maxItems": MAX_SPENDING_LIMITS,
-                "items": object(json!({
-                    "amount": money_input("0", true),
-                    "interval": string_enum(Interval::ALL),
-                    "categories": category_list(),
-                }), &["amount", "interval"], true),
-            },
-        }),
-        &[],
-        true,
-    )
-    .tap_description("Allowed and blocked categories cannot both be non-empty.")
-    .with(
+    body(&ControlsBody::BODY).with(
         "not",
         json!({
             "properties": {
@@ -871,12 +830,11 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("WebhookEndpoint", webhook_endpoint());
     add("WebhookDelivery", webhook_delivery());
     add("WebhookAttempt", view(AttemptView::WIRE));
-    let mut create = webhook_endpoint_input(&["url", "enabledEvents"]);
-    if let Some(props) = create["properties"].as_object_mut() {
-        props.remove("status");
-    }
-    add("WebhookEndpointCreate", create);
-    add("WebhookEndpointUpdate", webhook_endpoint_input(&[]));
+    add(EndpointBody::BODY.name, body(&EndpointBody::BODY));
+    add(
+        EndpointUpdateBody::BODY.name,
+        body(&EndpointUpdateBody::BODY),
+    );
     add(ReplayBody::BODY.name, body(&ReplayBody::BODY));
     add(
         "WebhookReplayResult",

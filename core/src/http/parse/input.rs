@@ -44,6 +44,14 @@ pub enum Input {
     /// A string matching this regular expression (the document's), which the function checks
     /// (the parser's: no regex at run time), refused with this message.
     Pattern(&'static str, fn(&str) -> bool, &'static str),
+    /// A non-empty list of these strings (`all`), duplicates dropped, or the wildcard alone; the
+    /// errors name an item as `noun` ("event type").
+    EnumSet(&'static [&'static str], &'static str, &'static str),
+    /// A list of at most this many strings, each as `Pattern`; duplicates dropped.
+    PatternList(usize, &'static str, fn(&str) -> bool, &'static str),
+    /// A list of at most this many objects of these declared fields, which the parser reads one by
+    /// one (written out in the schema).
+    InlineList(usize, &'static Body),
 }
 
 /// One field of a declared body, as the document sees it.
@@ -92,6 +100,18 @@ pub mod kinds {
     pub struct Time;
     pub struct Inline(pub &'static super::Body);
     pub struct Pattern(pub &'static str, pub fn(&str) -> bool, pub &'static str);
+    pub struct EnumSet(
+        pub &'static [&'static str],
+        pub &'static str,
+        pub &'static str,
+    );
+    pub struct PatternList(
+        pub usize,
+        pub &'static str,
+        pub fn(&str) -> bool,
+        pub &'static str,
+    );
+    pub struct InlineList(pub usize, pub &'static super::Body);
 }
 
 impl Kind for kinds::Text {
@@ -238,6 +258,93 @@ impl Kind for kinds::Pattern {
             f.error(name, self.2);
             None
         }
+    }
+}
+
+impl Kind for kinds::EnumSet {
+    type Out = Vec<String>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Vec<String>> {
+        let kinds::EnumSet(all, wildcard, noun) = *self;
+        let Value::Array(items) = f.take(name)? else {
+            f.error(name, format!("must be a list of {noun}s"));
+            return None;
+        };
+        if items.is_empty() {
+            f.error(
+                name,
+                format!("must name at least one {noun}, or \"{wildcard}\""),
+            );
+            return None;
+        }
+        let mut out: Vec<String> = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str() {
+                Some(t) if t == wildcard || all.contains(&t) => {
+                    if !out.iter().any(|o| o == t) {
+                        out.push(t.to_string());
+                    }
+                }
+                _ => {
+                    f.error(
+                        &format!("{name}.{i}"),
+                        format!("must be \"{wildcard}\" or one of: {}", all.join(", ")),
+                    );
+                    return None;
+                }
+            }
+        }
+        if out.len() > 1 && out.iter().any(|t| t == wildcard) {
+            f.error(
+                name,
+                format!("\"{wildcard}\" takes every {noun} and stands alone"),
+            );
+            return None;
+        }
+        Some(out)
+    }
+}
+
+/// A list of at most `max` items; refused whole (one length check, before any item is looked at).
+fn list(f: &mut Fields, name: &str, max: usize, not_a_list: &str) -> Option<Vec<Value>> {
+    let Value::Array(items) = f.take(name)? else {
+        f.error(name, not_a_list);
+        return None;
+    };
+    if items.len() > max {
+        f.error(name, format!("must have at most {max} entries"));
+        return None;
+    }
+    Some(items)
+}
+
+impl Kind for kinds::PatternList {
+    type Out = Vec<String>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Vec<String>> {
+        let kinds::PatternList(max, _, check, message) = *self;
+        let items = list(f, name, max, "must be an array of strings")?;
+        let mut out: Vec<String> = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, item) in items.into_iter().enumerate() {
+            match item {
+                Value::String(s) if check(&s) => {
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+                _ => {
+                    f.error(&format!("{name}[{i}]"), message);
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+}
+
+impl Kind for kinds::InlineList {
+    type Out = Vec<Value>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Vec<Value>> {
+        list(f, name, self.0, "must be an array")
     }
 }
 
