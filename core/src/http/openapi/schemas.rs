@@ -17,6 +17,7 @@ use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
 use crate::http::parse::disputes::{DisputeBody, ResolveBody};
 use crate::http::parse::input::{Body, Input};
+use crate::http::parse::test_clock::AdvanceBody;
 use crate::http::parse::transfers::TransferBody;
 use crate::http::parse::webhooks::{EndpointBody, EndpointUpdateBody, ReplayBody};
 use crate::http::views::{
@@ -389,6 +390,9 @@ fn input(i: Input) -> Value {
             "maxItems": max,
             "items": {"type": "string", "pattern": pattern},
         }),
+        Input::WholeNumber(min, max) => {
+            json!({"type": "integer", "minimum": min, "maximum": max})
+        }
         Input::InlineList(max, b) => json!({"type": "array", "maxItems": max, "items": body(b)}),
     }
 }
@@ -852,14 +856,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
             "offsetSeconds": {"type": "integer", "minimum": 0},
         })),
     );
-    add(
-        "TestClockAdvance",
-        object(
-            json!({"seconds": {"type": "integer", "minimum": 1, "maximum": crate::domain::test_clock::MAX_OFFSET_SECS}}),
-            &["seconds"],
-            true,
-        ),
-    );
+    add(AdvanceBody::BODY.name, body(&AdvanceBody::BODY));
     add("CardSecrets", card_secrets());
     add(AccountBody::BODY.name, body(&AccountBody::BODY));
     add(AccountUpdateBody::BODY.name, body(&AccountUpdateBody::BODY));

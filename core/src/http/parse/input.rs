@@ -52,6 +52,9 @@ pub enum Input {
     /// A list of at most this many objects of these declared fields, which the parser reads one by
     /// one (written out in the schema).
     InlineList(usize, &'static Body),
+    /// A whole number of at least `min`. `max` is the document's maximum, which the domain checks
+    /// (the test clock's bound depends on how far it already is ahead), not the parser.
+    WholeNumber(i64, i64),
 }
 
 /// One field of a declared body, as the document sees it.
@@ -112,6 +115,7 @@ pub mod kinds {
         pub &'static str,
     );
     pub struct InlineList(pub usize, pub &'static super::Body);
+    pub struct WholeNumber(pub i64, pub i64);
 }
 
 impl Kind for kinds::Text {
@@ -345,6 +349,21 @@ impl Kind for kinds::InlineList {
     type Out = Vec<Value>;
     fn read(&self, f: &mut Fields, name: &str) -> Option<Vec<Value>> {
         list(f, name, self.0, "must be an array")
+    }
+}
+
+impl Kind for kinds::WholeNumber {
+    type Out = i64;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<i64> {
+        let v = f.take(name)?;
+        match crate::http::fields::whole_number(&v) {
+            Some(n) if n >= self.0 => Some(n),
+            _ => {
+                let below = self.0 - 1;
+                f.error(name, format!("must be a whole number greater than {below}"));
+                None
+            }
+        }
     }
 }
 
