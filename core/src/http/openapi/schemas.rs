@@ -4,8 +4,6 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::domain::authorizations::decisions::Fallback;
-use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::Interval;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
@@ -15,8 +13,9 @@ use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, Incremen
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
+use crate::http::parse::decisions::SettingsBody;
 use crate::http::parse::disputes::{DisputeBody, ResolveBody};
-use crate::http::parse::input::{Body, Input};
+use crate::http::parse::input::{Body, Input, Preset};
 use crate::http::parse::test_clock::AdvanceBody;
 use crate::http::parse::transfers::TransferBody;
 use crate::http::parse::webhooks::{EndpointBody, EndpointUpdateBody, ReplayBody};
@@ -213,18 +212,6 @@ fn authorization_endpoint() -> Value {
     view(AuthorizationEndpointView::WIRE)
 }
 
-fn authorization_endpoint_set() -> Value {
-    object(
-        json!({
-            "url": {"type": "string", "description": "https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them."},
-            "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS},
-            "fallback": {"type": "string", "enum": Fallback::ALL, "default": "decline"},
-        }),
-        &["url"],
-        true,
-    )
-}
-
 fn card_transaction() -> Value {
     view(CardTransactionView::WIRE)
 }
@@ -393,6 +380,8 @@ fn input(i: Input) -> Value {
         Input::WholeNumber(min, max) => {
             json!({"type": "integer", "minimum": min, "maximum": max})
         }
+        Input::Between(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
+        Input::Str => string(),
         Input::InlineList(max, b) => json!({"type": "array", "maxItems": max, "items": body(b)}),
     }
 }
@@ -403,9 +392,14 @@ pub fn body(b: &Body) -> Value {
         .fields
         .iter()
         .map(|f| {
-            let schema = match f.doc {
-                Some(d) => input(f.input).tap_description(d),
+            let schema = match f.default {
+                Some(Preset::Int(i)) => input(f.input).with("default", json!(i)),
+                Some(Preset::Str(v)) => input(f.input).with("default", json!(v)),
                 None => input(f.input),
+            };
+            let schema = match f.doc {
+                Some(d) => schema.tap_description(d),
+                None => schema,
             };
             (f.name.to_string(), schema)
         })
@@ -816,7 +810,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("Authorization", authorization());
     add("Decision", decision());
     add("AuthorizationEndpoint", authorization_endpoint());
-    add("AuthorizationEndpointSet", authorization_endpoint_set());
+    add(SettingsBody::BODY.name, body(&SettingsBody::BODY));
     add("CardTransaction", card_transaction());
     add("LimitSpend", limit_spend());
     add(

@@ -55,6 +55,41 @@ pub enum Input {
     /// A whole number of at least `min`. `max` is the document's maximum, which the domain checks
     /// (the test clock's bound depends on how far it already is ahead), not the parser.
     WholeNumber(i64, i64),
+    /// A whole number from `min` to `max`.
+    Between(i64, i64),
+    /// Any string (the parser's caller judges it further).
+    Str,
+}
+
+/// The value an optional field takes when it is absent (or null): the parser's
+/// (`Fields::read_or_default`) and the document's `default`.
+#[derive(Clone, Copy, Debug)]
+pub enum Preset {
+    Int(i64),
+    Str(&'static str),
+}
+
+/// A kind's value made from its `Preset` (None: that preset does not fit the kind).
+pub trait FromPreset: Sized {
+    fn from_preset(p: Preset) -> Option<Self>;
+}
+
+impl FromPreset for i64 {
+    fn from_preset(p: Preset) -> Option<i64> {
+        match p {
+            Preset::Int(i) => Some(i),
+            Preset::Str(_) => None,
+        }
+    }
+}
+
+impl FromPreset for String {
+    fn from_preset(p: Preset) -> Option<String> {
+        match p {
+            Preset::Str(s) => Some(s.to_string()),
+            Preset::Int(_) => None,
+        }
+    }
 }
 
 /// One field of a declared body, as the document sees it.
@@ -64,6 +99,7 @@ pub struct InputField {
     pub input: Input,
     pub required: bool,
     pub doc: Option<&'static str>,
+    pub default: Option<Preset>,
 }
 
 /// A declared request body: its component schema's name, its fields in the document's order.
@@ -116,6 +152,8 @@ pub mod kinds {
     );
     pub struct InlineList(pub usize, pub &'static super::Body);
     pub struct WholeNumber(pub i64, pub i64);
+    pub struct Between(pub i64, pub i64);
+    pub struct Str;
 }
 
 impl Kind for kinds::Text {
@@ -367,7 +405,44 @@ impl Kind for kinds::WholeNumber {
     }
 }
 
+impl Kind for kinds::Between {
+    type Out = i64;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<i64> {
+        let v = f.take(name)?;
+        match crate::http::fields::whole_number(&v) {
+            Some(n) if (self.0..=self.1).contains(&n) => Some(n),
+            _ => {
+                let (min, max) = (self.0, self.1);
+                f.error(name, format!("must be a whole number from {min} to {max}"));
+                None
+            }
+        }
+    }
+}
+
+impl Kind for kinds::Str {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        f.opt_str(name)
+    }
+}
+
 impl Fields<'_> {
+    /// Reads a declared field with a default: absent (or null) is the declared `Preset`; a value
+    /// given but refused is None (with its field error).
+    pub fn read_or_default<K: Kind>(&mut self, field: &Field<K>) -> Option<K::Out>
+    where
+        K::Out: FromPreset,
+    {
+        let given = self.has(field.field.name) && !self.is_null(field.field.name);
+        let v = self.read(field);
+        if given {
+            v
+        } else {
+            field.field.default.and_then(K::Out::from_preset)
+        }
+    }
+
     /// Reads a declared field: its kind's check, then "is required" when it is and was not given.
     pub fn read<K: Kind>(&mut self, field: &Field<K>) -> Option<K::Out> {
         let name = field.field.name;
@@ -383,33 +458,39 @@ impl Fields<'_> {
 /// Declares a request body: `pub struct TransferBody = "TransferCreate" { required amount:
 /// "amount", AmountFrom(1, 2), "doc"; .. }` makes `TransferBody::amount` (a `Field` the parser
 /// reads) and `TransferBody::BODY` (the `Body` the document is built from). Each field is
-/// `required` or `optional`, then its Rust name, wire name, kind (an `Input` variant) and an optional
-/// description; the fields are listed in the document's order.
+/// `required` or `optional`, then its Rust name, wire name, kind (an `Input` variant), an optional
+/// default (`= Int(2000)`, `= Str("decline")`: a `Preset`, read by `Fields::read_or_default`) and an
+/// optional description; the fields are listed in the document's order.
 macro_rules! body {
     (@required required) => { true };
     (@required optional) => { false };
     (@doc) => { None };
     (@doc $d:literal) => { Some($d) };
-    (@field $req:ident $wire:literal $kind:ident ($($arg:expr),*) $($doc:literal)?) => {
+    (@default) => { None };
+    (@default $p:ident($v:expr)) => { Some($crate::http::parse::input::Preset::$p($v)) };
+    (@field $req:ident $wire:literal $kind:ident ($($arg:expr),*) [$($p:ident($v:expr))?] $($doc:literal)?) => {
         $crate::http::parse::input::InputField {
             name: $wire,
             input: $crate::http::parse::input::Input::$kind($($arg),*),
             required: body!(@required $req),
             doc: body!(@doc $($doc)?),
+            default: body!(@default $($p($v))?),
         }
     };
-    (@field $req:ident $wire:literal $kind:ident $($doc:literal)?) => {
+    (@field $req:ident $wire:literal $kind:ident [$($p:ident($v:expr))?] $($doc:literal)?) => {
         $crate::http::parse::input::InputField {
             name: $wire,
             input: $crate::http::parse::input::Input::$kind,
             required: body!(@required $req),
             doc: body!(@doc $($doc)?),
+            default: body!(@default $($p($v))?),
         }
     };
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident = $component:literal $(, $bdoc:literal)? {
-            $( $req:ident $field:ident : $wire:literal, $kind:ident $(($($arg:expr),*))? $(, $doc:literal)? ; )*
+            $( $req:ident $field:ident : $wire:literal, $kind:ident $(($($arg:expr),*))?
+                $(= $p:ident($v:expr))? $(, $doc:literal)? ; )*
         }
     ) => {
         $(#[$meta])*
@@ -421,7 +502,7 @@ macro_rules! body {
                 pub const $field: $crate::http::parse::input::Field<
                     $crate::http::parse::input::kinds::$kind,
                 > = $crate::http::parse::input::Field {
-                    field: body!(@field $req $wire $kind $(($($arg),*))? $($doc)?),
+                    field: body!(@field $req $wire $kind $(($($arg),*))? [$($p($v))?] $($doc)?),
                     kind: $crate::http::parse::input::kinds::$kind $(($($arg),*))?,
                 };
             )*
