@@ -9,6 +9,7 @@ use crate::domain::cards::Interval;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
 use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
+use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
@@ -319,26 +320,6 @@ fn api_key_created() -> Value {
     key
 }
 
-/// `reveal`, or a resource the service knows (or `*`) with a level: from the resource list itself.
-fn permission_pattern() -> String {
-    let resources: Vec<&str> = crate::domain::permissions::Resource::ALL.to_vec();
-    format!(r"^(reveal|(\*|{}):(none|read|write))$", resources.join("|"))
-}
-
-fn api_key_create() -> Value {
-    object(
-        json!({"permissions": {
-            "type": "array",
-            "items": {"type": "string", "pattern": permission_pattern()},
-            "description": "Grants such as `cards:read`, `accounts:write`, `*:read`, `reveal`; \
-                unnamed resources get none. Default: the caller's grants without reveal. A key can \
-                only grant what it holds (else 403 permission_denied)."
-        }}),
-        &[],
-        true,
-    )
-}
-
 fn card_secrets() -> Value {
     record(json!({
         "pan": {"type": "string", "pattern": "^[0-9]{12,19}$"},
@@ -382,6 +363,9 @@ fn input(i: Input) -> Value {
         }
         Input::Between(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
         Input::Str => string(),
+        Input::StrList(pattern) => {
+            json!({"type": "array", "items": {"type": "string", "pattern": pattern()}})
+        }
         Input::InlineList(max, b) => json!({"type": "array", "maxItems": max, "items": body(b)}),
     }
 }
@@ -821,7 +805,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("ApiKey", api_key());
     add("AuditEvent", audit_event());
     add("ApiKeyCreated", api_key_created());
-    add("ApiKeyCreate", api_key_create());
+    add(KeyBody::BODY.name, body(&KeyBody::BODY));
     add("Transfer", transfer());
     add("Dispute", dispute());
     add(TransferBody::BODY.name, body(&TransferBody::BODY));

@@ -59,6 +59,9 @@ pub enum Input {
     Between(i64, i64),
     /// Any string (the parser's caller judges it further).
     Str,
+    /// A list of strings, each matching the regular expression this function makes (the
+    /// document's, built from a domain list; the parser's caller judges each item).
+    StrList(fn() -> String),
 }
 
 /// The value an optional field takes when it is absent (or null): the parser's
@@ -154,6 +157,7 @@ pub mod kinds {
     pub struct WholeNumber(pub i64, pub i64);
     pub struct Between(pub i64, pub i64);
     pub struct Str;
+    pub struct StrList(pub fn() -> String);
 }
 
 impl Kind for kinds::Text {
@@ -424,6 +428,29 @@ impl Kind for kinds::Str {
     type Out = String;
     fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
         f.opt_str(name)
+    }
+}
+
+impl Kind for kinds::StrList {
+    type Out = Vec<String>;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<Vec<String>> {
+        let v = f.take(name)?;
+        let items = match v {
+            Value::Array(items) => items,
+            _ => {
+                f.error(name, "must be a list of strings");
+                return None;
+            }
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let Value::String(s) = item else {
+                f.error(name, "must be a list of strings");
+                return None;
+            };
+            out.push(s);
+        }
+        Some(out)
     }
 }
 
