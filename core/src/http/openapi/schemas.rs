@@ -11,7 +11,9 @@ use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
 use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
 use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
-use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
+use crate::http::parse::card_holder_validation::{
+    AddressBody, COUNTRY_CODES, EMAIL, FileMetaBody, PHONE,
+};
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
 use crate::http::parse::decisions::SettingsBody;
@@ -466,31 +468,6 @@ fn person_input(required: &[&str]) -> Value {
     .tap_description("snake_case keys are accepted too (`first_name`).")
 }
 
-fn address_input() -> Value {
-    object(
-        json!({
-            "line1": text(200),
-            "city": text(200),
-            "state": text(200),
-            "postalCode": text(20),
-            "countryCode": country(),
-        }),
-        &[],
-        true,
-    )
-}
-
-fn file_meta_input() -> Value {
-    object(
-        json!({
-            "fileType": string_enum(FILE_TYPES),
-            "contentHash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
-        }),
-        &["fileType", "contentHash"],
-        true,
-    )
-}
-
 fn identification_input() -> Value {
     let url = text(2048);
     object(
@@ -557,7 +534,7 @@ fn card_holder_multipart() -> Value {
     let file = json!({"type": "string", "contentMediaType": "application/octet-stream",
                       "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
     let person = not_null(person_input(&[]), &[]);
-    let address = not_null(address_input(), &[]);
+    let address = not_null(body(&AddressBody::BODY), &[]);
     // HTML forms send an empty input as an empty part, which means "not given": an optional part may
     // be blank (only what Rust's `trim` removes, which is what the parser checks).
     let or_blank = |v: &Value| {
@@ -855,10 +832,10 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
             &["firstName", "lastName", "email", "phoneNumber"],
         ),
     );
-    add("FileMetaInput", file_meta_input());
+    add(FileMetaBody::BODY.name, body(&FileMetaBody::BODY));
     add("IdentificationInput", identification_input());
     add("HolderMetaInput", holder_meta_input());
-    add("AddressInput", address_input());
+    add(AddressBody::BODY.name, body(&AddressBody::BODY));
     add("CardHolderCreate", card_holder_create());
     add("CardHolderCreateMultipart", card_holder_multipart());
     add("CardHolderUpdate", card_holder_update());

@@ -13,6 +13,7 @@ use crate::domain::card_holders::{
 };
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 
 /// ISO 3166-1 alpha-2: the 249 officially assigned codes, sorted.
 pub const COUNTRY_CODES: &[&str] = &[
@@ -61,14 +62,42 @@ pub(crate) static PHONE: LazyLock<Regex> = LazyLock::new(|| {
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$").unwrap_or_else(|_| unreachable!("static pattern"))
 });
-static CONTENT_HASH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^sha256:[0-9a-f]{64}$").unwrap_or_else(|_| unreachable!("static pattern"))
-});
 
 pub(crate) const FILE_TYPES: &[&str] = &["image/jpeg", "image/png", "application/pdf"];
 const SHORT: usize = 200;
 const LONG: usize = 1000;
 const URL: usize = 2048;
+
+body! {
+    /// A holder's `address`.
+    pub struct AddressBody = "AddressInput" {
+        optional line1: "line1", Text(SHORT);
+        optional city: "city", Text(SHORT);
+        optional state: "state", Text(SHORT);
+        optional postal_code: "postalCode", Text(20);
+        optional country_code: "countryCode", LooseEnum(COUNTRY_CODES), "ISO 3166-1 alpha-2";
+    }
+}
+
+body! {
+    /// The `meta` and `backMeta` of an identification document or proof of address.
+    pub struct FileMetaBody = "FileMetaInput" {
+        required file_type: "fileType", Enum(FILE_TYPES);
+        required content_hash: "contentHash",
+            Pattern(
+                "^sha256:[0-9a-f]{64}$",
+                is_content_hash,
+                "must be sha256: followed by 64 lowercase hex digits"
+            );
+    }
+}
+
+/// `sha256:` and 64 lowercase hex digits (the declared pattern, without a regex).
+fn is_content_hash(s: &str) -> bool {
+    s.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
 
 /// Validates a normalized holder object (see [`super::input`]). `today` bounds the date of birth.
 pub fn validate(body: Map<String, Value>, today: NaiveDate) -> ApiResult<NewCardHolder> {
@@ -150,11 +179,14 @@ fn person(map: Map<String, Value>, today: NaiveDate, errors: &mut Errors) -> Opt
 fn address(map: Map<String, Value>, errors: &mut Errors) -> Option<Address> {
     let mut f = Fields::new(map, "address", errors);
     let a = Address {
-        line1: f.opt_text("line1", SHORT),
-        city: f.opt_text("city", SHORT),
-        state: f.opt_text("state", SHORT),
-        postal_code: f.opt_text("postalCode", 20),
-        country_code: country(&mut f, "countryCode"),
+        line1: f.read(&AddressBody::line1),
+        city: f.read(&AddressBody::city),
+        state: f.read(&AddressBody::state),
+        postal_code: f.read(&AddressBody::postal_code),
+        country_code: {
+            let raw = f.read(&AddressBody::country_code);
+            country_code(&mut f, "countryCode", raw)
+        },
     };
     f.finish();
     Some(a)
@@ -249,18 +281,8 @@ fn proof_of_address(map: Map<String, Value>, errors: &mut Errors) -> ProofOfAddr
 
 fn file_meta(map: Map<String, Value>, path: &str, errors: &mut Errors) -> Option<FileMeta> {
     let mut f = Fields::new(map, path, errors);
-    let file_type = f.enumeration("fileType", FILE_TYPES);
-    let content_hash = f.str("contentHash");
-    let content_hash = content_hash.filter(|h| {
-        let ok = CONTENT_HASH.is_match(h);
-        if !ok {
-            f.error(
-                "contentHash",
-                "must be sha256: followed by 64 lowercase hex digits",
-            );
-        }
-        ok
-    });
+    let file_type = f.read(&FileMetaBody::file_type);
+    let content_hash = f.read(&FileMetaBody::content_hash);
     f.finish();
     Some(FileMeta {
         file_type: file_type?,
@@ -350,7 +372,13 @@ fn gender(f: &mut Fields) -> Option<Gender> {
 
 /// ISO 3166-1 alpha-2, upper-cased on input.
 fn country(f: &mut Fields, key: &str) -> Option<String> {
-    let s = f.opt_str(key)?;
+    let raw = f.opt_str(key);
+    country_code(f, key, raw)
+}
+
+/// As [`country`], for a string already read.
+fn country_code(f: &mut Fields, key: &str, raw: Option<String>) -> Option<String> {
+    let s = raw?;
     let code = s.trim().to_ascii_uppercase();
     if COUNTRY_CODES.binary_search(&code.as_str()).is_ok() {
         Some(code)
