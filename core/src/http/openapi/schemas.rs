@@ -12,7 +12,7 @@ use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
 use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{
-    AddressBody, COUNTRY_CODES, EMAIL, FileMetaBody, PHONE,
+    AddressBody, COUNTRY_CODES, EMAIL, FileMetaBody, HolderMetaBody, PHONE,
 };
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
@@ -365,6 +365,7 @@ fn input(i: Input) -> Value {
         }
         Input::Between(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
         Input::Str => string(),
+        Input::TextOrNumber(max) => json!({"anyOf": [text(max), {"type": "number"}]}),
         Input::StrList(pattern) => {
             json!({"type": "array", "items": {"type": "string", "pattern": pattern()}})
         }
@@ -492,17 +493,6 @@ fn identification_input() -> Value {
                 "url": url,
                 "meta": reference("FileMetaInput"),
             }), &[], true),
-        }),
-        &[],
-        true,
-    )
-}
-
-fn holder_meta_input() -> Value {
-    object(
-        json!({
-            "fundingSource": text(200),
-            "monthlyTransactionValue": {"anyOf": [text(100), {"type": "number"}]},
         }),
         &[],
         true,
@@ -834,7 +824,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     );
     add(FileMetaBody::BODY.name, body(&FileMetaBody::BODY));
     add("IdentificationInput", identification_input());
-    add("HolderMetaInput", holder_meta_input());
+    add(HolderMetaBody::BODY.name, body(&HolderMetaBody::BODY));
     add(AddressBody::BODY.name, body(&AddressBody::BODY));
     add("CardHolderCreate", card_holder_create());
     add("CardHolderCreateMultipart", card_holder_multipart());

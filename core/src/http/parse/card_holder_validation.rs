@@ -92,6 +92,15 @@ body! {
     }
 }
 
+body! {
+    /// A holder's `meta`.
+    pub struct HolderMetaBody = "HolderMetaInput" {
+        optional funding_source: "fundingSource", Text(SHORT);
+        // The API types it as a string; a JSON number is kept as its exact text.
+        optional monthly_transaction_value: "monthlyTransactionValue", TextOrNumber(100);
+    }
+}
+
 /// `sha256:` and 64 lowercase hex digits (the declared pattern, without a regex).
 fn is_content_hash(s: &str) -> bool {
     s.strip_prefix("sha256:").is_some_and(|hex| {
@@ -292,17 +301,8 @@ fn file_meta(map: Map<String, Value>, path: &str, errors: &mut Errors) -> Option
 
 fn holder_meta(map: Map<String, Value>, errors: &mut Errors) -> HolderMeta {
     let mut f = Fields::new(map, "meta", errors);
-    let funding_source = f.opt_text("fundingSource", SHORT);
-    // The API types it as a string; a JSON number is kept as its exact text.
-    let monthly_transaction_value = match f.take("monthlyTransactionValue") {
-        None => None,
-        Some(Value::Number(n)) => Some(n.to_string()),
-        Some(Value::String(s)) => f.check_text("monthlyTransactionValue", s, 100),
-        Some(_) => {
-            f.error("monthlyTransactionValue", "must be a string");
-            None
-        }
-    };
+    let funding_source = f.read(&HolderMetaBody::funding_source);
+    let monthly_transaction_value = f.read(&HolderMetaBody::monthly_transaction_value);
     f.finish();
     HolderMeta {
         funding_source,

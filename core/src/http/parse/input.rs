@@ -62,6 +62,8 @@ pub enum Input {
     /// A list of strings, each matching the regular expression this function makes (the
     /// document's, built from a domain list; the parser's caller judges each item).
     StrList(fn() -> String),
+    /// As `Text`, or a JSON number kept as its exact text.
+    TextOrNumber(usize),
 }
 
 /// The value an optional field takes when it is absent (or null): the parser's
@@ -158,6 +160,7 @@ pub mod kinds {
     pub struct Between(pub i64, pub i64);
     pub struct Str;
     pub struct StrList(pub fn() -> String);
+    pub struct TextOrNumber(pub usize);
 }
 
 impl Kind for kinds::Text {
@@ -451,6 +454,20 @@ impl Kind for kinds::StrList {
             out.push(s);
         }
         Some(out)
+    }
+}
+
+impl Kind for kinds::TextOrNumber {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        match f.take(name)? {
+            Value::Number(n) => Some(n.to_string()),
+            Value::String(s) => f.check_text(name, s, self.0),
+            _ => {
+                f.error(name, "must be a string");
+                None
+            }
+        }
     }
 }
 
