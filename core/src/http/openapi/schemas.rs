@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
+use crate::domain::card_holders::Gender;
 use crate::domain::cards::Interval;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
@@ -12,7 +12,7 @@ use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
 use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{
-    AddressBody, COUNTRY_CODES, EMAIL, FileMetaBody, HolderMetaBody, PHONE,
+    AddressBody, COUNTRY_CODES, EMAIL, FileMetaBody, HolderMetaBody, IdentificationBody, PHONE,
 };
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
@@ -365,6 +365,11 @@ fn input(i: Input) -> Value {
         }
         Input::Between(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
         Input::Str => string(),
+        Input::Date(years) => json!({
+            "type": "string",
+            "format": "date",
+            "pattern": format!("^{years}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"),
+        }),
         Input::TextOrNumber(max) => json!({"anyOf": [text(max), {"type": "number"}]}),
         Input::StrList(pattern) => {
             json!({"type": "array", "items": {"type": "string", "pattern": pattern()}})
@@ -467,36 +472,6 @@ fn person_input(required: &[&str]) -> Value {
         true,
     )
     .tap_description("snake_case keys are accepted too (`first_name`).")
-}
-
-fn identification_input() -> Value {
-    let url = text(2048);
-    object(
-        json!({
-            "document": object(json!({
-                "type": string_enum(DocumentType::ALL),
-                "number": text(100),
-                "issueDate": date_between("(19[0-9]{2}|200[0-9])", "Not after expiryDate."),
-                "expiryDate": date_between("(20[1-9][0-9])", "Not before issueDate."),
-                "issuingCountry": country(),
-                "verificationStatus": string_enum(VerificationStatus::ALL),
-                "description": text(1000),
-                "urls": object(json!({"main": url, "back": url}), &[], true),
-                "meta": reference("FileMetaInput"),
-                "backMeta": reference("FileMetaInput"),
-            }), &[], true),
-            "proofOfAddress": object(json!({
-                "type": string_enum(ProofOfAddressType::ALL),
-                "documentId": text(200),
-                "verificationStatus": string_enum(VerificationStatus::ALL),
-                "description": text(1000),
-                "url": url,
-                "meta": reference("FileMetaInput"),
-            }), &[], true),
-        }),
-        &[],
-        true,
-    )
 }
 
 fn card_holder_create() -> Value {
@@ -823,7 +798,10 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
         ),
     );
     add(FileMetaBody::BODY.name, body(&FileMetaBody::BODY));
-    add("IdentificationInput", identification_input());
+    add(
+        IdentificationBody::BODY.name,
+        body(&IdentificationBody::BODY),
+    );
     add(HolderMetaBody::BODY.name, body(&HolderMetaBody::BODY));
     add(AddressBody::BODY.name, body(&AddressBody::BODY));
     add("CardHolderCreate", card_holder_create());

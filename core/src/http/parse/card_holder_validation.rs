@@ -59,9 +59,6 @@ pub(crate) static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\+?[0-9]{7,15}$").unwrap_or_else(|_| unreachable!("static pattern"))
 });
-static DATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$").unwrap_or_else(|_| unreachable!("static pattern"))
-});
 
 pub(crate) const FILE_TYPES: &[&str] = &["image/jpeg", "image/png", "application/pdf"];
 const SHORT: usize = 200;
@@ -98,6 +95,50 @@ body! {
         optional funding_source: "fundingSource", Text(SHORT);
         // The API types it as a string; a JSON number is kept as its exact text.
         optional monthly_transaction_value: "monthlyTransactionValue", TextOrNumber(100);
+    }
+}
+
+body! {
+    /// `identification.document.urls`.
+    pub struct UrlsBody = "DocumentUrlsInput" {
+        optional main: "main", Text(URL);
+        optional back: "back", Text(URL);
+    }
+}
+
+body! {
+    /// `identification.document`.
+    pub struct DocumentBody = "DocumentInput" {
+        optional kind: "type", Enum(DocumentType::ALL);
+        optional number: "number", Text(100);
+        optional issue_date: "issueDate", Date("(19[0-9]{2}|200[0-9])"), "Not after expiryDate.";
+        optional expiry_date: "expiryDate", Date("(20[1-9][0-9])"), "Not before issueDate.";
+        optional issuing_country: "issuingCountry", LooseEnum(COUNTRY_CODES), "ISO 3166-1 alpha-2";
+        optional verification_status: "verificationStatus", Enum(VerificationStatus::ALL);
+        optional description: "description", Text(LONG);
+        optional urls: "urls", Inline(&UrlsBody::BODY);
+        optional meta: "meta", Ref(FileMetaBody::BODY.name);
+        optional back_meta: "backMeta", Ref(FileMetaBody::BODY.name);
+    }
+}
+
+body! {
+    /// `identification.proofOfAddress`.
+    pub struct ProofBody = "ProofOfAddressInput" {
+        optional kind: "type", Enum(ProofOfAddressType::ALL);
+        optional document_id: "documentId", Text(SHORT);
+        optional verification_status: "verificationStatus", Enum(VerificationStatus::ALL);
+        optional description: "description", Text(LONG);
+        optional url: "url", Text(URL);
+        optional meta: "meta", Ref(FileMetaBody::BODY.name);
+    }
+}
+
+body! {
+    /// A holder's `identification`.
+    pub struct IdentificationBody = "IdentificationInput" {
+        optional document: "document", Inline(&DocumentBody::BODY);
+        optional proof_of_address: "proofOfAddress", Inline(&ProofBody::BODY);
     }
 }
 
@@ -203,9 +244,11 @@ fn address(map: Map<String, Value>, errors: &mut Errors) -> Option<Address> {
 
 fn identification(map: Map<String, Value>, errors: &mut Errors) -> Identification {
     let mut f = Fields::new(map, "identification", errors);
-    let document = f.opt_object("document").map(|m| document(m, f.errors));
+    let document = f
+        .read(&IdentificationBody::document)
+        .map(|m| document(m, f.errors));
     let proof_of_address = f
-        .opt_object("proofOfAddress")
+        .read(&IdentificationBody::proof_of_address)
         .map(|m| proof_of_address(m, f.errors));
     f.finish();
     Identification {
@@ -218,36 +261,37 @@ fn document(map: Map<String, Value>, errors: &mut Errors) -> Document {
     let path = "identification.document";
     let mut f = Fields::new(map, path, errors);
     let kind = f
-        .opt_enum("type", DocumentType::ALL)
+        .read(&DocumentBody::kind)
         .and_then(|s| DocumentType::parse(&s));
-    let number = f.opt_text("number", 100);
-    let issue = date(&mut f, "issueDate");
-    let expiry = date(&mut f, "expiryDate");
+    let number = f.read(&DocumentBody::number);
+    let issue = f.read(&DocumentBody::issue_date);
+    let expiry = f.read(&DocumentBody::expiry_date);
     if let (Some((_, i)), Some((_, e))) = (&issue, &expiry)
         && i > e
     {
         f.error("issueDate", "must not be after expiryDate");
     }
-    let issuing_country = country(&mut f, "issuingCountry");
-    let verification_status = verification_status(&mut f);
-    let description = f.opt_text("description", LONG);
+    let issuing_country = f.read(&DocumentBody::issuing_country);
+    let issuing_country = country_code(&mut f, "issuingCountry", issuing_country);
+    let verification_status = verification_status(f.read(&DocumentBody::verification_status));
+    let description = f.read(&DocumentBody::description);
     let urls = f
-        .opt_object("urls")
+        .read(&DocumentBody::urls)
         .map(|m| {
             let mut u = Fields::new(m, &format!("{path}.urls"), f.errors);
             let urls = DocumentUrls {
-                main: u.opt_text("main", URL),
-                back: u.opt_text("back", URL),
+                main: u.read(&UrlsBody::main),
+                back: u.read(&UrlsBody::back),
             };
             u.finish();
             urls
         })
         .unwrap_or_default();
     let meta = f
-        .opt_object("meta")
+        .read(&DocumentBody::meta)
         .and_then(|m| file_meta(m, &format!("{path}.meta"), f.errors));
     let back_meta = f
-        .opt_object("backMeta")
+        .read(&DocumentBody::back_meta)
         .and_then(|m| file_meta(m, &format!("{path}.backMeta"), f.errors));
     f.finish();
     Document {
@@ -268,14 +312,14 @@ fn proof_of_address(map: Map<String, Value>, errors: &mut Errors) -> ProofOfAddr
     let path = "identification.proofOfAddress";
     let mut f = Fields::new(map, path, errors);
     let kind = f
-        .opt_enum("type", ProofOfAddressType::ALL)
+        .read(&ProofBody::kind)
         .and_then(|s| ProofOfAddressType::parse(&s));
-    let document_id = f.opt_text("documentId", SHORT);
-    let verification_status = verification_status(&mut f);
-    let description = f.opt_text("description", LONG);
-    let url = f.opt_text("url", URL);
+    let document_id = f.read(&ProofBody::document_id);
+    let verification_status = verification_status(f.read(&ProofBody::verification_status));
+    let description = f.read(&ProofBody::description);
+    let url = f.read(&ProofBody::url);
     let meta = f
-        .opt_object("meta")
+        .read(&ProofBody::meta)
         .and_then(|m| file_meta(m, &format!("{path}.meta"), f.errors));
     f.finish();
     ProofOfAddress {
@@ -310,27 +354,17 @@ fn holder_meta(map: Map<String, Value>, errors: &mut Errors) -> HolderMeta {
     }
 }
 
-fn verification_status(f: &mut Fields) -> VerificationStatus {
-    f.opt_enum("verificationStatus", VerificationStatus::ALL)
+/// Pending unless given.
+fn verification_status(given: Option<String>) -> VerificationStatus {
+    given
         .and_then(|s| VerificationStatus::parse(&s))
         .unwrap_or(VerificationStatus::Pending)
 }
 
-/// `YYYY-MM-DD`, a real calendar date: the text as given and the date.
+/// `YYYY-MM-DD`, a real calendar date: the trimmed text and the date.
 fn date(f: &mut Fields, key: &str) -> Option<(String, NaiveDate)> {
     let s = f.opt_str(key)?;
-    let s = s.trim();
-    let parsed = DATE
-        .is_match(s)
-        .then(|| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
-        .flatten();
-    match parsed {
-        Some(d) => Some((s.to_string(), d)),
-        None => {
-            f.error(key, "must be a real date in the form YYYY-MM-DD");
-            None
-        }
-    }
+    crate::http::parse::input::date(f, key, &s)
 }
 
 fn email(f: &mut Fields) -> Option<String> {

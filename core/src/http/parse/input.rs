@@ -64,6 +64,9 @@ pub enum Input {
     StrList(fn() -> String),
     /// As `Text`, or a JSON number kept as its exact text.
     TextOrNumber(usize),
+    /// A real calendar date `YYYY-MM-DD` (trimmed); the document's pattern allows the years this
+    /// regular expression matches (and days up to 28, so every generated date is real).
+    Date(&'static str),
 }
 
 /// The value an optional field takes when it is absent (or null): the parser's
@@ -161,6 +164,7 @@ pub mod kinds {
     pub struct Str;
     pub struct StrList(pub fn() -> String);
     pub struct TextOrNumber(pub usize);
+    pub struct Date(pub &'static str);
 }
 
 impl Kind for kinds::Text {
@@ -471,6 +475,37 @@ impl Kind for kinds::TextOrNumber {
     }
 }
 
+impl Kind for kinds::Date {
+    type Out = (String, chrono::NaiveDate);
+    fn read(&self, f: &mut Fields, name: &str) -> Option<(String, chrono::NaiveDate)> {
+        let s = f.opt_str(name)?;
+        date(f, name, &s)
+    }
+}
+
+/// `YYYY-MM-DD`, a real calendar date: the trimmed text and the date, or a field error.
+pub fn date(f: &mut Fields, name: &str, s: &str) -> Option<(String, chrono::NaiveDate)> {
+    let s = s.trim();
+    let shape = s.len() == 10
+        && s.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    match shape
+        .then(|| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        .flatten()
+    {
+        Some(d) => Some((s.to_string(), d)),
+        None => {
+            f.error(name, "must be a real date in the form YYYY-MM-DD");
+            None
+        }
+    }
+}
+
 impl Fields<'_> {
     /// Reads a declared field with a default: absent (or null) is the declared `Preset`; a value
     /// given but refused is None (with its field error).
@@ -560,3 +595,29 @@ macro_rules! body {
     };
 }
 pub(crate) use body;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::fields::Errors;
+
+    #[test]
+    fn a_date_is_a_real_calendar_day_in_its_one_shape() {
+        let mut errors = Errors::default();
+        let mut f = Fields::new(Map::new(), "d", &mut errors);
+        let day = date(&mut f, "x", " 2024-02-29 ").map(|(s, _)| s);
+        assert_eq!(day.as_deref(), Some("2024-02-29"));
+        for bad in [
+            "2023-02-29",
+            "2024-2-01",
+            "20240201",
+            "2024-02-1a",
+            "２０２４-02-01",
+        ] {
+            assert!(date(&mut f, "x", bad).is_none(), "{bad}");
+        }
+        drop(f);
+        assert_eq!(errors.0.len(), 5);
+        assert_eq!(errors.0[0].field, "d.x");
+    }
+}
