@@ -4,7 +4,6 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::domain::card_holders::Gender;
 use crate::domain::cards::Interval;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
 use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
@@ -12,7 +11,7 @@ use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
 use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{
-    AddressBody, COUNTRY_CODES, EMAIL, FileMetaBody, HolderMetaBody, IdentificationBody, PHONE,
+    AddressBody, FileMetaBody, HolderMetaBody, IdentificationBody, PersonBody,
 };
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
@@ -365,6 +364,10 @@ fn input(i: Input) -> Value {
         }
         Input::Between(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
         Input::Str => string(),
+        Input::TextPattern(max, pattern, _, _) => {
+            json!({"type": "string", "pattern": pattern, "maxLength": max})
+        }
+        Input::TrimmedPattern(pattern, _, _) => json!({"type": "string", "pattern": pattern}),
         Input::Date(years) => json!({
             "type": "string",
             "format": "date",
@@ -380,6 +383,17 @@ fn input(i: Input) -> Value {
 
 /// The component schema of a body declared with `body!`: a closed object of its fields.
 pub fn body(b: &Body) -> Value {
+    let required: Vec<&str> = b
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name)
+        .collect();
+    body_requiring(b, &required)
+}
+
+/// As `body`, with only these fields required (a patch, a multipart form).
+fn body_requiring(b: &Body, required: &[&str]) -> Value {
     let properties: Map<String, Value> = b
         .fields
         .iter()
@@ -396,13 +410,7 @@ pub fn body(b: &Body) -> Value {
             (f.name.to_string(), schema)
         })
         .collect();
-    let required: Vec<&str> = b
-        .fields
-        .iter()
-        .filter(|f| f.required)
-        .map(|f| f.name)
-        .collect();
-    let schema = object(Value::Object(properties), &required, true);
+    let schema = object(Value::Object(properties), required, true);
     match b.doc {
         Some(d) => schema.tap_description(d),
         None => schema,
@@ -443,37 +451,6 @@ fn card_update() -> Value {
     )
 }
 
-fn country() -> Value {
-    json!({"type": "string", "enum": COUNTRY_CODES, "description": "ISO 3166-1 alpha-2"})
-}
-
-/// A date `YYYY-MM-DD` in the years `from..=to` (days up to 28, so every generated one is real).
-fn date_between(from: &str, description: &str) -> Value {
-    json!({
-        "type": "string",
-        "format": "date",
-        "pattern": format!("^{from}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"),
-        "description": description,
-    })
-}
-
-fn person_input(required: &[&str]) -> Value {
-    object(
-        json!({
-            "firstName": text(200),
-            "lastName": text(200),
-            "dateOfBirth": date_between("(19[0-9]{2}|200[0-9])", "Not in the future (any real date before today is accepted)."),
-            "email": {"type": "string", "pattern": EMAIL.as_str(), "maxLength": 254},
-            "nationality": country(),
-            "gender": string_enum(Gender::ALL),
-            "phoneNumber": {"type": "string", "pattern": PHONE.as_str()},
-        }),
-        required,
-        true,
-    )
-    .tap_description("snake_case keys are accepted too (`first_name`).")
-}
-
 fn card_holder_create() -> Value {
     object(
         json!({
@@ -498,7 +475,7 @@ fn card_holder_create() -> Value {
 fn card_holder_multipart() -> Value {
     let file = json!({"type": "string", "contentMediaType": "application/octet-stream",
                       "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
-    let person = not_null(person_input(&[]), &[]);
+    let person = not_null(body_requiring(&PersonBody::BODY, &[]), &[]);
     let address = not_null(body(&AddressBody::BODY), &[]);
     // HTML forms send an empty input as an empty part, which means "not given": an optional part may
     // be blank (only what Rust's `trim` removes, which is what the parser checks).
@@ -786,14 +763,11 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add(CardBody::BODY.name, body(&CardBody::BODY));
     add("CardUpdate", card_update());
     add(FundingBody::BODY.name, body(&FundingBody::BODY));
-    add(
-        "PersonInput",
-        person_input(&["firstName", "lastName", "email", "phoneNumber"]),
-    );
+    add(PersonBody::BODY.name, body(&PersonBody::BODY));
     add(
         "PersonPatch",
         not_null(
-            person_input(&[]),
+            body_requiring(&PersonBody::BODY, &[]),
             &["firstName", "lastName", "email", "phoneNumber"],
         ),
     );

@@ -51,19 +51,46 @@ pub const COUNTRY_CODES: &[&str] = &[
     "ZA", "ZM", "ZW",
 ];
 
-pub(crate) static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    // local@domain.tld: no spaces, one @, a dot-separated domain with a 2+ letter top-level label.
-    Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$")
-        .unwrap_or_else(|_| unreachable!("static pattern"))
-});
-pub(crate) static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\+?[0-9]{7,15}$").unwrap_or_else(|_| unreachable!("static pattern"))
-});
+/// local@domain.tld: no spaces, one @, a dot-separated domain with a 2+ letter top-level label.
+const EMAIL_PATTERN: &str = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$";
+const PHONE_PATTERN: &str = r"^\+?[0-9]{7,15}$";
+static EMAIL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(EMAIL_PATTERN).unwrap_or_else(|_| unreachable!("static pattern")));
+static PHONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(PHONE_PATTERN).unwrap_or_else(|_| unreachable!("static pattern")));
+
+fn is_email(s: &str) -> bool {
+    EMAIL.is_match(s)
+}
+
+fn is_phone(s: &str) -> bool {
+    PHONE.is_match(s)
+}
 
 pub(crate) const FILE_TYPES: &[&str] = &["image/jpeg", "image/png", "application/pdf"];
 const SHORT: usize = 200;
 const LONG: usize = 1000;
 const URL: usize = 2048;
+
+body! {
+    /// A holder's `person`.
+    pub struct PersonBody = "PersonInput", "snake_case keys are accepted too (`first_name`)." {
+        required first_name: "firstName", Text(SHORT);
+        required last_name: "lastName", Text(SHORT);
+        optional date_of_birth: "dateOfBirth", Date("(19[0-9]{2}|200[0-9])"),
+            "Not in the future (any real date before today is accepted).";
+        required email: "email",
+            TextPattern(254, EMAIL_PATTERN, is_email, "must be a valid email address");
+        optional nationality: "nationality", LooseEnum(COUNTRY_CODES), "ISO 3166-1 alpha-2";
+        optional gender: "gender", LooseEnum(Gender::ALL);
+        required phone_number: "phoneNumber",
+            TrimmedPattern(
+                PHONE_PATTERN,
+                is_phone,
+                "must be an optional + followed by 7 to 15 digits"
+            );
+    }
+}
 
 body! {
     /// A holder's `address`.
@@ -202,18 +229,20 @@ pub fn validate_with(
 
 fn person(map: Map<String, Value>, today: NaiveDate, errors: &mut Errors) -> Option<Person> {
     let mut f = Fields::new(map, "person", errors);
-    let first_name = f.text("firstName", SHORT);
-    let last_name = f.text("lastName", SHORT);
-    let date_of_birth = date(&mut f, "dateOfBirth");
+    let first_name = f.read(&PersonBody::first_name);
+    let last_name = f.read(&PersonBody::last_name);
+    let date_of_birth = f.read(&PersonBody::date_of_birth);
     if let Some((_, d)) = &date_of_birth
         && *d > today
     {
         f.error("dateOfBirth", "must not be in the future");
     }
-    let email = email(&mut f);
-    let nationality = country(&mut f, "nationality");
-    let gender = gender(&mut f);
-    let phone_number = phone(&mut f);
+    let email = f.read(&PersonBody::email);
+    let nationality = f.read(&PersonBody::nationality);
+    let nationality = country_code(&mut f, "nationality", nationality);
+    let gender = f.read(&PersonBody::gender);
+    let gender = gender.and_then(|s| gender_of(&mut f, &s));
+    let phone_number = f.read(&PersonBody::phone_number);
     f.finish();
     Some(Person {
         first_name: first_name?,
@@ -361,37 +390,8 @@ fn verification_status(given: Option<String>) -> VerificationStatus {
         .unwrap_or(VerificationStatus::Pending)
 }
 
-/// `YYYY-MM-DD`, a real calendar date: the trimmed text and the date.
-fn date(f: &mut Fields, key: &str) -> Option<(String, NaiveDate)> {
-    let s = f.opt_str(key)?;
-    crate::http::parse::input::date(f, key, &s)
-}
-
-fn email(f: &mut Fields) -> Option<String> {
-    let s = f.text("email", 254)?;
-    if EMAIL.is_match(&s) {
-        Some(s)
-    } else {
-        f.error("email", "must be a valid email address");
-        None
-    }
-}
-
-fn phone(f: &mut Fields) -> Option<String> {
-    let s = f.text("phoneNumber", 16)?;
-    if PHONE.is_match(&s) {
-        Some(s)
-    } else {
-        f.error(
-            "phoneNumber",
-            "must be an optional + followed by 7 to 15 digits",
-        );
-        None
-    }
-}
-
-fn gender(f: &mut Fields) -> Option<Gender> {
-    let s = f.opt_str("gender")?;
+/// Any case, trimmed.
+fn gender_of(f: &mut Fields, s: &str) -> Option<Gender> {
     match Gender::parse(&s.trim().to_ascii_lowercase()) {
         Some(g) => Some(g),
         None => {
@@ -405,12 +405,6 @@ fn gender(f: &mut Fields) -> Option<Gender> {
 }
 
 /// ISO 3166-1 alpha-2, upper-cased on input.
-fn country(f: &mut Fields, key: &str) -> Option<String> {
-    let raw = f.opt_str(key);
-    country_code(f, key, raw)
-}
-
-/// As [`country`], for a string already read.
 fn country_code(f: &mut Fields, key: &str, raw: Option<String>) -> Option<String> {
     let s = raw?;
     let code = s.trim().to_ascii_uppercase();

@@ -67,6 +67,11 @@ pub enum Input {
     /// A real calendar date `YYYY-MM-DD` (trimmed); the document's pattern allows the years this
     /// regular expression matches (and days up to 28, so every generated date is real).
     Date(&'static str),
+    /// As `Text(max)`, then matching this regular expression (the document's), which the function
+    /// checks, refused with this message.
+    TextPattern(usize, &'static str, fn(&str) -> bool, &'static str),
+    /// Trimmed, not empty, then as `Pattern` (whose regular expression bounds the length).
+    TrimmedPattern(&'static str, fn(&str) -> bool, &'static str),
 }
 
 /// The value an optional field takes when it is absent (or null): the parser's
@@ -165,6 +170,13 @@ pub mod kinds {
     pub struct StrList(pub fn() -> String);
     pub struct TextOrNumber(pub usize);
     pub struct Date(pub &'static str);
+    pub struct TextPattern(
+        pub usize,
+        pub &'static str,
+        pub fn(&str) -> bool,
+        pub &'static str,
+    );
+    pub struct TrimmedPattern(pub &'static str, pub fn(&str) -> bool, pub &'static str);
 }
 
 impl Kind for kinds::Text {
@@ -471,6 +483,32 @@ impl Kind for kinds::TextOrNumber {
                 f.error(name, "must be a string");
                 None
             }
+        }
+    }
+}
+
+impl Kind for kinds::TextPattern {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        let s = f.opt_text(name, self.0)?;
+        if (self.2)(&s) {
+            Some(s)
+        } else {
+            f.error(name, self.3);
+            None
+        }
+    }
+}
+
+impl Kind for kinds::TrimmedPattern {
+    type Out = String;
+    fn read(&self, f: &mut Fields, name: &str) -> Option<String> {
+        let s = f.opt_text(name, usize::MAX)?;
+        if (self.1)(&s) {
+            Some(s)
+        } else {
+            f.error(name, self.2);
+            None
         }
     }
 }
