@@ -11,7 +11,7 @@ use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
 use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
 use crate::http::parse::card_holder_validation::{
-    AddressBody, FileMetaBody, HolderMetaBody, IdentificationBody, PersonBody,
+    AddressBody, FileMetaBody, HolderBody, HolderMetaBody, IdentificationBody, PersonBody,
 };
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
 use crate::http::parse::controls::ControlsBody;
@@ -451,24 +451,6 @@ fn card_update() -> Value {
     )
 }
 
-fn card_holder_create() -> Value {
-    object(
-        json!({
-            "name": text(200),
-            "person": reference("PersonInput"),
-            "address": reference("AddressInput"),
-            "identification": reference("IdentificationInput"),
-            "meta": reference("HolderMetaInput"),
-        }),
-        &["person"],
-        true,
-    )
-    .tap_description(
-        "Without `name`, the name is `<firstName> <lastName>`. The quickstart's flat fields (`firstName`, \
-         `addressLine1`, `country`, ...) are accepted too.",
-    )
-}
-
 /// Multipart: the flat parts (and files) as properties. The JSON-text parts (`person`, `address`,
 /// `identification`, `meta`: the JSON form's objects as text) are described, not listed, so that
 /// generated requests do not send text that is not JSON.
@@ -778,7 +760,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     );
     add(HolderMetaBody::BODY.name, body(&HolderMetaBody::BODY));
     add(AddressBody::BODY.name, body(&AddressBody::BODY));
-    add("CardHolderCreate", card_holder_create());
+    add(HolderBody::BODY.name, body(&HolderBody::BODY));
     add("CardHolderCreateMultipart", card_holder_multipart());
     add("CardHolderUpdate", card_holder_update());
     add(

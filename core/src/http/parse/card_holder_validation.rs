@@ -73,6 +73,20 @@ const LONG: usize = 1000;
 const URL: usize = 2048;
 
 body! {
+    /// POST /card-holders (JSON), after the flat fields and snake_case keys are normalized; the
+    /// name is required here, where the normalization has given it from the person.
+    pub struct HolderBody = "CardHolderCreate",
+        "Without `name`, the name is `<firstName> <lastName>`. The quickstart's flat fields \
+         (`firstName`, `addressLine1`, `country`, ...) are accepted too." {
+        optional name: "name", Text(SHORT);
+        required person: "person", Ref(PersonBody::BODY.name);
+        optional address: "address", Ref(AddressBody::BODY.name);
+        optional identification: "identification", Ref(IdentificationBody::BODY.name);
+        optional meta: "meta", Ref(HolderMetaBody::BODY.name);
+    }
+}
+
+body! {
     /// A holder's `person`.
     pub struct PersonBody = "PersonInput", "snake_case keys are accepted too (`first_name`)." {
         required first_name: "firstName", Text(SHORT);
@@ -196,21 +210,24 @@ pub fn validate_with(
     let name = if broken.contains(&"person") && !f.has("name") {
         None
     } else {
-        f.text("name", SHORT)
+        let name = f.read(&HolderBody::name);
+        f.required("name", name)
     };
     let person = if broken.contains(&"person") {
         None
     } else {
-        f.object_field("person")
+        f.read(&HolderBody::person)
             .and_then(|m| person(m, today, f.errors))
     };
-    let address = f.opt_object("address").and_then(|m| address(m, f.errors));
+    let address = f
+        .read(&HolderBody::address)
+        .and_then(|m| address(m, f.errors));
     let identification = f
-        .opt_object("identification")
+        .read(&HolderBody::identification)
         .map(|m| identification(m, f.errors))
         .unwrap_or_default();
     let meta = f
-        .opt_object("meta")
+        .read(&HolderBody::meta)
         .map(|m| holder_meta(m, f.errors))
         .unwrap_or_default();
     f.finish();
