@@ -13,38 +13,13 @@ use crate::http::views::{self, ApiKeyView};
 use crate::http::{Response, reply};
 use crate::query::Documents;
 
-/// The grants of the body's `permissions` (a list like `["cards:read", "reveal"]`); without it,
-/// the caller's own grants less `reveal`.
+/// The grants of the body's `permissions`; without it, the caller's own grants less `reveal`.
 fn parse_create(c: &Call) -> ApiResult<Permissions> {
     let body: Map<String, Value> = c.json_body()?;
-    if let Some(other) = body.keys().find(|k| *k != "permissions") {
-        return Err(ApiError::field(other.clone(), "is not a known field"));
-    }
     let caller = c
         .key
         .map_or_else(Permissions::full, |k| k.permissions.clone());
-    let wanted = match body.get("permissions") {
-        None | Some(Value::Null) => caller.without_reveal(),
-        Some(Value::Array(items)) => {
-            let texts: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-            if texts.len() != items.len() {
-                return Err(ApiError::field("permissions", "must be a list of strings"));
-            }
-            Permissions::parse(texts).map_err(|e| ApiError::field("permissions", e))?
-        }
-        Some(_) => {
-            return Err(ApiError::field(
-                "permissions",
-                "must be a list of strings such as \"cards:read\" or \"reveal\"",
-            ));
-        }
-    };
-    if !caller.covers(&wanted) {
-        return Err(ApiError::PermissionDenied(
-            "a grant this key does not hold itself".into(),
-        ));
-    }
-    Ok(wanted)
+    crate::http::parse::api_keys::create(body, &caller)
 }
 
 fn actor(c: &Call) -> Actor {

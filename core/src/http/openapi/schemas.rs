@@ -4,23 +4,23 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::domain::authorizations::decisions::Fallback;
-use crate::domain::authorizations::endpoint::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
-use crate::domain::card_holders::{DocumentType, Gender, ProofOfAddressType, VerificationStatus};
 use crate::domain::cards::Interval;
-use crate::domain::events::EventType;
 use crate::domain::ledger::MAX_INTEGER_DIGITS;
-use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus};
 use crate::http::parse::account_details::{DetailBody, DetailUpdateBody};
 use crate::http::parse::accounts::{AccountBody, AccountUpdateBody};
+use crate::http::parse::api_keys::KeyBody;
 use crate::http::parse::authorizations::{AmountBody, AuthorizationBody, IncrementBody};
-use crate::http::parse::card_holder_validation::{COUNTRY_CODES, EMAIL, FILE_TYPES, PHONE};
+use crate::http::parse::card_holder_validation::{
+    AddressBody, FileMetaBody, HolderBody, HolderMetaBody, IdentificationBody, PersonBody,
+};
 use crate::http::parse::cards::{CardBody, CardUpdateBody, FundingBody};
-use crate::http::parse::controls::{MAX_CATEGORIES, MAX_SPENDING_LIMITS};
+use crate::http::parse::controls::ControlsBody;
+use crate::http::parse::decisions::SettingsBody;
 use crate::http::parse::disputes::{DisputeBody, ResolveBody};
-use crate::http::parse::input::{Body, Input};
+use crate::http::parse::input::{Body, Input, Preset};
+use crate::http::parse::test_clock::AdvanceBody;
 use crate::http::parse::transfers::TransferBody;
-use crate::http::parse::webhooks::ReplayBody;
+use crate::http::parse::webhooks::{EndpointBody, EndpointUpdateBody, ReplayBody};
 use crate::http::views::{
     AccountView, AddressView, ApiKeyView, AttemptView, AuditEventView, AuthorizationEndpointView,
     AuthorizationView, CardHolderView, CardTransactionView, CardView, DecisionView, DetailView,
@@ -214,18 +214,6 @@ fn authorization_endpoint() -> Value {
     view(AuthorizationEndpointView::WIRE)
 }
 
-fn authorization_endpoint_set() -> Value {
-    object(
-        json!({
-            "url": {"type": "string", "description": "https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them."},
-            "timeoutMs": {"type": "integer", "minimum": MIN_TIMEOUT_MS, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS},
-            "fallback": {"type": "string", "enum": Fallback::ALL, "default": "decline"},
-        }),
-        &["url"],
-        true,
-    )
-}
-
 fn card_transaction() -> Value {
     view(CardTransactionView::WIRE)
 }
@@ -295,27 +283,6 @@ fn webhook_delivery() -> Value {
     view(WebhookDeliveryView::WIRE)
 }
 
-fn webhook_endpoint_input(required: &[&str]) -> Value {
-    object(
-        json!({
-            "url": text(2048).tap_description(
-                "https:// anywhere; http:// only to loopback. Link-local and cloud metadata addresses \
-                 are refused, private ranges unless the operator allows them."),
-            "enabledEvents": {
-                "anyOf": [
-                    {"type": "array", "minItems": 1, "items": string_enum(EventType::ALL)},
-                    {"type": "array", "minItems": 1, "items": string_enum(&[ALL_EVENTS])},
-                ],
-                "description": "Event types, or [\"*\"] for every type (alone). Duplicates are dropped.",
-            },
-            "description": text(255),
-            "status": string_enum(EndpointStatus::ALL),
-        }),
-        required,
-        true,
-    )
-}
-
 fn limit_spend() -> Value {
     view(LimitSpendView::WIRE)
 }
@@ -354,26 +321,6 @@ fn api_key_created() -> Value {
     key
 }
 
-/// `reveal`, or a resource the service knows (or `*`) with a level: from the resource list itself.
-fn permission_pattern() -> String {
-    let resources: Vec<&str> = crate::domain::permissions::Resource::ALL.to_vec();
-    format!(r"^(reveal|(\*|{}):(none|read|write))$", resources.join("|"))
-}
-
-fn api_key_create() -> Value {
-    object(
-        json!({"permissions": {
-            "type": "array",
-            "items": {"type": "string", "pattern": permission_pattern()},
-            "description": "Grants such as `cards:read`, `accounts:write`, `*:read`, `reveal`; \
-                unnamed resources get none. Default: the caller's grants without reveal. A key can \
-                only grant what it holds (else 403 permission_denied)."
-        }}),
-        &[],
-        true,
-    )
-}
-
 fn card_secrets() -> Value {
     record(json!({
         "pan": {"type": "string", "pattern": "^[0-9]{12,19}$"},
@@ -403,29 +350,67 @@ fn input(i: Input) -> Value {
         Input::Time => timestamp(),
         Input::Inline(b) => body(b),
         Input::Pattern(pattern, _, _) => json!({"type": "string", "pattern": pattern}),
+        Input::EnumSet(all, wildcard, _) => json!({"anyOf": [
+            {"type": "array", "minItems": 1, "items": string_enum(all)},
+            {"type": "array", "minItems": 1, "items": string_enum(&[wildcard])},
+        ]}),
+        Input::PatternList(max, pattern, _, _) => json!({
+            "type": "array",
+            "maxItems": max,
+            "items": {"type": "string", "pattern": pattern},
+        }),
+        Input::WholeNumber(min, max) => {
+            json!({"type": "integer", "minimum": min, "maximum": max})
+        }
+        Input::Between(min, max) => json!({"type": "integer", "minimum": min, "maximum": max}),
+        Input::Str => string(),
+        Input::TextPattern(max, pattern, _, _) => {
+            json!({"type": "string", "pattern": pattern, "maxLength": max})
+        }
+        Input::TrimmedPattern(pattern, _, _) => json!({"type": "string", "pattern": pattern}),
+        Input::Date(years) => json!({
+            "type": "string",
+            "format": "date",
+            "pattern": format!("^{years}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"),
+        }),
+        Input::TextOrNumber(max) => json!({"anyOf": [text(max), {"type": "number"}]}),
+        Input::StrList(pattern) => {
+            json!({"type": "array", "items": {"type": "string", "pattern": pattern()}})
+        }
+        Input::InlineList(max, b) => json!({"type": "array", "maxItems": max, "items": body(b)}),
     }
 }
 
 /// The component schema of a body declared with `body!`: a closed object of its fields.
 pub fn body(b: &Body) -> Value {
-    let properties: Map<String, Value> = b
-        .fields
-        .iter()
-        .map(|f| {
-            let schema = match f.doc {
-                Some(d) => input(f.input).tap_description(d),
-                None => input(f.input),
-            };
-            (f.name.to_string(), schema)
-        })
-        .collect();
     let required: Vec<&str> = b
         .fields
         .iter()
         .filter(|f| f.required)
         .map(|f| f.name)
         .collect();
-    let schema = object(Value::Object(properties), &required, true);
+    body_requiring(b, &required)
+}
+
+/// As `body`, with only these fields required (a patch, a multipart form).
+fn body_requiring(b: &Body, required: &[&str]) -> Value {
+    let properties: Map<String, Value> = b
+        .fields
+        .iter()
+        .map(|f| {
+            let schema = match f.default {
+                Some(Preset::Int(i)) => input(f.input).with("default", json!(i)),
+                Some(Preset::Str(v)) => input(f.input).with("default", json!(v)),
+                None => input(f.input),
+            };
+            let schema = match f.doc {
+                Some(d) => schema.tap_description(d),
+                None => schema,
+            };
+            (f.name.to_string(), schema)
+        })
+        .collect();
+    let schema = object(Value::Object(properties), required, true);
     match b.doc {
         Some(d) => schema.tap_description(d),
         None => schema,
@@ -436,37 +421,9 @@ fn currency_input() -> Value {
     json!({"type": "string", "pattern": "^[A-Za-z0-9]{3,10}$", "description": "Upper-cased."})
 }
 
-fn category_list() -> Value {
-    json!({
-        "type": "array",
-        "maxItems": MAX_CATEGORIES,
-        "items": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
-    })
-}
-
+/// The spending controls: a declared body, and the rule across its lists.
 fn spending_controls_input() -> Value {
-    object(
-        json!({
-            "channels": object(json!({
-                "atm": boolean(), "pos": boolean(), "web": boolean(), "mobile": boolean(),
-            }), &[], true),
-            "allowedCategories": category_list(),
-            "blockedCategories": category_list(),
-            "spendingLimits": {
-                "type": "array",
-                "maxItems": MAX_SPENDING_LIMITS,
-                "items": object(json!({
-                    "amount": money_input("0", true),
-                    "interval": string_enum(Interval::ALL),
-                    "categories": category_list(),
-                }), &["amount", "interval"], true),
-            },
-        }),
-        &[],
-        true,
-    )
-    .tap_description("Allowed and blocked categories cannot both be non-empty.")
-    .with(
+    body(&ControlsBody::BODY).with(
         "not",
         json!({
             "properties": {
@@ -494,129 +451,14 @@ fn card_update() -> Value {
     )
 }
 
-fn country() -> Value {
-    json!({"type": "string", "enum": COUNTRY_CODES, "description": "ISO 3166-1 alpha-2"})
-}
-
-/// A date `YYYY-MM-DD` in the years `from..=to` (days up to 28, so every generated one is real).
-fn date_between(from: &str, description: &str) -> Value {
-    json!({
-        "type": "string",
-        "format": "date",
-        "pattern": format!("^{from}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"),
-        "description": description,
-    })
-}
-
-fn person_input(required: &[&str]) -> Value {
-    object(
-        json!({
-            "firstName": text(200),
-            "lastName": text(200),
-            "dateOfBirth": date_between("(19[0-9]{2}|200[0-9])", "Not in the future (any real date before today is accepted)."),
-            "email": {"type": "string", "pattern": EMAIL.as_str(), "maxLength": 254},
-            "nationality": country(),
-            "gender": string_enum(Gender::ALL),
-            "phoneNumber": {"type": "string", "pattern": PHONE.as_str()},
-        }),
-        required,
-        true,
-    )
-    .tap_description("snake_case keys are accepted too (`first_name`).")
-}
-
-fn address_input() -> Value {
-    object(
-        json!({
-            "line1": text(200),
-            "city": text(200),
-            "state": text(200),
-            "postalCode": text(20),
-            "countryCode": country(),
-        }),
-        &[],
-        true,
-    )
-}
-
-fn file_meta_input() -> Value {
-    object(
-        json!({
-            "fileType": string_enum(FILE_TYPES),
-            "contentHash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
-        }),
-        &["fileType", "contentHash"],
-        true,
-    )
-}
-
-fn identification_input() -> Value {
-    let url = text(2048);
-    object(
-        json!({
-            "document": object(json!({
-                "type": string_enum(DocumentType::ALL),
-                "number": text(100),
-                "issueDate": date_between("(19[0-9]{2}|200[0-9])", "Not after expiryDate."),
-                "expiryDate": date_between("(20[1-9][0-9])", "Not before issueDate."),
-                "issuingCountry": country(),
-                "verificationStatus": string_enum(VerificationStatus::ALL),
-                "description": text(1000),
-                "urls": object(json!({"main": url, "back": url}), &[], true),
-                "meta": reference("FileMetaInput"),
-                "backMeta": reference("FileMetaInput"),
-            }), &[], true),
-            "proofOfAddress": object(json!({
-                "type": string_enum(ProofOfAddressType::ALL),
-                "documentId": text(200),
-                "verificationStatus": string_enum(VerificationStatus::ALL),
-                "description": text(1000),
-                "url": url,
-                "meta": reference("FileMetaInput"),
-            }), &[], true),
-        }),
-        &[],
-        true,
-    )
-}
-
-fn holder_meta_input() -> Value {
-    object(
-        json!({
-            "fundingSource": text(200),
-            "monthlyTransactionValue": {"anyOf": [text(100), {"type": "number"}]},
-        }),
-        &[],
-        true,
-    )
-}
-
-fn card_holder_create() -> Value {
-    object(
-        json!({
-            "name": text(200),
-            "person": reference("PersonInput"),
-            "address": reference("AddressInput"),
-            "identification": reference("IdentificationInput"),
-            "meta": reference("HolderMetaInput"),
-        }),
-        &["person"],
-        true,
-    )
-    .tap_description(
-        "Without `name`, the name is `<firstName> <lastName>`. The quickstart's flat fields (`firstName`, \
-         `addressLine1`, `country`, ...) are accepted too.",
-    )
-}
-
 /// Multipart: the flat parts (and files) as properties. The JSON-text parts (`person`, `address`,
 /// `identification`, `meta`: the JSON form's objects as text) are described, not listed, so that
 /// generated requests do not send text that is not JSON.
 fn card_holder_multipart() -> Value {
     let file = json!({"type": "string", "contentMediaType": "application/octet-stream",
                       "description": "JPEG, PNG or PDF (recognised by content), at most 5 MiB"});
-    let person = not_null(person_input(&[]), &[]);
-    let address = not_null(address_input(), &[]);
+    let person = not_null(body_requiring(&PersonBody::BODY, &[]), &[]);
+    let address = not_null(body(&AddressBody::BODY), &[]);
     // HTML forms send an empty input as an empty part, which means "not given": an optional part may
     // be blank (only what Rust's `trim` removes, which is what the parser checks).
     let or_blank = |v: &Value| {
@@ -655,22 +497,13 @@ fn card_holder_multipart() -> Value {
     )
 }
 
+/// The create body's fields, none required, `person` a patch: what is given is merged over the
+/// stored holder, which must keep its name and person.
 fn card_holder_update() -> Value {
-    not_null(
-        object(
-            json!({
-                "name": text(200),
-                "person": reference("PersonPatch"),
-                "address": reference("AddressInput"),
-                "identification": reference("IdentificationInput"),
-                "meta": reference("HolderMetaInput"),
-            }),
-            &[],
-            true,
-        ),
-        &["name", "person"],
-    )
-    .tap_description("Merged over the stored holder, then validated as a whole.")
+    let mut schema = not_null(body_requiring(&HolderBody::BODY, &[]), &["name", "person"])
+        .tap_description("Merged over the stored holder, then validated as a whole.");
+    schema["properties"]["person"] = reference("PersonPatch");
+    schema
 }
 
 // ---- envelopes and errors ----
@@ -853,7 +686,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("Authorization", authorization());
     add("Decision", decision());
     add("AuthorizationEndpoint", authorization_endpoint());
-    add("AuthorizationEndpointSet", authorization_endpoint_set());
+    add(SettingsBody::BODY.name, body(&SettingsBody::BODY));
     add("CardTransaction", card_transaction());
     add("LimitSpend", limit_spend());
     add(
@@ -864,19 +697,18 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add("ApiKey", api_key());
     add("AuditEvent", audit_event());
     add("ApiKeyCreated", api_key_created());
-    add("ApiKeyCreate", api_key_create());
+    add(KeyBody::BODY.name, body(&KeyBody::BODY));
     add("Transfer", transfer());
     add("Dispute", dispute());
     add(TransferBody::BODY.name, body(&TransferBody::BODY));
     add("WebhookEndpoint", webhook_endpoint());
     add("WebhookDelivery", webhook_delivery());
     add("WebhookAttempt", view(AttemptView::WIRE));
-    let mut create = webhook_endpoint_input(&["url", "enabledEvents"]);
-    if let Some(props) = create["properties"].as_object_mut() {
-        props.remove("status");
-    }
-    add("WebhookEndpointCreate", create);
-    add("WebhookEndpointUpdate", webhook_endpoint_input(&[]));
+    add(EndpointBody::BODY.name, body(&EndpointBody::BODY));
+    add(
+        EndpointUpdateBody::BODY.name,
+        body(&EndpointUpdateBody::BODY),
+    );
     add(ReplayBody::BODY.name, body(&ReplayBody::BODY));
     add(
         "WebhookReplayResult",
@@ -894,14 +726,7 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
             "offsetSeconds": {"type": "integer", "minimum": 0},
         })),
     );
-    add(
-        "TestClockAdvance",
-        object(
-            json!({"seconds": {"type": "integer", "minimum": 1, "maximum": crate::domain::test_clock::MAX_OFFSET_SECS}}),
-            &["seconds"],
-            true,
-        ),
-    );
+    add(AdvanceBody::BODY.name, body(&AdvanceBody::BODY));
     add("CardSecrets", card_secrets());
     add(AccountBody::BODY.name, body(&AccountBody::BODY));
     add(AccountUpdateBody::BODY.name, body(&AccountUpdateBody::BODY));
@@ -911,22 +736,22 @@ pub fn components(error_codes: &[&str]) -> Map<String, Value> {
     add(CardBody::BODY.name, body(&CardBody::BODY));
     add("CardUpdate", card_update());
     add(FundingBody::BODY.name, body(&FundingBody::BODY));
-    add(
-        "PersonInput",
-        person_input(&["firstName", "lastName", "email", "phoneNumber"]),
-    );
+    add(PersonBody::BODY.name, body(&PersonBody::BODY));
     add(
         "PersonPatch",
         not_null(
-            person_input(&[]),
+            body_requiring(&PersonBody::BODY, &[]),
             &["firstName", "lastName", "email", "phoneNumber"],
         ),
     );
-    add("FileMetaInput", file_meta_input());
-    add("IdentificationInput", identification_input());
-    add("HolderMetaInput", holder_meta_input());
-    add("AddressInput", address_input());
-    add("CardHolderCreate", card_holder_create());
+    add(FileMetaBody::BODY.name, body(&FileMetaBody::BODY));
+    add(
+        IdentificationBody::BODY.name,
+        body(&IdentificationBody::BODY),
+    );
+    add(HolderMetaBody::BODY.name, body(&HolderMetaBody::BODY));
+    add(AddressBody::BODY.name, body(&AddressBody::BODY));
+    add(HolderBody::BODY.name, body(&HolderBody::BODY));
     add("CardHolderCreateMultipart", card_holder_multipart());
     add("CardHolderUpdate", card_holder_update());
     add(

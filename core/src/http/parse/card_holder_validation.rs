@@ -13,6 +13,7 @@ use crate::domain::card_holders::{
 };
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 
 /// ISO 3166-1 alpha-2: the 249 officially assigned codes, sorted.
 pub const COUNTRY_CODES: &[&str] = &[
@@ -50,25 +51,144 @@ pub const COUNTRY_CODES: &[&str] = &[
     "ZA", "ZM", "ZW",
 ];
 
-pub(crate) static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    // local@domain.tld: no spaces, one @, a dot-separated domain with a 2+ letter top-level label.
-    Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$")
-        .unwrap_or_else(|_| unreachable!("static pattern"))
-});
-pub(crate) static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\+?[0-9]{7,15}$").unwrap_or_else(|_| unreachable!("static pattern"))
-});
-static DATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$").unwrap_or_else(|_| unreachable!("static pattern"))
-});
-static CONTENT_HASH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^sha256:[0-9a-f]{64}$").unwrap_or_else(|_| unreachable!("static pattern"))
-});
+/// local@domain.tld: no spaces, one @, a dot-separated domain with a 2+ letter top-level label.
+const EMAIL_PATTERN: &str = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$";
+const PHONE_PATTERN: &str = r"^\+?[0-9]{7,15}$";
+static EMAIL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(EMAIL_PATTERN).unwrap_or_else(|_| unreachable!("static pattern")));
+static PHONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(PHONE_PATTERN).unwrap_or_else(|_| unreachable!("static pattern")));
+
+fn is_email(s: &str) -> bool {
+    EMAIL.is_match(s)
+}
+
+fn is_phone(s: &str) -> bool {
+    PHONE.is_match(s)
+}
 
 pub(crate) const FILE_TYPES: &[&str] = &["image/jpeg", "image/png", "application/pdf"];
 const SHORT: usize = 200;
 const LONG: usize = 1000;
 const URL: usize = 2048;
+
+body! {
+    /// POST /card-holders (JSON), after the flat fields and snake_case keys are normalized; the
+    /// name is required here, where the normalization has given it from the person.
+    pub struct HolderBody = "CardHolderCreate",
+        "Without `name`, the name is `<firstName> <lastName>`. The quickstart's flat fields \
+         (`firstName`, `addressLine1`, `country`, ...) are accepted too." {
+        optional name: "name", Text(SHORT);
+        required person: "person", Ref(PersonBody::BODY.name);
+        optional address: "address", Ref(AddressBody::BODY.name);
+        optional identification: "identification", Ref(IdentificationBody::BODY.name);
+        optional meta: "meta", Ref(HolderMetaBody::BODY.name);
+    }
+}
+
+body! {
+    /// A holder's `person`.
+    pub struct PersonBody = "PersonInput", "snake_case keys are accepted too (`first_name`)." {
+        required first_name: "firstName", Text(SHORT);
+        required last_name: "lastName", Text(SHORT);
+        optional date_of_birth: "dateOfBirth", Date("(19[0-9]{2}|200[0-9])"),
+            "Not in the future (any real date before today is accepted).";
+        required email: "email",
+            TextPattern(254, EMAIL_PATTERN, is_email, "must be a valid email address");
+        optional nationality: "nationality", LooseEnum(COUNTRY_CODES), "ISO 3166-1 alpha-2";
+        optional gender: "gender", LooseEnum(Gender::ALL);
+        required phone_number: "phoneNumber",
+            TrimmedPattern(
+                PHONE_PATTERN,
+                is_phone,
+                "must be an optional + followed by 7 to 15 digits"
+            );
+    }
+}
+
+body! {
+    /// A holder's `address`.
+    pub struct AddressBody = "AddressInput" {
+        optional line1: "line1", Text(SHORT);
+        optional city: "city", Text(SHORT);
+        optional state: "state", Text(SHORT);
+        optional postal_code: "postalCode", Text(20);
+        optional country_code: "countryCode", LooseEnum(COUNTRY_CODES), "ISO 3166-1 alpha-2";
+    }
+}
+
+body! {
+    /// The `meta` and `backMeta` of an identification document or proof of address.
+    pub struct FileMetaBody = "FileMetaInput" {
+        required file_type: "fileType", Enum(FILE_TYPES);
+        required content_hash: "contentHash",
+            Pattern(
+                "^sha256:[0-9a-f]{64}$",
+                is_content_hash,
+                "must be sha256: followed by 64 lowercase hex digits"
+            );
+    }
+}
+
+body! {
+    /// A holder's `meta`.
+    pub struct HolderMetaBody = "HolderMetaInput" {
+        optional funding_source: "fundingSource", Text(SHORT);
+        // The API types it as a string; a JSON number is kept as its exact text.
+        optional monthly_transaction_value: "monthlyTransactionValue", TextOrNumber(100);
+    }
+}
+
+body! {
+    /// `identification.document.urls`.
+    pub struct UrlsBody = "DocumentUrlsInput" {
+        optional main: "main", Text(URL);
+        optional back: "back", Text(URL);
+    }
+}
+
+body! {
+    /// `identification.document`.
+    pub struct DocumentBody = "DocumentInput" {
+        optional kind: "type", Enum(DocumentType::ALL);
+        optional number: "number", Text(100);
+        optional issue_date: "issueDate", Date("(19[0-9]{2}|200[0-9])"), "Not after expiryDate.";
+        optional expiry_date: "expiryDate", Date("(20[1-9][0-9])"), "Not before issueDate.";
+        optional issuing_country: "issuingCountry", LooseEnum(COUNTRY_CODES), "ISO 3166-1 alpha-2";
+        optional verification_status: "verificationStatus", Enum(VerificationStatus::ALL);
+        optional description: "description", Text(LONG);
+        optional urls: "urls", Inline(&UrlsBody::BODY);
+        optional meta: "meta", Ref(FileMetaBody::BODY.name);
+        optional back_meta: "backMeta", Ref(FileMetaBody::BODY.name);
+    }
+}
+
+body! {
+    /// `identification.proofOfAddress`.
+    pub struct ProofBody = "ProofOfAddressInput" {
+        optional kind: "type", Enum(ProofOfAddressType::ALL);
+        optional document_id: "documentId", Text(SHORT);
+        optional verification_status: "verificationStatus", Enum(VerificationStatus::ALL);
+        optional description: "description", Text(LONG);
+        optional url: "url", Text(URL);
+        optional meta: "meta", Ref(FileMetaBody::BODY.name);
+    }
+}
+
+body! {
+    /// A holder's `identification`.
+    pub struct IdentificationBody = "IdentificationInput" {
+        optional document: "document", Inline(&DocumentBody::BODY);
+        optional proof_of_address: "proofOfAddress", Inline(&ProofBody::BODY);
+    }
+}
+
+/// `sha256:` and 64 lowercase hex digits (the declared pattern, without a regex).
+fn is_content_hash(s: &str) -> bool {
+    s.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
 
 /// Validates a normalized holder object (see [`super::input`]). `today` bounds the date of birth.
 pub fn validate(body: Map<String, Value>, today: NaiveDate) -> ApiResult<NewCardHolder> {
@@ -90,21 +210,24 @@ pub fn validate_with(
     let name = if broken.contains(&"person") && !f.has("name") {
         None
     } else {
-        f.text("name", SHORT)
+        let name = f.read(&HolderBody::name);
+        f.required("name", name)
     };
     let person = if broken.contains(&"person") {
         None
     } else {
-        f.object_field("person")
+        f.read(&HolderBody::person)
             .and_then(|m| person(m, today, f.errors))
     };
-    let address = f.opt_object("address").and_then(|m| address(m, f.errors));
+    let address = f
+        .read(&HolderBody::address)
+        .and_then(|m| address(m, f.errors));
     let identification = f
-        .opt_object("identification")
+        .read(&HolderBody::identification)
         .map(|m| identification(m, f.errors))
         .unwrap_or_default();
     let meta = f
-        .opt_object("meta")
+        .read(&HolderBody::meta)
         .map(|m| holder_meta(m, f.errors))
         .unwrap_or_default();
     f.finish();
@@ -123,18 +246,20 @@ pub fn validate_with(
 
 fn person(map: Map<String, Value>, today: NaiveDate, errors: &mut Errors) -> Option<Person> {
     let mut f = Fields::new(map, "person", errors);
-    let first_name = f.text("firstName", SHORT);
-    let last_name = f.text("lastName", SHORT);
-    let date_of_birth = date(&mut f, "dateOfBirth");
+    let first_name = f.read(&PersonBody::first_name);
+    let last_name = f.read(&PersonBody::last_name);
+    let date_of_birth = f.read(&PersonBody::date_of_birth);
     if let Some((_, d)) = &date_of_birth
         && *d > today
     {
         f.error("dateOfBirth", "must not be in the future");
     }
-    let email = email(&mut f);
-    let nationality = country(&mut f, "nationality");
-    let gender = gender(&mut f);
-    let phone_number = phone(&mut f);
+    let email = f.read(&PersonBody::email);
+    let nationality = f.read(&PersonBody::nationality);
+    let nationality = country_code(&mut f, "nationality", nationality);
+    let gender = f.read(&PersonBody::gender);
+    let gender = gender.and_then(|s| gender_of(&mut f, &s));
+    let phone_number = f.read(&PersonBody::phone_number);
     f.finish();
     Some(Person {
         first_name: first_name?,
@@ -150,11 +275,14 @@ fn person(map: Map<String, Value>, today: NaiveDate, errors: &mut Errors) -> Opt
 fn address(map: Map<String, Value>, errors: &mut Errors) -> Option<Address> {
     let mut f = Fields::new(map, "address", errors);
     let a = Address {
-        line1: f.opt_text("line1", SHORT),
-        city: f.opt_text("city", SHORT),
-        state: f.opt_text("state", SHORT),
-        postal_code: f.opt_text("postalCode", 20),
-        country_code: country(&mut f, "countryCode"),
+        line1: f.read(&AddressBody::line1),
+        city: f.read(&AddressBody::city),
+        state: f.read(&AddressBody::state),
+        postal_code: f.read(&AddressBody::postal_code),
+        country_code: {
+            let raw = f.read(&AddressBody::country_code);
+            country_code(&mut f, "countryCode", raw)
+        },
     };
     f.finish();
     Some(a)
@@ -162,9 +290,11 @@ fn address(map: Map<String, Value>, errors: &mut Errors) -> Option<Address> {
 
 fn identification(map: Map<String, Value>, errors: &mut Errors) -> Identification {
     let mut f = Fields::new(map, "identification", errors);
-    let document = f.opt_object("document").map(|m| document(m, f.errors));
+    let document = f
+        .read(&IdentificationBody::document)
+        .map(|m| document(m, f.errors));
     let proof_of_address = f
-        .opt_object("proofOfAddress")
+        .read(&IdentificationBody::proof_of_address)
         .map(|m| proof_of_address(m, f.errors));
     f.finish();
     Identification {
@@ -177,36 +307,37 @@ fn document(map: Map<String, Value>, errors: &mut Errors) -> Document {
     let path = "identification.document";
     let mut f = Fields::new(map, path, errors);
     let kind = f
-        .opt_enum("type", DocumentType::ALL)
+        .read(&DocumentBody::kind)
         .and_then(|s| DocumentType::parse(&s));
-    let number = f.opt_text("number", 100);
-    let issue = date(&mut f, "issueDate");
-    let expiry = date(&mut f, "expiryDate");
+    let number = f.read(&DocumentBody::number);
+    let issue = f.read(&DocumentBody::issue_date);
+    let expiry = f.read(&DocumentBody::expiry_date);
     if let (Some((_, i)), Some((_, e))) = (&issue, &expiry)
         && i > e
     {
         f.error("issueDate", "must not be after expiryDate");
     }
-    let issuing_country = country(&mut f, "issuingCountry");
-    let verification_status = verification_status(&mut f);
-    let description = f.opt_text("description", LONG);
+    let issuing_country = f.read(&DocumentBody::issuing_country);
+    let issuing_country = country_code(&mut f, "issuingCountry", issuing_country);
+    let verification_status = verification_status(f.read(&DocumentBody::verification_status));
+    let description = f.read(&DocumentBody::description);
     let urls = f
-        .opt_object("urls")
+        .read(&DocumentBody::urls)
         .map(|m| {
             let mut u = Fields::new(m, &format!("{path}.urls"), f.errors);
             let urls = DocumentUrls {
-                main: u.opt_text("main", URL),
-                back: u.opt_text("back", URL),
+                main: u.read(&UrlsBody::main),
+                back: u.read(&UrlsBody::back),
             };
             u.finish();
             urls
         })
         .unwrap_or_default();
     let meta = f
-        .opt_object("meta")
+        .read(&DocumentBody::meta)
         .and_then(|m| file_meta(m, &format!("{path}.meta"), f.errors));
     let back_meta = f
-        .opt_object("backMeta")
+        .read(&DocumentBody::back_meta)
         .and_then(|m| file_meta(m, &format!("{path}.backMeta"), f.errors));
     f.finish();
     Document {
@@ -227,14 +358,14 @@ fn proof_of_address(map: Map<String, Value>, errors: &mut Errors) -> ProofOfAddr
     let path = "identification.proofOfAddress";
     let mut f = Fields::new(map, path, errors);
     let kind = f
-        .opt_enum("type", ProofOfAddressType::ALL)
+        .read(&ProofBody::kind)
         .and_then(|s| ProofOfAddressType::parse(&s));
-    let document_id = f.opt_text("documentId", SHORT);
-    let verification_status = verification_status(&mut f);
-    let description = f.opt_text("description", LONG);
-    let url = f.opt_text("url", URL);
+    let document_id = f.read(&ProofBody::document_id);
+    let verification_status = verification_status(f.read(&ProofBody::verification_status));
+    let description = f.read(&ProofBody::description);
+    let url = f.read(&ProofBody::url);
     let meta = f
-        .opt_object("meta")
+        .read(&ProofBody::meta)
         .and_then(|m| file_meta(m, &format!("{path}.meta"), f.errors));
     f.finish();
     ProofOfAddress {
@@ -249,18 +380,8 @@ fn proof_of_address(map: Map<String, Value>, errors: &mut Errors) -> ProofOfAddr
 
 fn file_meta(map: Map<String, Value>, path: &str, errors: &mut Errors) -> Option<FileMeta> {
     let mut f = Fields::new(map, path, errors);
-    let file_type = f.enumeration("fileType", FILE_TYPES);
-    let content_hash = f.str("contentHash");
-    let content_hash = content_hash.filter(|h| {
-        let ok = CONTENT_HASH.is_match(h);
-        if !ok {
-            f.error(
-                "contentHash",
-                "must be sha256: followed by 64 lowercase hex digits",
-            );
-        }
-        ok
-    });
+    let file_type = f.read(&FileMetaBody::file_type);
+    let content_hash = f.read(&FileMetaBody::content_hash);
     f.finish();
     Some(FileMeta {
         file_type: file_type?,
@@ -270,17 +391,8 @@ fn file_meta(map: Map<String, Value>, path: &str, errors: &mut Errors) -> Option
 
 fn holder_meta(map: Map<String, Value>, errors: &mut Errors) -> HolderMeta {
     let mut f = Fields::new(map, "meta", errors);
-    let funding_source = f.opt_text("fundingSource", SHORT);
-    // The API types it as a string; a JSON number is kept as its exact text.
-    let monthly_transaction_value = match f.take("monthlyTransactionValue") {
-        None => None,
-        Some(Value::Number(n)) => Some(n.to_string()),
-        Some(Value::String(s)) => f.check_text("monthlyTransactionValue", s, 100),
-        Some(_) => {
-            f.error("monthlyTransactionValue", "must be a string");
-            None
-        }
-    };
+    let funding_source = f.read(&HolderMetaBody::funding_source);
+    let monthly_transaction_value = f.read(&HolderMetaBody::monthly_transaction_value);
     f.finish();
     HolderMeta {
         funding_source,
@@ -288,54 +400,15 @@ fn holder_meta(map: Map<String, Value>, errors: &mut Errors) -> HolderMeta {
     }
 }
 
-fn verification_status(f: &mut Fields) -> VerificationStatus {
-    f.opt_enum("verificationStatus", VerificationStatus::ALL)
+/// Pending unless given.
+fn verification_status(given: Option<String>) -> VerificationStatus {
+    given
         .and_then(|s| VerificationStatus::parse(&s))
         .unwrap_or(VerificationStatus::Pending)
 }
 
-/// `YYYY-MM-DD`, a real calendar date: the text as given and the date.
-fn date(f: &mut Fields, key: &str) -> Option<(String, NaiveDate)> {
-    let s = f.opt_str(key)?;
-    let s = s.trim();
-    let parsed = DATE
-        .is_match(s)
-        .then(|| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
-        .flatten();
-    match parsed {
-        Some(d) => Some((s.to_string(), d)),
-        None => {
-            f.error(key, "must be a real date in the form YYYY-MM-DD");
-            None
-        }
-    }
-}
-
-fn email(f: &mut Fields) -> Option<String> {
-    let s = f.text("email", 254)?;
-    if EMAIL.is_match(&s) {
-        Some(s)
-    } else {
-        f.error("email", "must be a valid email address");
-        None
-    }
-}
-
-fn phone(f: &mut Fields) -> Option<String> {
-    let s = f.text("phoneNumber", 16)?;
-    if PHONE.is_match(&s) {
-        Some(s)
-    } else {
-        f.error(
-            "phoneNumber",
-            "must be an optional + followed by 7 to 15 digits",
-        );
-        None
-    }
-}
-
-fn gender(f: &mut Fields) -> Option<Gender> {
-    let s = f.opt_str("gender")?;
+/// Any case, trimmed.
+fn gender_of(f: &mut Fields, s: &str) -> Option<Gender> {
     match Gender::parse(&s.trim().to_ascii_lowercase()) {
         Some(g) => Some(g),
         None => {
@@ -349,8 +422,8 @@ fn gender(f: &mut Fields) -> Option<Gender> {
 }
 
 /// ISO 3166-1 alpha-2, upper-cased on input.
-fn country(f: &mut Fields, key: &str) -> Option<String> {
-    let s = f.opt_str(key)?;
+fn country_code(f: &mut Fields, key: &str, raw: Option<String>) -> Option<String> {
+    let s = raw?;
     let code = s.trim().to_ascii_uppercase();
     if COUNTRY_CODES.binary_search(&code.as_str()).is_ok() {
         Some(code)

@@ -16,42 +16,17 @@ use super::multipart::Part;
 use crate::domain::card_holders::{MAX_FILE_BYTES, Upload, UploadPart, sniff};
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, join};
+use crate::http::parse::card_holder_validation::{
+    AddressBody, DocumentBody, FileMetaBody, HolderBody, HolderMetaBody, IdentificationBody,
+    PersonBody, ProofBody, UrlsBody,
+};
+use crate::http::parse::input::Body;
 
-pub const TOP: &[&str] = &["name", "person", "address", "identification", "meta"];
-const PERSON: &[&str] = &[
-    "firstName",
-    "lastName",
-    "dateOfBirth",
-    "email",
-    "nationality",
-    "gender",
-    "phoneNumber",
-];
-const ADDRESS: &[&str] = &["line1", "city", "state", "postalCode", "countryCode"];
-const IDENTIFICATION: &[&str] = &["document", "proofOfAddress"];
-const DOCUMENT: &[&str] = &[
-    "type",
-    "number",
-    "issueDate",
-    "expiryDate",
-    "issuingCountry",
-    "verificationStatus",
-    "description",
-    "urls",
-    "meta",
-    "backMeta",
-];
-const URLS: &[&str] = &["main", "back"];
-const FILE_META: &[&str] = &["fileType", "contentHash"];
-const PROOF_OF_ADDRESS: &[&str] = &[
-    "type",
-    "documentId",
-    "verificationStatus",
-    "description",
-    "url",
-    "meta",
-];
-const META: &[&str] = &["fundingSource", "monthlyTransactionValue"];
+/// The field names of a declared body: the keys each level knows come from the declarations the
+/// validation reads (`card_holder_validation`), so they are written once.
+fn names(body: &Body) -> Vec<&'static str> {
+    body.fields.iter().map(|f| f.name).collect()
+}
 
 /// Quickstart flat field -> (object, field in it).
 const FLAT: &[(&str, &str, &str)] = &[
@@ -90,20 +65,20 @@ pub fn camelize(key: &str) -> String {
     out
 }
 
-fn known_keys(path: &str) -> Option<&'static [&'static str]> {
-    Some(match path {
-        "person" => PERSON,
-        "address" => ADDRESS,
-        "identification" => IDENTIFICATION,
-        "identification.document" => DOCUMENT,
-        "identification.document.urls" => URLS,
+fn known_keys(path: &str) -> Option<Vec<&'static str>> {
+    Some(names(match path {
+        "person" => &PersonBody::BODY,
+        "address" => &AddressBody::BODY,
+        "identification" => &IdentificationBody::BODY,
+        "identification.document" => &DocumentBody::BODY,
+        "identification.document.urls" => &UrlsBody::BODY,
         "identification.document.meta"
         | "identification.document.backMeta"
-        | "identification.proofOfAddress.meta" => FILE_META,
-        "identification.proofOfAddress" => PROOF_OF_ADDRESS,
-        "meta" => META,
+        | "identification.proofOfAddress.meta" => &FileMetaBody::BODY,
+        "identification.proofOfAddress" => &ProofBody::BODY,
+        "meta" => &HolderMetaBody::BODY,
         _ => return None,
-    })
+    }))
 }
 
 /// Renames snake_case keys to the known camelCase field of this level.
@@ -141,7 +116,7 @@ fn rename_aliases(
 fn normalize_value(value: Value, path: &str, errors: &mut Errors) -> Value {
     match (value, known_keys(path)) {
         (Value::Object(map), Some(known)) => {
-            let map = rename_aliases(map, path, known, errors);
+            let map = rename_aliases(map, path, &known, errors);
             Value::Object(
                 map.into_iter()
                     .map(|(k, v)| {
@@ -157,8 +132,8 @@ fn normalize_value(value: Value, path: &str, errors: &mut Errors) -> Value {
 
 /// Top-level keys valid at creation: the nested fields and the flat quickstart fields.
 fn create_keys() -> Vec<&'static str> {
-    TOP.iter()
-        .copied()
+    names(&HolderBody::BODY)
+        .into_iter()
         .chain(FLAT.iter().map(|(flat, _, _)| *flat))
         .collect()
 }
@@ -231,7 +206,7 @@ fn derived_name(top: &Map<String, Value>) -> Option<String> {
 
 /// A PUT body in the nested camelCase shape (no flat fields, no JSON text).
 pub fn normalize_update(body: Map<String, Value>, errors: &mut Errors) -> Map<String, Value> {
-    rename_aliases(body, "", TOP, errors)
+    rename_aliases(body, "", &names(&HolderBody::BODY), errors)
         .into_iter()
         .map(|(k, v)| {
             let v = normalize_value(v, &k, errors);

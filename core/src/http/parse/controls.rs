@@ -1,62 +1,55 @@
 //! The `spendingControls` object of card bodies, parsed into a typed patch.
 
-use std::collections::HashSet;
-
-use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use crate::domain::cards::{ControlsPatch, Interval, SpendingLimit, is_category};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 
 /// Most categories in one `allowedCategories`, `blockedCategories` or limit `categories` list.
 pub const MAX_CATEGORIES: usize = 100;
 /// Most entries in `spendingLimits`.
 pub const MAX_SPENDING_LIMITS: usize = 20;
 
-fn categories(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<String>> {
-    let Value::Array(items) = value else {
-        errors.push(path, "must be an array of strings");
-        return None;
-    };
-    // Checked before looking at any item, so a huge list costs one length check.
-    if items.len() > MAX_CATEGORIES {
-        errors.push(path, format!("must have at most {MAX_CATEGORIES} entries"));
-        return None;
+const CATEGORY: &str = "^[a-z0-9_]{1,64}$";
+const NOT_A_CATEGORY: &str = "must be 1 to 64 characters of a-z, 0-9 and _";
+
+body! {
+    /// `spendingControls.channels`: each given channel on or off.
+    pub struct ChannelsBody = "ChannelsInput" {
+        optional atm: "atm", Bool;
+        optional pos: "pos", Bool;
+        optional web: "web", Bool;
+        optional mobile: "mobile", Bool;
     }
-    let mut out = Vec::with_capacity(items.len());
-    let mut seen = HashSet::with_capacity(items.len());
-    let mut ok = true;
-    for (i, item) in items.into_iter().enumerate() {
-        match item {
-            Value::String(s) if is_category(&s) => {
-                if seen.insert(s.clone()) {
-                    out.push(s);
-                }
-            }
-            _ => {
-                errors.push(
-                    format!("{path}[{i}]"),
-                    "must be 1 to 64 characters of a-z, 0-9 and _",
-                );
-                ok = false;
-            }
-        }
-    }
-    ok.then_some(out)
 }
 
-fn limits(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<SpendingLimit>> {
-    let Value::Array(items) = value else {
-        errors.push(path, "must be an array");
-        return None;
-    };
-    if items.len() > MAX_SPENDING_LIMITS {
-        errors.push(
-            path,
-            format!("must have at most {MAX_SPENDING_LIMITS} entries"),
-        );
-        return None;
+body! {
+    /// One entry of `spendingLimits`.
+    pub struct LimitBody = "SpendingLimitInput" {
+        required amount: "amount", Amount;
+        required interval: "interval", Enum(Interval::ALL);
+        optional categories: "categories",
+            PatternList(MAX_CATEGORIES, CATEGORY, is_category, NOT_A_CATEGORY);
     }
+}
+
+body! {
+    /// The `spendingControls` object of card bodies (the component `SpendingControlsInput`; the
+    /// rule across its two category lists is the schema's `not`, beside it).
+    pub struct ControlsBody = "SpendingControlsInput",
+        "Allowed and blocked categories cannot both be non-empty." {
+        optional channels: "channels", Inline(&ChannelsBody::BODY);
+        optional allowed_categories: "allowedCategories",
+            PatternList(MAX_CATEGORIES, CATEGORY, is_category, NOT_A_CATEGORY);
+        optional blocked_categories: "blockedCategories",
+            PatternList(MAX_CATEGORIES, CATEGORY, is_category, NOT_A_CATEGORY);
+        optional spending_limits: "spendingLimits",
+            InlineList(MAX_SPENDING_LIMITS, &LimitBody::BODY);
+    }
+}
+
+fn limits(items: Vec<Value>, path: &str, errors: &mut Errors) -> Option<Vec<SpendingLimit>> {
     let mut out = Vec::with_capacity(items.len());
     let mut ok = true;
     for (i, item) in items.into_iter().enumerate() {
@@ -66,28 +59,19 @@ fn limits(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<SpendingL
             ok = false;
             continue;
         };
-        let amount = f.money("amount");
-        if amount.is_some_and(|a| a <= Decimal::ZERO) {
-            f.error("amount", "must be greater than 0");
-        }
+        let amount = f.read(&LimitBody::amount);
         let interval = f
-            .enumeration("interval", Interval::ALL)
+            .read(&LimitBody::interval)
             .and_then(|s| Interval::parse(&s));
-        let cats = match f.take("categories") {
-            Some(v) => {
-                let path = f.path("categories");
-                categories(v, &path, f.errors)
-            }
-            None => Some(Vec::new()),
-        };
+        // Absent: no categories (a refused list has reported an error, checked below).
+        let categories = f.read(&LimitBody::categories).unwrap_or_default();
         f.finish();
-        match (amount, interval, cats) {
-            (Some(amount), Some(interval), Some(categories)) if errors.0.len() == before => out
-                .push(SpendingLimit {
-                    amount,
-                    interval,
-                    categories,
-                }),
+        match (amount, interval) {
+            (Some(amount), Some(interval)) if errors.0.len() == before => out.push(SpendingLimit {
+                amount,
+                interval,
+                categories,
+            }),
             _ => ok = false,
         }
     }
@@ -98,26 +82,20 @@ fn limits(value: Value, path: &str, errors: &mut Errors) -> Option<Vec<SpendingL
 pub fn patch(body: Map<String, Value>, path: &str, errors: &mut Errors) -> ControlsPatch {
     let mut out = ControlsPatch::default();
     let mut f = Fields::new(body, path, errors);
-    if let Some(channels) = f.opt_object("channels") {
+    if let Some(channels) = f.read(&ControlsBody::channels) {
         let cpath = f.path("channels");
         let mut c = Fields::new(channels, &cpath, f.errors);
-        out.atm = c.opt_bool("atm");
-        out.pos = c.opt_bool("pos");
-        out.web = c.opt_bool("web");
-        out.mobile = c.opt_bool("mobile");
+        out.atm = c.read(&ChannelsBody::atm);
+        out.pos = c.read(&ChannelsBody::pos);
+        out.web = c.read(&ChannelsBody::web);
+        out.mobile = c.read(&ChannelsBody::mobile);
         c.finish();
     }
-    if let Some(v) = f.take("allowedCategories") {
-        let p = f.path("allowedCategories");
-        out.allowed_categories = categories(v, &p, f.errors);
-    }
-    if let Some(v) = f.take("blockedCategories") {
-        let p = f.path("blockedCategories");
-        out.blocked_categories = categories(v, &p, f.errors);
-    }
-    if let Some(v) = f.take("spendingLimits") {
+    out.allowed_categories = f.read(&ControlsBody::allowed_categories);
+    out.blocked_categories = f.read(&ControlsBody::blocked_categories);
+    if let Some(items) = f.read(&ControlsBody::spending_limits) {
         let p = f.path("spendingLimits");
-        out.spending_limits = limits(v, &p, f.errors);
+        out.spending_limits = limits(items, &p, f.errors);
     }
     f.finish();
     out

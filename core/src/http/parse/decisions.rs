@@ -8,7 +8,20 @@ use crate::domain::authorizations::endpoint::{
 };
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 use crate::storage::codec::JsonText;
+
+body! {
+    /// PUT /authorization-endpoint.
+    pub struct SettingsBody = "AuthorizationEndpointSet" {
+        required url: "url", Str,
+            "https anywhere; http only to loopback; never link-local or metadata addresses; \
+             private ranges only when the operator allows them.";
+        optional timeout_ms: "timeoutMs",
+            Between(MIN_TIMEOUT_MS as i64, MAX_TIMEOUT_MS as i64) = Int(DEFAULT_TIMEOUT_MS as i64);
+        optional fallback: "fallback", Enum(Fallback::ALL) = Str("decline");
+    }
+}
 
 /// `{url, timeoutMs?, fallback?}`; `url` is judged by `check_url` (the operator's URL policy), which
 /// answers why it refuses one.
@@ -18,33 +31,23 @@ pub fn settings(
 ) -> ApiResult<Settings> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let url = f.str("url").and_then(|u| match check_url(&u) {
-        Ok(()) => Some(u),
-        Err(why) => {
-            f.error("url", why);
-            None
-        }
-    });
-    let timeout_ms = match f.take("timeoutMs") {
-        None => Some(DEFAULT_TIMEOUT_MS),
-        Some(v) => match crate::http::fields::whole_number(&v) {
-            Some(ms) if (i64::from(MIN_TIMEOUT_MS)..=i64::from(MAX_TIMEOUT_MS)).contains(&ms) => {
-                Some(ms as u32)
-            }
-            _ => {
-                f.error(
-                    "timeoutMs",
-                    format!("must be a whole number from {MIN_TIMEOUT_MS} to {MAX_TIMEOUT_MS}"),
-                );
+    let url = f
+        .read(&SettingsBody::url)
+        .and_then(|u| match check_url(&u) {
+            Ok(()) => Some(u),
+            Err(why) => {
+                f.error("url", why);
                 None
             }
-        },
-    };
+        });
+    // In range, so it fits a u32.
+    let timeout_ms = f
+        .read_or_default(&SettingsBody::timeout_ms)
+        .and_then(|ms| u32::try_from(ms).ok());
     // Absent (or null) is the default; a wrong value reports its error and fails below.
-    let fallback = match f.opt_enum("fallback", Fallback::ALL) {
-        Some(s) => Fallback::parse(&s),
-        None => Some(Fallback::Decline),
-    };
+    let fallback = f
+        .read_or_default(&SettingsBody::fallback)
+        .and_then(|s| Fallback::parse(&s));
     f.finish();
     errors.finish(())?;
     match (url, timeout_ms, fallback) {

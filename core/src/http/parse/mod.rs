@@ -3,6 +3,7 @@
 
 pub mod account_details;
 pub mod accounts;
+pub mod api_keys;
 pub mod authorizations;
 pub mod card_holder_validation;
 pub mod card_holders;

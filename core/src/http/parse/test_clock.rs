@@ -2,31 +2,24 @@
 
 use serde_json::{Map, Value};
 
+use crate::domain::test_clock::MAX_OFFSET_SECS;
 use crate::error::ApiResult;
 use crate::http::fields::{Errors, Fields};
+use crate::http::parse::input::body;
 
-/// `{seconds}`: a whole number of seconds > 0 (the 10-year bound is the domain's, it depends on the
-/// clock's current offset).
+body! {
+    /// POST /test-clock/advance: the 10-year bound is the domain's (it depends on the clock's
+    /// current offset); the document states it.
+    pub struct AdvanceBody = "TestClockAdvance" {
+        required seconds: "seconds", WholeNumber(1, MAX_OFFSET_SECS);
+    }
+}
+
+/// `{seconds}`: a whole number of seconds > 0.
 pub fn advance(body: Map<String, Value>) -> ApiResult<i64> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let seconds = match f.take("seconds") {
-        None | Some(Value::Null) => {
-            f.error("seconds", "is required");
-            None
-        }
-        Some(v @ Value::Number(_)) => match crate::http::fields::whole_number(&v) {
-            Some(s) if s > 0 => Some(s),
-            _ => {
-                f.error("seconds", "must be a whole number greater than 0");
-                None
-            }
-        },
-        Some(_) => {
-            f.error("seconds", "must be a whole number greater than 0");
-            None
-        }
-    };
+    let seconds = f.read(&AdvanceBody::seconds);
     f.finish();
     errors.finish(seconds.unwrap_or_default())
 }

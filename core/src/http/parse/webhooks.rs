@@ -13,12 +13,36 @@ use crate::http::parse::input::body;
 /// Longest URL taken.
 pub const MAX_URL: usize = 2048;
 
-fn url(f: &mut Fields, required: bool) -> Option<String> {
-    let url = if required {
-        f.text("url", MAX_URL)
-    } else {
-        f.opt_text("url", MAX_URL)
-    }?;
+body! {
+    /// POST /webhook-endpoints.
+    pub struct EndpointBody = "WebhookEndpointCreate" {
+        required url: "url", Text(MAX_URL),
+            "https:// anywhere; http:// only to loopback. Link-local and cloud metadata \
+            addresses are refused, private ranges unless the operator allows them.";
+        required enabled_events: "enabledEvents", EnumSet(EventType::ALL, ALL_EVENTS, "event type"),
+            "Event types, or [\"*\"] for every type (alone). \
+            Duplicates are dropped.";
+        optional description: "description", Text(255);
+    }
+}
+
+body! {
+    /// PATCH /webhook-endpoints/{id}: what is sent changes; a null `description` clears it.
+    pub struct EndpointUpdateBody = "WebhookEndpointUpdate" {
+        optional url: "url", Text(MAX_URL),
+            "https:// anywhere; http:// only to loopback. Link-local and cloud metadata \
+            addresses are refused, private ranges unless the operator allows them.";
+        optional enabled_events: "enabledEvents", EnumSet(EventType::ALL, ALL_EVENTS, "event type"),
+            "Event types, or [\"*\"] for every type (alone). \
+            Duplicates are dropped.";
+        optional description: "description", Text(255);
+        optional status: "status", Enum(EndpointStatus::ALL);
+    }
+}
+
+/// The URL's scheme, beyond the declared text (the operator's policy is the handler's).
+fn http_url(f: &mut Fields, url: Option<String>) -> Option<String> {
+    let url = url?;
     let lower = url.to_ascii_lowercase();
     if !(lower.starts_with("https://") || lower.starts_with("http://")) {
         f.error("url", "must be an http:// or https:// URL");
@@ -27,58 +51,13 @@ fn url(f: &mut Fields, required: bool) -> Option<String> {
     Some(url)
 }
 
-/// A non-empty list of known event types, or `["*"]`; duplicates are dropped.
-fn enabled_events(f: &mut Fields, required: bool) -> Option<Vec<String>> {
-    let Some(v) = f.take("enabledEvents") else {
-        if required {
-            f.error("enabledEvents", "is required");
-        }
-        return None;
-    };
-    let Value::Array(items) = v else {
-        f.error("enabledEvents", "must be a list of event types");
-        return None;
-    };
-    if items.is_empty() {
-        f.error(
-            "enabledEvents",
-            "must name at least one event type, or \"*\"",
-        );
-        return None;
-    }
-    let mut out: Vec<String> = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        match item.as_str() {
-            Some(t) if t == ALL_EVENTS || EventType::parse(t).is_some() => {
-                if !out.iter().any(|o| o == t) {
-                    out.push(t.to_string());
-                }
-            }
-            _ => {
-                f.error(
-                    &format!("enabledEvents.{i}"),
-                    format!("must be \"*\" or one of: {}", EventType::ALL.join(", ")),
-                );
-                return None;
-            }
-        }
-    }
-    if out.len() > 1 && out.iter().any(|t| t == ALL_EVENTS) {
-        f.error(
-            "enabledEvents",
-            "\"*\" takes every event type and stands alone",
-        );
-        return None;
-    }
-    Some(out)
-}
-
 pub fn create(body: Map<String, Value>) -> ApiResult<NewEndpoint> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
-    let url = url(&mut f, true);
-    let enabled_events = enabled_events(&mut f, true);
-    let description = f.opt_text("description", 255);
+    let url = f.read(&EndpointBody::url);
+    let url = http_url(&mut f, url);
+    let enabled_events = f.read(&EndpointBody::enabled_events);
+    let description = f.read(&EndpointBody::description);
     f.finish();
     match (url, enabled_events) {
         (Some(url), Some(enabled_events)) => errors.finish(NewEndpoint {
@@ -94,16 +73,17 @@ pub fn update(body: Map<String, Value>) -> ApiResult<EndpointUpdate> {
     let mut errors = Errors::default();
     let mut f = Fields::new(body, "", &mut errors);
     let clear_description = f.is_null("description");
+    let url = f.read(&EndpointUpdateBody::url);
     let update = EndpointUpdate {
-        url: url(&mut f, false),
-        enabled_events: enabled_events(&mut f, false),
-        description: match f.opt_text("description", 255) {
+        url: http_url(&mut f, url),
+        enabled_events: f.read(&EndpointUpdateBody::enabled_events),
+        description: match f.read(&EndpointUpdateBody::description) {
             Some(d) => Some(Some(d)),
             None if clear_description => Some(None),
             None => None,
         },
         status: f
-            .opt_enum("status", EndpointStatus::ALL)
+            .read(&EndpointUpdateBody::status)
             .and_then(|s| EndpointStatus::parse(&s)),
     };
     f.finish();
