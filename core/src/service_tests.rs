@@ -365,6 +365,22 @@ fn snapshot(store: &mut crate::storage::MemStore) -> Vec<(Vec<u8>, Vec<u8>)> {
 }
 
 impl App {
+    /// The service started again with only `key` for the vault (the old key removed after a
+    /// rotation), the same API keys.
+    fn restart_with_vault_key(&mut self, key: [u8; 32]) {
+        let mut api_keys = crate::domain::api_keys::ConfiguredKeys::default();
+        api_keys.add(KEY_A, "alice").unwrap();
+        api_keys.add(KEY_B, "bob").unwrap();
+        let config = crate::Config {
+            api_keys,
+            vault_key: Some(key),
+            ..crate::Config::default()
+        };
+        self.service = crate::Service::new(config, &self.env);
+    }
+}
+
+impl App {
     fn authorize(&mut self, card: &str, amount: u32, merchant: Value) -> String {
         let body = json!({"amount": amount, "channel": "pos", "merchant": merchant});
         let (s, v) = self.call(
@@ -1147,19 +1163,7 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     let e = decision_endpoints::find(&mut s).unwrap();
     let secrets = decision_endpoints::signing_secrets(&s, &alone, &e).unwrap();
     assert_eq!((secrets.len(), &secrets[0]), (2, &decision_secret));
-    app.service = crate::Service::new(
-        crate::Config {
-            api_keys: {
-                let mut keys = crate::domain::api_keys::ConfiguredKeys::default();
-                keys.add(KEY_A, "alice").unwrap();
-                keys.add(KEY_B, "bob").unwrap();
-                keys
-            },
-            vault_key: Some(new_key),
-            ..crate::Config::default()
-        },
-        &app.env,
-    );
+    app.restart_with_vault_key(new_key);
     let after: Vec<_> = cards.iter().map(|c| reveal(&mut app, c)).collect();
     assert_eq!(after, before);
 }
@@ -1221,19 +1225,7 @@ fn a_planned_rotation_step_writes_only_what_is_still_as_read() {
     rotating.retire_others(&mut app.store).unwrap();
 
     // The new key alone reveals the live cards as before.
-    app.service = crate::Service::new(
-        crate::Config {
-            api_keys: {
-                let mut keys = crate::domain::api_keys::ConfiguredKeys::default();
-                keys.add(KEY_A, "alice").unwrap();
-                keys.add(KEY_B, "bob").unwrap();
-                keys
-            },
-            vault_key: Some(new_key),
-            ..crate::Config::default()
-        },
-        &app.env,
-    );
+    app.restart_with_vault_key(new_key);
     for i in [0, 1, 3] {
         assert_eq!(reveal(&mut app, &cards[i]), before[i]);
     }
