@@ -22,7 +22,7 @@ pub fn runtime() -> io::Result<tokio::runtime::Runtime> {
 }
 
 /// Lowers the calling thread's priority to `nice` (a failure only costs the clients some CPU).
-pub fn lower_priority(nice: i32) {
+fn lower_priority(nice: i32) {
     if let Err(cause) = crate::os_thread::lower_nice(nice) {
         tracing::debug!(%cause, "cannot lower a background thread's priority");
     }

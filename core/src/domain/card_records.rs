@@ -132,13 +132,11 @@ pub fn decode_part(
     bytes: &[u8],
     parts: CardParts,
 ) -> std::result::Result<Card, crate::storage::StoreError> {
-    let rest = match bytes.split_first() {
-        Some((&v, rest)) if v == Card::VERSION => rest,
+    let c: StoredCard = match codec::decode_view::<Card, _>(bytes) {
+        Some(view) => view?,
         // An older version: decoded whole, as any read does.
-        _ => return codec::decode(bytes),
+        None => return codec::decode(bytes),
     };
-    let c: StoredCard = postcard::from_bytes(rest)
-        .map_err(|e| crate::storage::StoreError(format!("cannot decode card: {e}")))?;
     let keep = |on: bool, text: &str| if on { text.to_string() } else { String::new() };
     let metadata = match parts.metadata {
         true => serde_json::from_str(c.metadata)

@@ -31,6 +31,21 @@ pub fn encode<T: Record>(value: &T) -> Result<Vec<u8>, StoreError> {
         .map_err(|e| StoreError(format!("cannot encode {}: {e}", T::NAME)))
 }
 
+/// A current-version record of `T` read as `V`, a view with `T`'s fields in `T`'s order whose texts
+/// may borrow from `bytes` (a list's pass reads a few fields of each record without copying the
+/// rest). `None` for any other version: the caller decodes that one whole, with [`decode`].
+pub fn decode_view<'a, T: Record, V: serde::Deserialize<'a>>(
+    bytes: &'a [u8],
+) -> Option<Result<V, StoreError>> {
+    match bytes.split_first() {
+        Some((&v, rest)) if v == T::VERSION => Some(
+            postcard::from_bytes(rest)
+                .map_err(|e| StoreError(format!("cannot decode {}: {e}", T::NAME))),
+        ),
+        _ => None,
+    }
+}
+
 pub fn decode<T: Record>(bytes: &[u8]) -> Result<T, StoreError> {
     match bytes.split_first() {
         Some((&v, rest)) if v == T::VERSION => postcard::from_bytes(rest)
