@@ -6,8 +6,6 @@ mod delivery;
 mod json_log;
 mod metrics;
 mod os_thread;
-// Used by the webhook delivery task and real-time authorization decisions, which build on it next.
-#[cfg_attr(not(test), allow(dead_code))]
 mod outbound;
 mod rotation;
 mod server;
