@@ -62,6 +62,17 @@ async function cards(name, flags) {
   }
 }
 
+/** The first request-log entry of `log` that `pick` accepts, waiting up to 5 s for it; undefined if none came. */
+async function logged(log, pick) {
+  const end = Date.now() + 5000;
+  for (;;) {
+    const found = log().split("\n").slice(0, -1).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l))
+      .find((e) => e.message === "request" && pick(e));
+    if (found || Date.now() > end) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** How many accounts the server holds, asked from Node (no CORS involved). */
 async function accounts(base) {
   const res = await fetch(`${base}/accounts`, { headers: { "x-api-key": KEY } });
@@ -134,9 +145,9 @@ test("a page on an allowed origin calls the API with a key: a preflighted POST a
   assert.match(result.requestId ?? "", /\S/, "request-id is readable from the page");
   // The browser sent a preflight for the JSON POST with a key (Playwright does not show preflights
   // as page requests; the server's request log does).
-  const requests = log().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l))
-    .filter((e) => e.message === "request");
-  const preflight = requests.find((e) => e.method === "OPTIONS" && e.route === "/accounts");
+  // The log reaches this process through a pipe, written by the server's log thread after the
+  // response went out: wait for the line rather than read once.
+  const preflight = await logged(log, (e) => e.method === "OPTIONS" && e.route === "/accounts");
   assert.ok(preflight, `no preflight logged: ${log()}`);
   assert.equal(preflight.status, 204);
   assert.equal(await accounts(api), 1);
