@@ -35,6 +35,8 @@ pub mod storage;
 mod test_app;
 #[cfg(test)]
 mod webhook_tests;
+#[cfg(test)]
+mod write_keys_tests;
 
 pub use env::{Env, Timestamp};
 pub use http::{Method, Request, Response};

@@ -39,6 +39,16 @@ impl Tx for MemStore {
         Ok(())
     }
 
+    fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        // The claim stores rely on: every core test checks it.
+        debug_assert!(
+            !self.map.contains_key(key),
+            "put_new of a stored key: {}",
+            key.escape_ascii()
+        );
+        self.put(key, value)
+    }
+
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
         self.map.remove(key);
         Ok(())

@@ -9,7 +9,24 @@ use super::{Direction, KvPair, StoreError, Tx};
 /// the base until [`Overlay::commit`], so a request that fails is simply dropped.
 pub struct Overlay<'a> {
     base: &'a mut dyn Tx,
-    writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    writes: BTreeMap<Vec<u8>, Write>,
+}
+
+/// A buffered write.
+enum Write {
+    Put(Vec<u8>),
+    /// A put of a key the base does not hold ([`Tx::put_new`]): a later delete drops it.
+    New(Vec<u8>),
+    Delete,
+}
+
+impl Write {
+    fn value(&self) -> Option<&Vec<u8>> {
+        match self {
+            Write::Put(v) | Write::New(v) => Some(v),
+            Write::Delete => None,
+        }
+    }
 }
 
 impl<'a> Overlay<'a> {
@@ -22,10 +39,11 @@ impl<'a> Overlay<'a> {
 
     /// Applies the buffered writes to the base transaction.
     pub fn commit(self) -> Result<(), StoreError> {
-        for (key, value) in self.writes {
-            match value {
-                Some(v) => self.base.put(&key, &v)?,
-                None => self.base.delete(&key)?,
+        for (key, write) in self.writes {
+            match write {
+                Write::Put(v) => self.base.put(&key, &v)?,
+                Write::New(v) => self.base.put_new(&key, &v)?,
+                Write::Delete => self.base.delete(&key)?,
             }
         }
         Ok(())
@@ -35,18 +53,46 @@ impl<'a> Overlay<'a> {
 impl Tx for Overlay<'_> {
     fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
         match self.writes.get(key) {
-            Some(v) => Ok(v.clone()),
+            Some(w) => Ok(w.value().cloned()),
             None => self.base.get(key),
         }
     }
 
     fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.writes.insert(key.to_vec(), Some(value.to_vec()));
+        match self.writes.get_mut(key) {
+            // Still a key the base does not hold.
+            Some(Write::New(v)) => *v = value.to_vec(),
+            Some(w) => *w = Write::Put(value.to_vec()),
+            None => {
+                self.writes.insert(key.to_vec(), Write::Put(value.to_vec()));
+            }
+        }
+        Ok(())
+    }
+
+    fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        match self.writes.get_mut(key) {
+            Some(Write::New(v)) => *v = value.to_vec(),
+            // Deleted here: the base may hold it, so the put must reach the base.
+            Some(w) => *w = Write::Put(value.to_vec()),
+            None => {
+                self.writes.insert(key.to_vec(), Write::New(value.to_vec()));
+            }
+        }
         Ok(())
     }
 
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
-        self.writes.insert(key.to_vec(), None);
+        match self.writes.get_mut(key) {
+            // Never in the base: nothing to delete there.
+            Some(Write::New(_)) => {
+                self.writes.remove(key);
+            }
+            Some(w) => *w = Write::Delete,
+            None => {
+                self.writes.insert(key.to_vec(), Write::Delete);
+            }
+        }
         Ok(())
     }
 
@@ -60,7 +106,7 @@ impl Tx for Overlay<'_> {
         if start >= end {
             return Ok(Vec::new());
         }
-        let pending: Vec<(&Vec<u8>, &Option<Vec<u8>>)> = self
+        let pending: Vec<(&Vec<u8>, &Write)> = self
             .writes
             .range::<[u8], _>((Bound::Included(start), Bound::Excluded(end)))
             .collect();
@@ -68,8 +114,8 @@ impl Tx for Overlay<'_> {
         let base_limit = limit.saturating_add(pending.len());
         let base = self.base.scan(start, end, dir, base_limit)?;
         let mut merged: BTreeMap<Vec<u8>, Vec<u8>> = base.into_iter().collect();
-        for (k, v) in pending {
-            match v {
+        for (k, w) in pending {
+            match w.value() {
                 Some(v) => merged.insert(k.clone(), v.clone()),
                 None => merged.remove(k),
             };

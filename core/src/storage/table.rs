@@ -158,7 +158,8 @@ fn add_range(
     id: &str,
 ) -> Res {
     let prefix = keys::range_index(client, kind, index);
-    tx.put(&keys::range_entry(&prefix, encoded, id), &[])?;
+    // A record has one entry per range index, and this is not its place yet.
+    tx.put_new(&keys::range_entry(&prefix, encoded, id), &[])?;
     bump(tx, &range_count_key(client, kind, index, encoded, id), 1)
 }
 
@@ -191,7 +192,7 @@ fn move_range(
     }
     let prefix = keys::range_index(client, kind, index);
     tx.delete(&keys::range_entry(&prefix, old, id))?;
-    tx.put(&keys::range_entry(&prefix, new, id), &[])
+    tx.put_new(&keys::range_entry(&prefix, new, id), &[])
 }
 
 /// The exact number of entries of the range index `index` of `kind` whose values lie in `span`:
@@ -369,7 +370,8 @@ fn shard(id: &str) -> u8 {
 
 fn add_entry<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str, value: &str) -> Res {
     let key = keys::index_entry(client, R::KIND, field, value, r.created_ms(), r.id());
-    tx.put(&key, &[])?;
+    // Only for a value the record did not have (a new record, or a changed value).
+    tx.put_new(&key, &[])?;
     bump(
         tx,
         &keys::tally(client, R::KIND, field, value, shard(r.id())),

@@ -129,6 +129,13 @@ impl Tx for LoggedTx<'_> {
         Ok(())
     }
 
+    /// Logged as a put: recovery replays the log into redb itself, where a put is all it takes.
+    fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.inner.put_new(key, value)?;
+        encode_write(self.payload, key, Some(value));
+        Ok(())
+    }
+
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
         self.inner.delete(key)?;
         encode_write(self.payload, key, None);

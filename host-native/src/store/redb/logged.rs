@@ -71,6 +71,9 @@ pub struct CommitStats {
     pub checkpoint_versions: u64,
     /// Of those keys, the ones whose newest version is a delete.
     pub checkpoint_deletes: u64,
+    /// Keys the checkpoints did not write: put new in their memtable ([`card_core::Tx::put_new`],
+    /// a moved range index entry's new place), then deleted (moved on) before it was written.
+    pub checkpoint_skipped: u64,
     /// Freeing a checkpointed memtable (on the checkpointer); how many times a batch or read
     /// still held it when the checkpoint ended (it waited), and how many times it gave up
     /// waiting (the last holder freed it).
@@ -82,7 +85,7 @@ pub struct CommitStats {
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes) of {} versions; memtables freed {} (waited for {}, left {})",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
@@ -92,6 +95,7 @@ impl CommitStats {
             self.checkpoint_bytes >> 20,
             self.checkpoint_keys,
             self.checkpoint_deletes,
+            self.checkpoint_skipped,
             self.checkpoint_versions,
             self.checkpoint_free.summary(),
             self.frees_waited,
@@ -353,7 +357,7 @@ impl LoggedDb {
         let cpu_before = os_thread::cpu_time();
         let io_before = self.file.io.totals();
         let versions = job.memtable.versions() as u64;
-        let (mut keys, mut deletes) = (0u64, 0u64);
+        let (mut keys, mut deletes, mut skipped) = (0u64, 0u64, 0u64);
         let db = &self.file.db;
         let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
         let txn = db
@@ -363,15 +367,20 @@ impl LoggedDb {
             let mut table = txn
                 .open_table(KV)
                 .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
-            for (key, value) in job.memtable.latest() {
-                keys += 1;
+            for (key, value, new) in job.memtable.latest() {
                 let done = match value {
                     Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
+                    // Put new in this memtable, then deleted: redb never had it.
+                    None if new => {
+                        skipped += 1;
+                        continue;
+                    }
                     None => {
                         deletes += 1;
                         table.remove(key.as_slice()).map(|_| ())
                     }
                 };
+                keys += 1;
                 done.map_err(|e| fatal("checkpoint write failed", &e))?;
             }
         }
@@ -403,6 +412,7 @@ impl LoggedDb {
                 cpu_ms = cpu.as_secs_f64() * 1000.0,
                 keys,
                 deletes,
+                skipped,
                 versions,
                 write_ms = io.write.as_secs_f64() * 1000.0,
                 written_kib = io.write_bytes >> 10,
@@ -419,6 +429,7 @@ impl LoggedDb {
             s.checkpoint_keys += keys;
             s.checkpoint_versions += versions;
             s.checkpoint_deletes += deletes;
+            s.checkpoint_skipped += skipped;
         });
         Ok(())
     }

@@ -24,17 +24,84 @@ pub type Version = Option<Vec<u8>>;
 
 #[derive(Default)]
 pub struct Memtable {
-    map: SkipMap<Versioned, Version>,
+    map: SkipMap<Versioned, Stored>,
     bytes: AtomicU64,
 }
 
+/// A version as held: a put, a put of a key no older layer holds ([`Tx::put_new`]), or a delete.
+#[derive(Clone)]
+enum Stored {
+    Put(Vec<u8>),
+    New(Vec<u8>),
+    Delete,
+}
+
+impl Stored {
+    fn version(&self) -> Version {
+        match self {
+            Stored::Put(v) | Stored::New(v) => Some(v.clone()),
+            Stored::Delete => None,
+        }
+    }
+}
+
 impl Memtable {
-    /// Writes `key` in batch `seq` (a later write of the same batch replaces it).
+    /// Writes `key` in batch `seq` (a later write of the same batch replaces it). A delete of a
+    /// key put with [`Memtable::put_new`] in the same batch takes that version out: the key was in
+    /// no layer before, and no read has seen the batch.
     pub fn put(&self, seq: u64, key: &[u8], value: Option<&[u8]>) {
-        let size = key.len() + value.map_or(0, <[u8]>::len) + 16;
-        self.bytes.fetch_add(size as u64, Ordering::Relaxed);
-        self.map
-            .insert((key.to_vec(), Reverse(seq)), value.map(<[u8]>::to_vec));
+        let versioned = (key.to_vec(), Reverse(seq));
+        let stored = match value {
+            Some(v) => Stored::Put(v.to_vec()),
+            None => {
+                if let Some(e) = self.map.get(&versioned)
+                    && matches!(e.value(), Stored::New(_))
+                {
+                    let size = Self::size(key, e.value());
+                    e.remove();
+                    self.bytes.fetch_sub(size, Ordering::Relaxed);
+                    return;
+                }
+                Stored::Delete
+            }
+        };
+        self.insert(versioned, stored);
+    }
+
+    /// [`Memtable::put`] of a key that no layer holds at batch `seq` (the caller's claim): a
+    /// checkpoint need not delete it from redb if it is deleted before the memtable is written.
+    pub fn put_new(&self, seq: u64, key: &[u8], value: &[u8]) {
+        let mut inserted = false;
+        let stored = Stored::New(value.to_vec());
+        let size = Self::size(key, &stored);
+        let entry = self
+            .map
+            .get_or_insert_with((key.to_vec(), Reverse(seq)), || {
+                inserted = true;
+                stored
+            });
+        if inserted {
+            self.bytes.fetch_add(size, Ordering::Relaxed);
+        } else {
+            // Over a delete of the same batch: a later delete must put that delete back, not
+            // take the version out, so this is a plain put.
+            let versioned = entry.key().clone();
+            self.insert(versioned, Stored::Put(value.to_vec()));
+        }
+    }
+
+    fn size(key: &[u8], stored: &Stored) -> u64 {
+        let value = match stored {
+            Stored::Put(v) | Stored::New(v) => v.len(),
+            Stored::Delete => 0,
+        };
+        (key.len() + value + 16) as u64
+    }
+
+    fn insert(&self, versioned: Versioned, stored: Stored) {
+        self.bytes
+            .fetch_add(Self::size(&versioned.0, &stored), Ordering::Relaxed);
+        self.map.insert(versioned, stored);
     }
 
     /// Bytes written so far, versions included.
@@ -56,7 +123,7 @@ impl Memtable {
         let entry = self
             .map
             .lower_bound(std::ops::Bound::Included(&(key.to_vec(), Reverse(at))))?;
-        (entry.key().0 == key).then(|| entry.value().clone())
+        (entry.key().0 == key).then(|| entry.value().version())
     }
 
     /// The newest version at or before `at` of each key in `[start, end)`, in `dir` order.
@@ -64,47 +131,55 @@ impl Memtable {
         let range = self
             .map
             .range((start.to_vec(), Reverse(u64::MAX))..(end.to_vec(), Reverse(u64::MAX)));
-        let versions: Box<dyn Iterator<Item = Entry<'_, Versioned, Version>> + '_> = match dir {
+        let versions: Box<dyn Iterator<Item = Entry<'_, Versioned, Stored>> + '_> = match dir {
             Direction::Forward => Box::new(range),
             Direction::Reverse => Box::new(range.rev()),
         };
-        Box::new(Newest {
-            versions: versions.peekable(),
-            at,
-        })
+        Box::new(
+            Newest {
+                versions: versions.peekable(),
+                at,
+            }
+            .map(|(key, version, _)| Ok((key, version))),
+        )
     }
 
-    /// The newest version of every key, in key order: what a checkpoint writes.
-    pub fn latest(&self) -> impl Iterator<Item = (Vec<u8>, Version)> + '_ {
+    /// The newest version of every key, in key order, and whether the key was new to this
+    /// memtable (its oldest version here a [`Memtable::put_new`]): what a checkpoint writes. A
+    /// new key's delete is not written: redb never had it.
+    pub fn latest(&self) -> impl Iterator<Item = (Vec<u8>, Version, bool)> + '_ {
         Newest {
             versions: self.map.iter().peekable(),
             at: u64::MAX,
         }
-        .map(|r| r.expect("a memtable cannot fail"))
     }
 }
 
 /// One layer's keys in scan order, each with its newest visible version.
 pub type Layer<'a> = Box<dyn Iterator<Item = Result<(Vec<u8>, Version), StoreError>> + 'a>;
 
-struct Newest<'a, I: Iterator<Item = Entry<'a, Versioned, Version>>> {
+struct Newest<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> {
     versions: Peekable<I>,
     at: u64,
 }
 
-impl<'a, I: Iterator<Item = Entry<'a, Versioned, Version>>> Iterator for Newest<'a, I> {
-    type Item = Result<(Vec<u8>, Version), StoreError>;
+impl<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> Iterator for Newest<'a, I> {
+    /// A key, its newest version at or before `at`, and whether its oldest version is a `New`
+    /// (in a forward walk; a reverse walk meets the oldest first).
+    type Item = (Vec<u8>, Version, bool);
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let first = self.versions.next()?;
             let key = first.key().0.clone();
             let mut best: Option<(u64, Version)> = None;
-            let mut consider = |e: &Entry<'a, Versioned, Version>| {
+            let mut oldest_new = false;
+            let mut consider = |e: &Entry<'a, Versioned, Stored>| {
                 let seq = e.key().1.0;
                 if seq <= self.at && best.as_ref().is_none_or(|(s, _)| seq > *s) {
-                    best = Some((seq, e.value().clone()));
+                    best = Some((seq, e.value().version()));
                 }
+                oldest_new = matches!(e.value(), Stored::New(_));
             };
             consider(&first);
             while let Some(e) = self.versions.peek()
@@ -114,7 +189,7 @@ impl<'a, I: Iterator<Item = Entry<'a, Versioned, Version>>> Iterator for Newest<
                 self.versions.next();
             }
             if let Some((_, v)) = best {
-                return Some(Ok((key, v)));
+                return Some((key, v, oldest_new));
             }
         }
     }
@@ -201,11 +276,14 @@ impl<R: Below> View<R> {
         })
     }
 
-    fn write(&mut self, key: &[u8], value: Option<&[u8]>) -> Result<(), StoreError> {
+    fn write(&mut self, key: &[u8], value: Option<&[u8]>, new: bool) -> Result<(), StoreError> {
         if !self.writing {
             return Err(StoreError::read_only());
         }
-        self.layers.active.put(self.at, key, value);
+        match (value, new) {
+            (Some(v), true) => self.layers.active.put_new(self.at, key, v),
+            _ => self.layers.active.put(self.at, key, value),
+        }
         self.wrote = true;
         Ok(())
     }
@@ -220,11 +298,15 @@ impl<R: Below> Tx for View<R> {
     }
 
     fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.write(key, Some(value))
+        self.write(key, Some(value), false)
+    }
+
+    fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.write(key, Some(value), true)
     }
 
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
-        self.write(key, None)
+        self.write(key, None, false)
     }
 
     fn scan(
@@ -355,7 +437,11 @@ mod tests {
                 let seq = i as u64 + 1;
                 let target = if i < freeze { &frozen } else { &active };
                 for (k, v) in batch {
-                    target.put(seq, &[*k], v.as_ref().map(std::slice::from_ref));
+                    match v {
+                        // A key the view does not hold goes in as `put_new`, as the index code's.
+                        Some(v) if !model.contains_key(k) => target.put_new(seq, &[*k], &[*v]),
+                        _ => target.put(seq, &[*k], v.as_ref().map(std::slice::from_ref)),
+                    }
                     match v {
                         Some(v) => model.insert(*k, *v),
                         None => model.remove(k),
@@ -395,5 +481,79 @@ mod tests {
                 prop_assert_eq!(view.scan(&[start], &[end], dir, limit).unwrap(), expected);
             }
         }
+
+        /// Checkpoints that skip the deletes of keys new to their memtable (`latest`'s flag)
+        /// leave redb as the writes in order left the store: a skipped delete was of a key
+        /// redb never held. Writes of keys the view lacks are `put_new`s (the index code's claim).
+        #[test]
+        fn checkpoints_that_skip_new_keys_deletes_leave_what_the_writes_left(
+            base in prop::collection::btree_map(0u8..12, any::<u8>(), 0..6),
+            batches in prop::collection::vec(prop::collection::vec((0u8..12, prop::option::of(any::<u8>())), 1..6), 1..16),
+            freezes in prop::collection::vec(any::<bool>(), 16),
+        ) {
+            let mut redb = MemStore::new();
+            for (k, v) in &base {
+                redb.put(&[*k], &[*v]).unwrap();
+            }
+            let checkpoint = |m: &Memtable, redb: &mut MemStore| {
+                for (key, version, new) in m.latest() {
+                    match version {
+                        Some(v) => redb.put(&key, &v).unwrap(),
+                        None if new => assert!(redb.get(&key).unwrap().is_none(), "skipped a delete of a key redb holds"),
+                        None => redb.delete(&key).unwrap(),
+                    }
+                }
+            };
+            let mut model: BTreeMap<u8, u8> = base.clone();
+            let mut active = Memtable::default();
+            for (i, batch) in batches.iter().enumerate() {
+                let seq = i as u64 + 1;
+                for (k, v) in batch {
+                    // The view at this write: what the model holds (the batch's own writes too).
+                    match v {
+                        Some(v) if !model.contains_key(k) => active.put_new(seq, &[*k], &[*v]),
+                        _ => active.put(seq, &[*k], v.as_ref().map(std::slice::from_ref)),
+                    }
+                    match v {
+                        Some(v) => model.insert(*k, *v),
+                        None => model.remove(k),
+                    };
+                }
+                if freezes[i] {
+                    checkpoint(&std::mem::take(&mut active), &mut redb);
+                }
+            }
+            checkpoint(&active, &mut redb);
+            let want: Vec<KvPair> = model.iter().map(|(k, v)| (vec![*k], vec![*v])).collect();
+            prop_assert_eq!(redb.scan(&[0], &[0xff], Direction::Forward, usize::MAX).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn a_new_key_put_and_deleted_leaves_nothing_to_checkpoint() {
+        let m = Memtable::default();
+        // In one batch: the version goes, as if never written.
+        m.put_new(1, b"a", b"1");
+        m.put(1, b"a", None);
+        assert_eq!(m.versions(), 0);
+        assert_eq!(m.bytes(), 0);
+        // Across batches: the delete stays for reads, and the checkpoint skips it.
+        m.put_new(2, b"b", b"2");
+        m.put(3, b"b", None);
+        // A key redb may hold (a plain put first): its delete is written.
+        m.put(2, b"c", Some(b"2"));
+        m.put(3, b"c", None);
+        assert_eq!(m.get(b"b", 3), Some(None));
+        // Put new over a delete of the same batch, then deleted: the delete stays.
+        m.put(4, b"b", Some(b"4"));
+        m.put(5, b"b", None);
+        m.put_new(5, b"b", b"5");
+        m.put(5, b"b", None);
+        assert_eq!(m.get(b"b", 5), Some(None));
+        let latest: Vec<_> = m.latest().collect();
+        assert_eq!(
+            latest,
+            vec![(b"b".to_vec(), None, true), (b"c".to_vec(), None, false)]
+        );
     }
 }

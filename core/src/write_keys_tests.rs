@@ -1,0 +1,212 @@
+//! The keys a funding writes (ARCHITECTURE.md, "What a write writes"): each a key whose value
+//! changed, range entries moved with `put_new` at their new place, and nothing deleted that the
+//! store below never held. A group-commit window (here an overlay over many fundings, as the
+//! native memtable is) keeps only the last place of each moved range entry.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::http::{Method, Request};
+use crate::storage::{Direction, KvPair, MemStore, Overlay, StoreError, Tx};
+use crate::test_app::{KEY_A, TestApp as App};
+
+/// What reached the store: each write by key family (the tag, kind and field of its key) and
+/// how, and how many deletes or puts changed nothing there.
+#[derive(Default)]
+struct Writes {
+    by_family: BTreeMap<String, usize>,
+    puts: usize,
+    new: usize,
+    deletes: usize,
+    /// Deletes of keys the store did not hold, and puts of the value it held.
+    idle: usize,
+}
+
+struct Tracing<'a> {
+    inner: &'a mut MemStore,
+    w: Writes,
+}
+
+/// `r\0alice\0card\0available\0<value><id>` -> `r card available`: the key's first text parts.
+fn family(key: &[u8]) -> String {
+    let parts: Vec<String> = key
+        .split(|b| *b == 0)
+        .take(4)
+        .enumerate()
+        .filter(|(i, _)| *i != 1)
+        .map(|(_, p)| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    match parts.first().map(String::as_str) {
+        // Records: tag and kind.
+        Some("p") => parts[..2].join(" "),
+        _ => parts.join(" "),
+    }
+}
+
+impl Tracing<'_> {
+    fn note(&mut self, key: &[u8]) {
+        *self.w.by_family.entry(family(key)).or_default() += 1;
+    }
+}
+
+impl Tx for Tracing<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.inner.get(key)
+    }
+    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.note(key);
+        self.w.puts += 1;
+        if self.inner.get(key)?.as_deref() == Some(value) {
+            self.w.idle += 1;
+        }
+        self.inner.put(key, value)
+    }
+    fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.note(key);
+        self.w.new += 1;
+        self.inner.put_new(key, value)
+    }
+    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
+        self.note(key);
+        self.w.deletes += 1;
+        if self.inner.get(key)?.is_none() {
+            self.w.idle += 1;
+        }
+        self.inner.delete(key)
+    }
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError> {
+        self.inner.scan(start, end, dir, limit)
+    }
+}
+
+fn post(path: &str, body: Value) -> Request {
+    Request::new(Method::Post, path)
+        .header("x-api-key", KEY_A)
+        .header("content-type", "application/json")
+        .body(serde_json::to_vec(&body).unwrap())
+}
+
+/// The benchmark's fixtures (`scripts/bench writes`): an account, a holder, an active card with
+/// nothing held, funded at issue (so its balance's bucket holds while cents are added), and one
+/// funding already made (so the count shards exist).
+fn funded() -> (App, Request) {
+    let mut app = App::new();
+    let (_, account, _) = app.send(post(
+        "/accounts",
+        json!({"ownerType": "business", "name": "Bench", "type": "checking", "category": "fiat",
+            "currency": "USD", "balance": 1000000000}),
+    ));
+    let account = account["data"]["_id"].as_str().unwrap().to_string();
+    let (_, holder, _) = app.send(post(
+        "/card-holders",
+        json!({"name": "B", "person": {"firstName": "B", "lastName": "C", "email": "b@c.io",
+            "phoneNumber": "+15555550100"}}),
+    ));
+    let (s, card, _) = app.send(post(
+        "/cards",
+        json!({"debitAccountId": account, "cardHolderId": holder["data"]["_id"], "type": "virtual",
+            "brand": "Visa", "status": "active", "amount": 100}),
+    ));
+    assert_eq!(s, 201, "{card}");
+    let card = card["data"]["_id"].as_str().unwrap();
+    let fund = post(
+        &format!("/cards/{card}/fund"),
+        json!({"amount": 0.01, "debitAccountId": account}),
+    );
+    app.env.advance_millis(1);
+    assert_eq!(app.send(fund.clone()).0, 200);
+    (app, fund)
+}
+
+#[test]
+fn a_funding_writes_only_what_changed() {
+    let (mut app, fund) = funded();
+    app.env.advance_millis(1);
+    let mut tx = Tracing {
+        inner: &mut app.store,
+        w: Writes::default(),
+    };
+    let resp = app.service.serve(&fund, &mut tx, &app.env);
+    assert_eq!(resp.status, 200);
+    let w = tx.w;
+    let families: Vec<(&str, usize)> = w.by_family.iter().map(|(f, n)| (f.as_str(), *n)).collect();
+    assert_eq!(
+        families,
+        [
+            // Four shards of counts (ledger and event lists, all and by field).
+            ("c event *", 1),
+            ("c event type", 1),
+            ("c ledger *", 1),
+            ("c ledger accountId", 1),
+            // The two new records' index entries.
+            ("i event *", 1),
+            ("i event type", 1),
+            ("i ledger *", 1),
+            ("i ledger accountId", 1),
+            // The account and card, the new entry and event.
+            ("p account", 1),
+            ("p card", 1),
+            ("p event", 1),
+            ("p ledger", 1),
+            // Each moved range entry: its old place deleted, its new one put.
+            ("r account balance", 2),
+            ("r account updatedAt", 2),
+            ("r card available", 2),
+            ("r card available@status=active", 2),
+            ("r card updatedAt", 2),
+        ]
+    );
+    // 22 keys: 8 puts (records, counts), 9 `put_new`s (index entries, range entries' new
+    // places) and 5 deletes (range entries' old places).
+    assert_eq!((w.puts, w.new, w.deletes), (8, 9, 5));
+    assert_eq!(
+        w.idle, 0,
+        "no delete of a key never stored, no put of the same value"
+    );
+}
+
+#[test]
+fn a_window_of_fundings_keeps_only_the_last_place_of_each_range_entry() {
+    let (mut app, fund) = funded();
+    let mut tx = Tracing {
+        inner: &mut app.store,
+        w: Writes::default(),
+    };
+    {
+        // Ten fundings in one window (what a memtable gathers between checkpoints).
+        let mut window = Overlay::new(&mut tx);
+        for _ in 0..10 {
+            app.env.advance_millis(1);
+            assert_eq!(app.service.serve(&fund, &mut window, &app.env).status, 200);
+        }
+        window.commit().unwrap();
+    }
+    let w = tx.w;
+    assert_eq!(w.idle, 0, "{:?}", w.by_family);
+    // Each of the five moved range entries: one delete (its place before the window) and one put
+    // (its place after); the nine places between never reach the store.
+    for family in [
+        "r account balance",
+        "r account updatedAt",
+        "r card available",
+        "r card available@status=active",
+        "r card updatedAt",
+    ] {
+        assert_eq!(w.by_family[family], 2, "{family}");
+    }
+    assert_eq!(w.deletes, 5);
+    // And what is stored is what the same ten fundings store one by one.
+    let (mut direct, fund) = funded();
+    for _ in 0..10 {
+        direct.env.advance_millis(1);
+        assert_eq!(direct.send(fund.clone()).0, 200);
+    }
+    assert!(direct.store.iter().eq(app.store.iter()));
+}
