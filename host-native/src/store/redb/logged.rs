@@ -367,22 +367,22 @@ impl LoggedDb {
             let mut table = txn
                 .open_table(KV)
                 .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
-            for (key, value, new) in job.memtable.latest() {
+            job.memtable.for_each_latest(|key, value, new| {
                 let done = match value {
-                    Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
+                    Some(v) => table.insert(key, v).map(|_| ()),
                     // Put new in this memtable, then deleted: redb never had it.
                     None if new => {
                         skipped += 1;
-                        continue;
+                        return Ok(());
                     }
                     None => {
                         deletes += 1;
-                        table.remove(key.as_slice()).map(|_| ())
+                        table.remove(key).map(|_| ())
                     }
                 };
                 keys += 1;
-                done.map_err(|e| fatal("checkpoint write failed", &e))?;
-            }
+                done.map_err(|e| fatal("checkpoint write failed", &e))
+            })?;
         }
         redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
         txn.commit()
