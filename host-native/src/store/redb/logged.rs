@@ -367,22 +367,22 @@ impl LoggedDb {
             let mut table = txn
                 .open_table(KV)
                 .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
-            job.memtable.for_each_latest(|key, value, new| {
+            for (key, value, new) in job.memtable.latest() {
                 let done = match value {
-                    Some(v) => table.insert(key, v).map(|_| ()),
+                    Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
                     // Put new in this memtable, then deleted: redb never had it.
                     None if new => {
                         skipped += 1;
-                        return Ok(());
+                        continue;
                     }
                     None => {
                         deletes += 1;
-                        table.remove(key).map(|_| ())
+                        table.remove(key.as_slice()).map(|_| ())
                     }
                 };
                 keys += 1;
-                done.map_err(|e| fatal("checkpoint write failed", &e))
-            })?;
+                done.map_err(|e| fatal("checkpoint write failed", &e))?;
+            }
         }
         redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
         txn.commit()

@@ -37,13 +37,6 @@ enum Stored {
 }
 
 impl Stored {
-    fn lent(&self) -> Option<&[u8]> {
-        match self {
-            Stored::Put(v) | Stored::New(v) => Some(v),
-            Stored::Delete => None,
-        }
-    }
-
     fn version(&self) -> Version {
         match self {
             Stored::Put(v) | Stored::New(v) => Some(v.clone()),
@@ -147,37 +140,17 @@ impl Memtable {
                 versions: versions.peekable(),
                 at,
             }
-            .map(Ok),
+            .map(|(key, version, _)| Ok((key, version))),
         )
     }
 
-    /// Calls `f` with the newest version of every key, in key order, and whether the key was new
-    /// to this memtable (its oldest version here a [`Memtable::put_new`]): what a checkpoint
-    /// writes. A new key's delete need not be written: redb never had it. Keys and values are
-    /// lent, not copied (a checkpoint goes through hundreds of thousands).
-    pub fn for_each_latest<E>(
-        &self,
-        mut f: impl FnMut(&[u8], Option<&[u8]>, bool) -> Result<(), E>,
-    ) -> Result<(), E> {
-        // Versions sort by key, then newest first: a key's first entry is its newest, its last
-        // its oldest.
-        let mut newest: Option<Entry<'_, Versioned, Stored>> = None;
-        let mut oldest_new = false;
-        for e in self.map.iter() {
-            match &newest {
-                Some(n) if n.key().0 == e.key().0 => {}
-                _ => {
-                    if let Some(n) = newest.take() {
-                        f(&n.key().0, n.value().lent(), oldest_new)?;
-                    }
-                    newest = Some(e.clone());
-                }
-            }
-            oldest_new = matches!(e.value(), Stored::New(_));
-        }
-        match newest {
-            Some(n) => f(&n.key().0, n.value().lent(), oldest_new),
-            None => Ok(()),
+    /// The newest version of every key, in key order, and whether the key was new to this
+    /// memtable (its oldest version here a [`Memtable::put_new`]): what a checkpoint writes. A
+    /// new key's delete is not written: redb never had it.
+    pub fn latest(&self) -> impl Iterator<Item = (Vec<u8>, Version, bool)> + '_ {
+        Newest {
+            versions: self.map.iter().peekable(),
+            at: u64::MAX,
         }
     }
 }
@@ -191,18 +164,22 @@ struct Newest<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> {
 }
 
 impl<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> Iterator for Newest<'a, I> {
-    type Item = (Vec<u8>, Version);
+    /// A key, its newest version at or before `at`, and whether its oldest version is a `New`
+    /// (in a forward walk; a reverse walk meets the oldest first).
+    type Item = (Vec<u8>, Version, bool);
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let first = self.versions.next()?;
             let key = first.key().0.clone();
             let mut best: Option<(u64, Version)> = None;
+            let mut oldest_new = false;
             let mut consider = |e: &Entry<'a, Versioned, Stored>| {
                 let seq = e.key().1.0;
                 if seq <= self.at && best.as_ref().is_none_or(|(s, _)| seq > *s) {
                     best = Some((seq, e.value().version()));
                 }
+                oldest_new = matches!(e.value(), Stored::New(_));
             };
             consider(&first);
             while let Some(e) = self.versions.peek()
@@ -212,7 +189,7 @@ impl<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> Iterator for Newest<'
                 self.versions.next();
             }
             if let Some((_, v)) = best {
-                return Some((key, v));
+                return Some((key, v, oldest_new));
             }
         }
     }
@@ -519,17 +496,13 @@ mod tests {
                 redb.put(&[*k], &[*v]).unwrap();
             }
             let checkpoint = |m: &Memtable, redb: &mut MemStore| {
-                m.for_each_latest(|key, version, new| {
+                for (key, version, new) in m.latest() {
                     match version {
-                        Some(v) => redb.put(key, v),
-                        None if new => {
-                            assert!(redb.get(key)?.is_none(), "skipped a delete of a key redb holds");
-                            Ok(())
-                        }
-                        None => redb.delete(key),
+                        Some(v) => redb.put(&key, &v).unwrap(),
+                        None if new => assert!(redb.get(&key).unwrap().is_none(), "skipped a delete of a key redb holds"),
+                        None => redb.delete(&key).unwrap(),
                     }
-                })
-                .unwrap();
+                }
             };
             let mut model: BTreeMap<u8, u8> = base.clone();
             let mut active = Memtable::default();
@@ -577,12 +550,7 @@ mod tests {
         m.put_new(5, b"b", b"5");
         m.put(5, b"b", None);
         assert_eq!(m.get(b"b", 5), Some(None));
-        let mut latest = Vec::new();
-        m.for_each_latest(|k, v, new| {
-            latest.push((k.to_vec(), v.map(<[u8]>::to_vec), new));
-            Ok::<_, ()>(())
-        })
-        .unwrap();
+        let latest: Vec<_> = m.latest().collect();
         assert_eq!(
             latest,
             vec![(b"b".to_vec(), None, true), (b"c".to_vec(), None, false)]
