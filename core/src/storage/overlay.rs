@@ -1,6 +1,7 @@
 //! The write overlay: a request's writes stay here until the request has succeeded.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::ops::Bound;
 
 use super::{Direction, KvPair, StoreError, Tx};
@@ -59,38 +60,42 @@ impl Tx for Overlay<'_> {
     }
 
     fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        match self.writes.get_mut(key) {
+        match self.writes.entry(key.to_vec()) {
             // Still a key the base does not hold.
-            Some(Write::New(v)) => *v = value.to_vec(),
-            Some(w) => *w = Write::Put(value.to_vec()),
-            None => {
-                self.writes.insert(key.to_vec(), Write::Put(value.to_vec()));
+            Entry::Occupied(mut e) if matches!(e.get(), Write::New(_)) => {
+                *e.get_mut() = Write::New(value.to_vec())
+            }
+            Entry::Occupied(mut e) => *e.get_mut() = Write::Put(value.to_vec()),
+            Entry::Vacant(e) => {
+                e.insert(Write::Put(value.to_vec()));
             }
         }
         Ok(())
     }
 
     fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        match self.writes.get_mut(key) {
-            Some(Write::New(v)) => *v = value.to_vec(),
+        match self.writes.entry(key.to_vec()) {
+            Entry::Occupied(mut e) if matches!(e.get(), Write::New(_)) => {
+                *e.get_mut() = Write::New(value.to_vec())
+            }
             // Deleted here: the base may hold it, so the put must reach the base.
-            Some(w) => *w = Write::Put(value.to_vec()),
-            None => {
-                self.writes.insert(key.to_vec(), Write::New(value.to_vec()));
+            Entry::Occupied(mut e) => *e.get_mut() = Write::Put(value.to_vec()),
+            Entry::Vacant(e) => {
+                e.insert(Write::New(value.to_vec()));
             }
         }
         Ok(())
     }
 
     fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
-        match self.writes.get_mut(key) {
+        match self.writes.entry(key.to_vec()) {
             // Never in the base: nothing to delete there.
-            Some(Write::New(_)) => {
-                self.writes.remove(key);
+            Entry::Occupied(e) if matches!(e.get(), Write::New(_)) => {
+                e.remove();
             }
-            Some(w) => *w = Write::Delete,
-            None => {
-                self.writes.insert(key.to_vec(), Write::Delete);
+            Entry::Occupied(mut e) => *e.get_mut() = Write::Delete,
+            Entry::Vacant(e) => {
+                e.insert(Write::Delete);
             }
         }
         Ok(())

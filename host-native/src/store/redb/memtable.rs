@@ -51,21 +51,23 @@ impl Memtable {
     /// no layer before, and no read has seen the batch.
     pub fn put(&self, seq: u64, key: &[u8], value: Option<&[u8]>) {
         let versioned = (key.to_vec(), Reverse(seq));
-        let stored = match value {
-            Some(v) => Stored::Put(v.to_vec()),
-            None => {
-                if let Some(e) = self.map.get(&versioned)
-                    && matches!(e.value(), Stored::New(_))
-                {
-                    let size = Self::size(key, e.value());
-                    e.remove();
-                    self.bytes.fetch_sub(size, Ordering::Relaxed);
-                    return;
-                }
-                Stored::Delete
+        let Some(v) = value else {
+            // One search, as an insert: a `New` of this batch is kept (and then taken out),
+            // anything else replaced.
+            let entry = self.map.compare_insert(versioned, Stored::Delete, |old| {
+                !matches!(old, Stored::New(_))
+            });
+            if matches!(entry.value(), Stored::New(_)) {
+                let size = Self::size(key, entry.value());
+                entry.remove();
+                self.bytes.fetch_sub(size, Ordering::Relaxed);
+            } else {
+                self.bytes
+                    .fetch_add(Self::size(key, &Stored::Delete), Ordering::Relaxed);
             }
+            return;
         };
-        self.insert(versioned, stored);
+        self.insert(versioned, Stored::Put(v.to_vec()));
     }
 
     /// [`Memtable::put`] of a key that no layer holds at batch `seq` (the caller's claim): a
