@@ -106,7 +106,13 @@ impl Batch for Jobs<'_> {
     fn run(&self, i: usize, tx: &mut dyn Tx) -> Response {
         for (k, v) in &self.0[i].writes {
             let done = match v {
-                Some(v) => tx.put(&key(*k), &[*v]),
+                // A key the transaction lacks goes in as `put_new`, as the index code's do, so the
+                // checkpoints skip the deletes of keys new to their memtable here too.
+                Some(v) => match tx.get(&key(*k)) {
+                    Ok(None) => tx.put_new(&key(*k), &[*v]),
+                    Ok(Some(_)) => tx.put(&key(*k), &[*v]),
+                    Err(e) => Err(e),
+                },
                 None => tx.delete(&key(*k)),
             };
             if done.is_err() {
