@@ -14,11 +14,12 @@
 //! [`YIELD`]), and with no client writing it takes and records at once. [`Stats`] counts where its
 //! time goes (printed at shutdown beside the writer's summary).
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use card_core::service::{Outcome, Taken};
+use card_core::service::{Outcome, Planned, Taken};
 use card_core::{Env, Response, Service, Tx};
 use tokio::sync::{Notify, Semaphore, mpsc};
 use tracing::{debug, warn};
@@ -69,7 +70,9 @@ const YIELD: Duration = Duration::from_millis(10);
 pub struct Stats {
     /// Reads of the queue (when is the next one due).
     pub looks: Timings,
-    /// Takes, timed on the writer (in the write), and the deliveries they leased.
+    /// Plans (read and signed on a snapshot, off the writer: redb, leases in memory).
+    pub plans: Timings,
+    /// Takes, timed on the writer (in the write), and the deliveries they leased (or planned).
     pub takes: Timings,
     pub taken: u64,
     /// Writes of outcomes, timed on the writer, and the outcomes written.
@@ -87,10 +90,12 @@ pub struct Stats {
 impl Stats {
     pub fn summary(&self) -> String {
         format!(
-            "webhook deliveries: {} attempted, {} succeeded; takes {} (on the writer), {} taken; \
-             outcome writes {} (on the writer), {} written; looks {}; yielded to client writes {}",
+            "webhook deliveries: {} attempted, {} succeeded; plans {} (off the writer); takes {} \
+             (on the writer), {} taken; outcome writes {} (on the writer), {} written; looks {}; \
+             yielded to client writes {}",
             self.attempts,
             self.succeeded,
+            self.plans.summary(),
             self.takes.summary(),
             self.taken,
             self.records.summary(),
@@ -112,6 +117,24 @@ struct Mark {
     client_writes: u64,
 }
 
+/// Deliveries planned and not yet recorded, by (client, delivery id): the in-memory leases of a
+/// process that alone serves its store.
+#[derive(Clone, Default)]
+struct Held(Arc<Mutex<HashSet<(String, String)>>>);
+
+impl Held {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<(String, String)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn release(&self, outcomes: &[Outcome]) {
+        let mut held = self.lock();
+        for o in outcomes {
+            held.remove(&(o.client.clone(), o.delivery_id.clone()));
+        }
+    }
+}
+
 pub struct Deliverer {
     pub service: Arc<Service>,
     pub store: Store,
@@ -127,7 +150,8 @@ impl Deliverer {
     pub async fn run(self: Arc<Self>) {
         let permits = Arc::new(Semaphore::new(CONCURRENCY));
         let (outcomes, received) = mpsc::unbounded_channel();
-        tokio::spawn(self.clone().record_loop(received));
+        let held = Held::default();
+        tokio::spawn(self.clone().record_loop(received, held.clone()));
         // Where the due part of the queue starts (host clock, ms): each take moves it up, so looks
         // and takes skip what earlier takes deleted (on redb those deletions stay in the memtable
         // until a checkpoint, and a walk from the start reads them all: the cost grew with every
@@ -146,7 +170,7 @@ impl Deliverer {
                     let now = self.env.now().millis();
                     if due <= now {
                         if self
-                            .send_due(&permits, &outcomes, &mut floor, &mut last_take)
+                            .send_due(&permits, &outcomes, &held, &mut floor, &mut last_take)
                             .await
                         {
                             continue;
@@ -198,6 +222,7 @@ impl Deliverer {
         &self,
         permits: &Arc<Semaphore>,
         outcomes: &mpsc::UnboundedSender<Outcome>,
+        held: &Held,
         floor: &mut i64,
         last_take: &mut Mark,
     ) -> bool {
@@ -209,14 +234,31 @@ impl Deliverer {
         self.yield_to_writes(last_take).await;
         let free = permits.available_permits() + TAKE_AT_LEAST as usize;
         drop(some);
-        let due = match self.take(*floor, free).await {
-            Ok(taken) => {
-                *floor = taken.floor;
-                taken.due
+        let due = if self.leases_in_memory() {
+            // No write before the attempts: read and sign on a snapshot, hold them here.
+            match self.plan(*floor, free, held).await {
+                Ok(planned) => {
+                    *floor = planned.floor;
+                    for o in planned.unsendable {
+                        let _ = outcomes.send(o);
+                    }
+                    planned.due
+                }
+                Err(e) => {
+                    warn!(cause = %e, "cannot plan due webhook deliveries");
+                    return false;
+                }
             }
-            Err(e) => {
-                warn!(cause = %e, "cannot take due webhook deliveries");
-                return false;
+        } else {
+            match self.take(*floor, free).await {
+                Ok(taken) => {
+                    *floor = taken.floor;
+                    taken.due
+                }
+                Err(e) => {
+                    warn!(cause = %e, "cannot take due webhook deliveries");
+                    return false;
+                }
             }
         };
         let took = !due.is_empty();
@@ -266,6 +308,74 @@ impl Deliverer {
         self.writer.submit(internal(write)).await
     }
 
+    /// Whether this process alone serves the store, so an attempt's lease can live in memory: a
+    /// redb file is held by one process (PostgreSQL may be shared by several instances, whose
+    /// leases are in the store).
+    fn leases_in_memory(&self) -> bool {
+        matches!(self.store, Store::Redb(_))
+    }
+
+    /// Up to `limit` due deliveries due at `floor` or later, read and signed on a snapshot and
+    /// held in `held` until their outcomes are written; nothing written first. They are sent only
+    /// once everything the snapshot saw is durable (a change not yet durable is not announced).
+    /// The entries of deliveries that are gone go in a write of their own (rare).
+    async fn plan(&self, floor: i64, limit: usize, held: &Held) -> Result<Planned, TakeError> {
+        let (service, store, env) = (self.service.clone(), self.store.clone(), self.env.clone());
+        // Copied before the snapshot is taken: a delivery released after the copy (its outcome
+        // written) may be missing from the snapshot's queue or not, so it is skipped either way.
+        let holding = held.lock().clone();
+        let started = Instant::now();
+        let read = tokio::task::spawn_blocking(move || {
+            store.read(|tx| {
+                let skip = |client: &str, id: &str| {
+                    holding.contains(&(client.to_string(), id.to_string()))
+                };
+                service.plan_due_deliveries(tx, &*env, floor, limit, &skip)
+            })
+        })
+        .await;
+        counted(&self.stats).plans.record(started.elapsed());
+        let planned = match read {
+            Ok(Ok(Ok(planned))) => planned,
+            Ok(Ok(Err(e))) => return Err(TakeError::Core(e)),
+            Ok(Err(e)) => return Err(TakeError::Core(e.to_string())),
+            Err(_) => return Err(TakeError::Core("the plan panicked".into())),
+        };
+        if let Some(answer) = self.writer.settled().await {
+            return Err(TakeError::Write(answer.status));
+        }
+        {
+            let mut held = held.lock();
+            for d in &planned.due {
+                held.insert((d.client.clone(), d.delivery_id.clone()));
+            }
+            for o in &planned.unsendable {
+                held.insert((o.client.clone(), o.delivery_id.clone()));
+            }
+        }
+        counted(&self.stats).taken += planned.due.len() as u64;
+        if !planned.stale.is_empty() {
+            let stale = Arc::new(planned.stale.clone());
+            let write: Internal =
+                Arc::new(
+                    move |tx: &mut dyn Tx, _: &dyn Env| match Service::drop_stale_deliveries(
+                        tx, &stale,
+                    ) {
+                        Ok(()) => Job::done(),
+                        Err(e) => Service::internal_error(&e),
+                    },
+                );
+            let answer = self.submit(write).await;
+            if answer.status != 200 {
+                warn!(
+                    status = answer.status,
+                    "cannot drop stale webhook queue entries"
+                );
+            }
+        }
+        Ok(planned)
+    }
+
     /// Leases up to `limit` due deliveries due at `floor` or later, in one write through the writer.
     async fn take(&self, floor: i64, limit: usize) -> TakeResult {
         let taken: Arc<Mutex<Option<TakeResult>>> = Arc::default();
@@ -296,7 +406,11 @@ impl Deliverer {
 
     /// Writes outcomes back as they arrive, many per write; while clients write, at most one write
     /// per `YIELD`, collecting meanwhile.
-    async fn record_loop(self: Arc<Self>, mut received: mpsc::UnboundedReceiver<Outcome>) {
+    async fn record_loop(
+        self: Arc<Self>,
+        mut received: mpsc::UnboundedReceiver<Outcome>,
+        held: Held,
+    ) {
         let mut last = self.mark();
         while let Some(first) = received.recv().await {
             self.yield_to_writes(&mut last).await;
@@ -310,6 +424,7 @@ impl Deliverer {
             let n = batch.len();
             let (service, stats) = (self.service.clone(), self.stats.clone());
             let batch = Arc::new(batch);
+            let written = batch.clone();
             let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
                 let started = Instant::now();
                 let done = match service.record_attempts(tx, env, &batch) {
@@ -320,10 +435,14 @@ impl Deliverer {
                 done
             });
             let answer = self.submit(write).await;
+            // Written (or not): the next plan may take them again. An entry a failed write left
+            // behind is below the floor; the next full look finds it.
+            held.release(&written);
             if answer.status == 200 {
                 counted(&self.stats).recorded += n as u64;
             } else {
-                // Not lost: the leases end and the deliveries are attempted again.
+                // Not lost: the leases end (in memory: released above) and the deliveries are
+                // attempted again.
                 warn!(
                     status = answer.status,
                     outcomes = n,
