@@ -14,7 +14,7 @@
 //! [`YIELD`]), and with no client writing it takes and records at once. [`Stats`] counts where its
 //! time goes (printed at shutdown beside the writer's summary).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -62,8 +62,14 @@ const TAKE_AT_LEAST: u32 = 8;
 /// Outcomes written back in one write, at most.
 const RECORD_BATCH: usize = 512;
 
-/// While clients write, the least time between two takes (and between two writes of outcomes).
+/// While clients write, the least time between two takes (or plans).
 const YIELD: Duration = Duration::from_millis(10);
+
+/// While clients write, the least time between two writes of outcomes. Longer than [`YIELD`]: a
+/// write's cost grows less than its outcomes do (its deliveries' index counts, 16 shards a status,
+/// are read and rewritten once per write, not once per outcome), and only the record waits, not
+/// the attempt.
+const RECORD_YIELD: Duration = Duration::from_millis(50);
 
 /// What the task did and how long its writes held the writer.
 #[derive(Debug, Default, Clone)]
@@ -117,20 +123,41 @@ struct Mark {
     client_writes: u64,
 }
 
-/// Deliveries planned and not yet recorded, by (client, delivery id): the in-memory leases of a
-/// process that alone serves its store.
+/// The in-memory leases of a process that alone serves its store: deliveries planned and not yet
+/// recorded, by delivery id (ids are unique across clients), each with whether its outcome was
+/// written since the last plan began. A plan skips every id here: one released while the plan
+/// read may be missing from its snapshot's queue or not; one released before the plan began is
+/// dropped as it begins, as its snapshot, taken after, holds the outcome.
 #[derive(Clone, Default)]
-struct Held(Arc<Mutex<HashSet<(String, String)>>>);
+struct Held(Arc<Mutex<HashMap<String, bool>>>);
 
 impl Held {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<(String, String)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Called before a plan takes its snapshot.
+    fn begin(&self) {
+        self.lock().retain(|_, released| !*released);
+    }
+
+    fn skips(&self, id: &str) -> bool {
+        self.lock().contains_key(id)
+    }
+
+    fn hold(&self, ids: impl Iterator<Item = String>) {
+        let mut held = self.lock();
+        for id in ids {
+            held.insert(id, false);
+        }
     }
 
     fn release(&self, outcomes: &[Outcome]) {
         let mut held = self.lock();
         for o in outcomes {
-            held.remove(&(o.client.clone(), o.delivery_id.clone()));
+            if let Some(released) = held.get_mut(&o.delivery_id) {
+                *released = true;
+            }
         }
     }
 }
@@ -231,7 +258,7 @@ impl Deliverer {
         let Ok(some) = permits.acquire_many(TAKE_AT_LEAST).await else {
             return false;
         };
-        self.yield_to_writes(last_take).await;
+        self.yield_to_writes(last_take, YIELD).await;
         let free = permits.available_permits() + TAKE_AT_LEAST as usize;
         drop(some);
         let due = if self.leases_in_memory() {
@@ -290,11 +317,11 @@ impl Deliverer {
         }
     }
 
-    /// Client writes first: when clients wrote since `mark`, waits until `YIELD` after it. Moves
+    /// Client writes first: when clients wrote since `mark`, waits until `pause` after it. Moves
     /// `mark` to now.
-    async fn yield_to_writes(&self, mark: &mut Mark) {
+    async fn yield_to_writes(&self, mark: &mut Mark, pause: Duration) {
         if self.client_writes() > mark.client_writes
-            && let Some(left) = YIELD.checked_sub(mark.at.elapsed())
+            && let Some(left) = pause.checked_sub(mark.at.elapsed())
         {
             tokio::time::sleep(left).await;
             counted(&self.stats).yielded.record(left);
@@ -321,15 +348,12 @@ impl Deliverer {
     /// The entries of deliveries that are gone go in a write of their own (rare).
     async fn plan(&self, floor: i64, limit: usize, held: &Held) -> Result<Planned, TakeError> {
         let (service, store, env) = (self.service.clone(), self.store.clone(), self.env.clone());
-        // Copied before the snapshot is taken: a delivery released after the copy (its outcome
-        // written) may be missing from the snapshot's queue or not, so it is skipped either way.
-        let holding = held.lock().clone();
+        held.begin();
+        let holding = held.clone();
         let started = Instant::now();
         let read = tokio::task::spawn_blocking(move || {
             store.read(|tx| {
-                let skip = |client: &str, id: &str| {
-                    holding.contains(&(client.to_string(), id.to_string()))
-                };
+                let skip = |_: &str, id: &str| holding.skips(id);
                 service.plan_due_deliveries(tx, &*env, floor, limit, &skip)
             })
         })
@@ -344,15 +368,10 @@ impl Deliverer {
         if let Some(answer) = self.writer.settled().await {
             return Err(TakeError::Write(answer.status));
         }
-        {
-            let mut held = held.lock();
-            for d in &planned.due {
-                held.insert((d.client.clone(), d.delivery_id.clone()));
-            }
-            for o in &planned.unsendable {
-                held.insert((o.client.clone(), o.delivery_id.clone()));
-            }
-        }
+        held.hold(
+            (planned.due.iter().map(|d| d.delivery_id.clone()))
+                .chain(planned.unsendable.iter().map(|o| o.delivery_id.clone())),
+        );
         counted(&self.stats).taken += planned.due.len() as u64;
         if !planned.stale.is_empty() {
             let stale = Arc::new(planned.stale.clone());
@@ -405,7 +424,7 @@ impl Deliverer {
     }
 
     /// Writes outcomes back as they arrive, many per write; while clients write, at most one write
-    /// per `YIELD`, collecting meanwhile.
+    /// per `RECORD_YIELD`, collecting meanwhile.
     async fn record_loop(
         self: Arc<Self>,
         mut received: mpsc::UnboundedReceiver<Outcome>,
@@ -413,7 +432,7 @@ impl Deliverer {
     ) {
         let mut last = self.mark();
         while let Some(first) = received.recv().await {
-            self.yield_to_writes(&mut last).await;
+            self.yield_to_writes(&mut last, RECORD_YIELD).await;
             let mut batch = vec![first];
             while batch.len() < RECORD_BATCH {
                 match received.try_recv() {
