@@ -15,7 +15,7 @@ use crate::http::{self, Prepared, Request, Response, auth, errors};
 use crate::storage::{Tx, format};
 
 pub use crate::config::Config;
-pub use crate::domain::webhooks::deliveries::{Due, Outcome, Taken};
+pub use crate::domain::webhooks::deliveries::{Due, Outcome, Planned, Taken};
 pub use crate::http::routes::Access;
 
 /// What a host learns from a request's headers before it reads the body.
@@ -163,21 +163,50 @@ impl Service {
         limit: usize,
     ) -> Result<Taken, String> {
         let mut overlay = crate::storage::Overlay::new(tx);
-        let body = |e: &crate::domain::events::Event| {
-            serde_json::to_vec(&crate::http::views::EventView::from(e))
-                .map_err(|e| ApiError::internal(format!("cannot serialize an event: {e}")))
-        };
         let due = crate::domain::webhooks::deliveries::take_due(
             &mut overlay,
             env,
             &self.delivery_settings(),
             from_ms,
             limit,
-            &body,
+            &event_body,
         )
         .map_err(cause)?;
         overlay.commit().map_err(|e| e.to_string())?;
         Ok(due)
+    }
+
+    /// What a take would lease, read on a snapshot and signed, writing nothing: for a host that
+    /// alone serves its store and keeps its leases in memory (ARCHITECTURE.md, "Webhooks").
+    /// `skip(client, delivery)` passes over the deliveries it holds. It records the outcomes
+    /// (and `unsendable`) with [`Service::record_attempts`], and drops `stale` with
+    /// [`Service::drop_stale_deliveries`].
+    pub fn plan_due_deliveries(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+        from_ms: i64,
+        limit: usize,
+        skip: &dyn Fn(&str, &str) -> bool,
+    ) -> Result<Planned, String> {
+        crate::domain::webhooks::deliveries::plan(
+            tx,
+            env,
+            &self.delivery_settings(),
+            from_ms,
+            limit,
+            skip,
+            &event_body,
+        )
+        .map_err(cause)
+    }
+
+    /// Deletes the queue entries a plan found stale ([`Planned::stale`]) whose delivery is still
+    /// gone or answered. Run it in a write transaction.
+    pub fn drop_stale_deliveries(tx: &mut dyn Tx, stale: &[Vec<u8>]) -> Result<(), String> {
+        let mut overlay = crate::storage::Overlay::new(tx);
+        crate::domain::webhooks::deliveries::drop_stale(&mut overlay, stale).map_err(cause)?;
+        overlay.commit().map_err(|e| e.to_string())
     }
 
     /// Writes the outcomes of attempts: success, the next retry from the schedule, or `failed`.
@@ -342,6 +371,12 @@ impl Service {
 }
 
 /// An error's cause for the host's log (an internal error's own text, not the answer's).
+/// A webhook delivery's body: the event as `GET /events/{id}` returns it.
+fn event_body(e: &crate::domain::events::Event) -> crate::domain::Result<Vec<u8>> {
+    serde_json::to_vec(&crate::http::views::EventView::from(e))
+        .map_err(|e| ApiError::internal(format!("cannot serialize an event: {e}")))
+}
+
 fn cause(e: ApiError) -> String {
     match e {
         ApiError::Internal(c) => c,

@@ -521,3 +521,99 @@ fn outcomes_of_deleted_deliveries_leave_nothing_queued_and_a_take_sends_each_onc
     assert_eq!(app.deliveries(&endpoint, "")[0]["status"], "succeeded");
     assert_eq!(queued(&mut app), 0);
 }
+
+impl TestApp {
+    /// A plan of the host that keeps its leases in memory, skipping the deliveries in `held`.
+    fn plan(&mut self, limit: usize, held: &[&crate::service::Due]) -> crate::service::Planned {
+        let skip = |client: &str, id: &str| {
+            held.iter()
+                .any(|d| d.client == client && d.delivery_id == id)
+        };
+        self.service
+            .plan_due_deliveries(&mut self.store, &self.env, 0, limit, &skip)
+            .unwrap()
+    }
+}
+
+/// Everything stored, to show a plan writes nothing.
+fn everything(app: &mut TestApp) -> Vec<crate::storage::KvPair> {
+    crate::storage::scan_prefix(&mut app.store, b"").unwrap()
+}
+
+/// A plan (in-memory leases: one process serves the store) reads and signs without writing; it
+/// passes over what the host holds; each outcome drops the entry its plan read, so a delivery done
+/// leaves nothing queued, and a retry while it was in flight is not lost.
+#[test]
+fn a_plan_writes_nothing_skips_what_is_held_and_outcomes_drop_the_entries_it_read() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        app.account_as(KEY_A);
+    }
+    let now = app.env.now().millis();
+    let before = everything(&mut app);
+    let first = app.plan(2, &[]);
+    assert_eq!(first.due.len(), 2);
+    assert_eq!(first.floor, now);
+    assert!(first.unsendable.is_empty() && first.stale.is_empty());
+    assert_eq!(first.due[0].lease.taken_ms, first.due[0].lease.until_ms);
+    assert_eq!(everything(&mut app), before, "a plan writes nothing");
+    assert!(
+        header(&first.due[0], "webhook-signature").starts_with("v1,"),
+        "signed"
+    );
+    let held: Vec<&crate::service::Due> = first.due.iter().collect();
+    let rest = app.plan(100, &held);
+    assert_eq!(rest.due.len(), 1, "the two held are passed over");
+    assert_ne!(rest.due[0].delivery_id, first.due[0].delivery_id);
+    assert_ne!(rest.due[0].delivery_id, first.due[1].delivery_id);
+    // A retry while the first is in flight moves its entry; the outcome keeps the new one.
+    let id = first.due[0].delivery_id.clone();
+    let (s, _) = app.alice(Post, &format!("/webhook-deliveries/{id}/retry"), None);
+    assert_eq!(s, 200);
+    app.answer(&first.due, Some(500));
+    app.answer(&rest.due, Some(204));
+    assert_eq!(queued(&mut app), 2, "the two failures' retries");
+    app.env.advance_millis(5_000);
+    let retries = app.plan(100, &[]);
+    assert_eq!(retries.due.len(), 2, "{retries:?}");
+    app.answer(&retries.due, Some(204));
+    assert_eq!(queued(&mut app), 0);
+    let all = app.deliveries(&endpoint, "");
+    assert!(all.iter().all(|d| d["status"] == "succeeded"), "{all:?}");
+    // An entry of a delivery no longer pending is stale: dropped, never sent.
+    assert!(app.plan(100, &[]).due.is_empty());
+}
+
+/// A plan gives back what cannot be sent as failed attempts to record, and entries of deliveries
+/// gone as stale ones to drop.
+#[test]
+fn a_plan_returns_unsendable_deliveries_as_outcomes_and_stale_entries_to_drop() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let (s, _) = app.alice(
+        Put,
+        &format!("/webhook-endpoints/{endpoint}"),
+        Some(json!({"status": "disabled"})),
+    );
+    assert_eq!(s, 200);
+    let planned = app.plan(100, &[]);
+    assert!(planned.due.is_empty());
+    assert_eq!(planned.unsendable.len(), 1);
+    app.service
+        .record_attempts(&mut app.store, &app.env, &planned.unsendable)
+        .unwrap();
+    let d = &app.deliveries(&endpoint, "")[0];
+    assert_eq!(d["attempts"][0]["error"], "the endpoint is disabled");
+    assert_eq!(queued(&mut app), 1, "its retry");
+    // A stray entry of a delivery that is gone: stale, and dropped only while it still is.
+    let stray = crate::storage::keys::delivery_due(1, "nobody", "0123456789abcdef01234567");
+    crate::storage::Tx::put(&mut app.store, &stray, &[]).unwrap();
+    let planned = app.plan(100, &[]);
+    assert_eq!(planned.stale, vec![stray]);
+    crate::service::Service::drop_stale_deliveries(&mut app.store, &planned.stale).unwrap();
+    assert_eq!(queued(&mut app), 1);
+}

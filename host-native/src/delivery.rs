@@ -14,11 +14,12 @@
 //! [`YIELD`]), and with no client writing it takes and records at once. [`Stats`] counts where its
 //! time goes (printed at shutdown beside the writer's summary).
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use card_core::service::{Outcome, Taken};
+use card_core::service::{Outcome, Planned, Taken};
 use card_core::{Env, Response, Service, Tx};
 use tokio::sync::{Notify, Semaphore, mpsc};
 use tracing::{debug, warn};
@@ -61,15 +62,23 @@ const TAKE_AT_LEAST: u32 = 8;
 /// Outcomes written back in one write, at most.
 const RECORD_BATCH: usize = 512;
 
-/// While clients write, the least time between two takes (and between two writes of outcomes).
+/// While clients write, the least time between two takes (or plans).
 const YIELD: Duration = Duration::from_millis(10);
+
+/// While clients write, the least time between two writes of outcomes. Longer than [`YIELD`]: a
+/// write's cost grows less than its outcomes do (its deliveries' index counts, 16 shards a status,
+/// are read and rewritten once per write, not once per outcome), and only the record waits, not
+/// the attempt.
+const RECORD_YIELD: Duration = Duration::from_millis(50);
 
 /// What the task did and how long its writes held the writer.
 #[derive(Debug, Default, Clone)]
 pub struct Stats {
     /// Reads of the queue (when is the next one due).
     pub looks: Timings,
-    /// Takes, timed on the writer (in the write), and the deliveries they leased.
+    /// Plans (read and signed on a snapshot, off the writer: redb, leases in memory).
+    pub plans: Timings,
+    /// Takes, timed on the writer (in the write), and the deliveries they leased (or planned).
     pub takes: Timings,
     pub taken: u64,
     /// Writes of outcomes, timed on the writer, and the outcomes written.
@@ -87,10 +96,12 @@ pub struct Stats {
 impl Stats {
     pub fn summary(&self) -> String {
         format!(
-            "webhook deliveries: {} attempted, {} succeeded; takes {} (on the writer), {} taken; \
-             outcome writes {} (on the writer), {} written; looks {}; yielded to client writes {}",
+            "webhook deliveries: {} attempted, {} succeeded; plans {} (off the writer); takes {} \
+             (on the writer), {} taken; outcome writes {} (on the writer), {} written; looks {}; \
+             yielded to client writes {}",
             self.attempts,
             self.succeeded,
+            self.plans.summary(),
             self.takes.summary(),
             self.taken,
             self.records.summary(),
@@ -112,6 +123,45 @@ struct Mark {
     client_writes: u64,
 }
 
+/// The in-memory leases of a process that alone serves its store: deliveries planned and not yet
+/// recorded, by delivery id (ids are unique across clients), each with whether its outcome was
+/// written since the last plan began. A plan skips every id here: one released while the plan
+/// read may be missing from its snapshot's queue or not; one released before the plan began is
+/// dropped as it begins, as its snapshot, taken after, holds the outcome.
+#[derive(Clone, Default)]
+struct Held(Arc<Mutex<HashMap<String, bool>>>);
+
+impl Held {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Called before a plan takes its snapshot.
+    fn begin(&self) {
+        self.lock().retain(|_, released| !*released);
+    }
+
+    fn skips(&self, id: &str) -> bool {
+        self.lock().contains_key(id)
+    }
+
+    fn hold(&self, ids: impl Iterator<Item = String>) {
+        let mut held = self.lock();
+        for id in ids {
+            held.insert(id, false);
+        }
+    }
+
+    fn release(&self, outcomes: &[Outcome]) {
+        let mut held = self.lock();
+        for o in outcomes {
+            if let Some(released) = held.get_mut(&o.delivery_id) {
+                *released = true;
+            }
+        }
+    }
+}
+
 pub struct Deliverer {
     pub service: Arc<Service>,
     pub store: Store,
@@ -127,7 +177,8 @@ impl Deliverer {
     pub async fn run(self: Arc<Self>) {
         let permits = Arc::new(Semaphore::new(CONCURRENCY));
         let (outcomes, received) = mpsc::unbounded_channel();
-        tokio::spawn(self.clone().record_loop(received));
+        let held = Held::default();
+        tokio::spawn(self.clone().record_loop(received, held.clone()));
         // Where the due part of the queue starts (host clock, ms): each take moves it up, so looks
         // and takes skip what earlier takes deleted (on redb those deletions stay in the memtable
         // until a checkpoint, and a walk from the start reads them all: the cost grew with every
@@ -146,7 +197,7 @@ impl Deliverer {
                     let now = self.env.now().millis();
                     if due <= now {
                         if self
-                            .send_due(&permits, &outcomes, &mut floor, &mut last_take)
+                            .send_due(&permits, &outcomes, &held, &mut floor, &mut last_take)
                             .await
                         {
                             continue;
@@ -198,6 +249,7 @@ impl Deliverer {
         &self,
         permits: &Arc<Semaphore>,
         outcomes: &mpsc::UnboundedSender<Outcome>,
+        held: &Held,
         floor: &mut i64,
         last_take: &mut Mark,
     ) -> bool {
@@ -206,17 +258,34 @@ impl Deliverer {
         let Ok(some) = permits.acquire_many(TAKE_AT_LEAST).await else {
             return false;
         };
-        self.yield_to_writes(last_take).await;
+        self.yield_to_writes(last_take, YIELD).await;
         let free = permits.available_permits() + TAKE_AT_LEAST as usize;
         drop(some);
-        let due = match self.take(*floor, free).await {
-            Ok(taken) => {
-                *floor = taken.floor;
-                taken.due
+        let due = if self.leases_in_memory() {
+            // No write before the attempts: read and sign on a snapshot, hold them here.
+            match self.plan(*floor, free, held).await {
+                Ok(planned) => {
+                    *floor = planned.floor;
+                    for o in planned.unsendable {
+                        let _ = outcomes.send(o);
+                    }
+                    planned.due
+                }
+                Err(e) => {
+                    warn!(cause = %e, "cannot plan due webhook deliveries");
+                    return false;
+                }
             }
-            Err(e) => {
-                warn!(cause = %e, "cannot take due webhook deliveries");
-                return false;
+        } else {
+            match self.take(*floor, free).await {
+                Ok(taken) => {
+                    *floor = taken.floor;
+                    taken.due
+                }
+                Err(e) => {
+                    warn!(cause = %e, "cannot take due webhook deliveries");
+                    return false;
+                }
             }
         };
         let took = !due.is_empty();
@@ -248,11 +317,11 @@ impl Deliverer {
         }
     }
 
-    /// Client writes first: when clients wrote since `mark`, waits until `YIELD` after it. Moves
+    /// Client writes first: when clients wrote since `mark`, waits until `pause` after it. Moves
     /// `mark` to now.
-    async fn yield_to_writes(&self, mark: &mut Mark) {
+    async fn yield_to_writes(&self, mark: &mut Mark, pause: Duration) {
         if self.client_writes() > mark.client_writes
-            && let Some(left) = YIELD.checked_sub(mark.at.elapsed())
+            && let Some(left) = pause.checked_sub(mark.at.elapsed())
         {
             tokio::time::sleep(left).await;
             counted(&self.stats).yielded.record(left);
@@ -264,6 +333,66 @@ impl Deliverer {
     async fn submit(&self, write: Internal) -> Response {
         counted(&self.stats).writes += 1;
         self.writer.submit(internal(write)).await
+    }
+
+    /// Whether this process alone serves the store, so an attempt's lease can live in memory: a
+    /// redb file is held by one process (PostgreSQL may be shared by several instances, whose
+    /// leases are in the store).
+    fn leases_in_memory(&self) -> bool {
+        matches!(self.store, Store::Redb(_))
+    }
+
+    /// Up to `limit` due deliveries due at `floor` or later, read and signed on a snapshot and
+    /// held in `held` until their outcomes are written; nothing written first. They are sent only
+    /// once everything the snapshot saw is durable (a change not yet durable is not announced).
+    /// The entries of deliveries that are gone go in a write of their own (rare).
+    async fn plan(&self, floor: i64, limit: usize, held: &Held) -> Result<Planned, TakeError> {
+        let (service, store, env) = (self.service.clone(), self.store.clone(), self.env.clone());
+        held.begin();
+        let holding = held.clone();
+        let started = Instant::now();
+        let read = tokio::task::spawn_blocking(move || {
+            store.read(|tx| {
+                let skip = |_: &str, id: &str| holding.skips(id);
+                service.plan_due_deliveries(tx, &*env, floor, limit, &skip)
+            })
+        })
+        .await;
+        counted(&self.stats).plans.record(started.elapsed());
+        let planned = match read {
+            Ok(Ok(Ok(planned))) => planned,
+            Ok(Ok(Err(e))) => return Err(TakeError::Core(e)),
+            Ok(Err(e)) => return Err(TakeError::Core(e.to_string())),
+            Err(_) => return Err(TakeError::Core("the plan panicked".into())),
+        };
+        if let Some(answer) = self.writer.settled().await {
+            return Err(TakeError::Write(answer.status));
+        }
+        held.hold(
+            (planned.due.iter().map(|d| d.delivery_id.clone()))
+                .chain(planned.unsendable.iter().map(|o| o.delivery_id.clone())),
+        );
+        counted(&self.stats).taken += planned.due.len() as u64;
+        if !planned.stale.is_empty() {
+            let stale = Arc::new(planned.stale.clone());
+            let write: Internal =
+                Arc::new(
+                    move |tx: &mut dyn Tx, _: &dyn Env| match Service::drop_stale_deliveries(
+                        tx, &stale,
+                    ) {
+                        Ok(()) => Job::done(),
+                        Err(e) => Service::internal_error(&e),
+                    },
+                );
+            let answer = self.submit(write).await;
+            if answer.status != 200 {
+                warn!(
+                    status = answer.status,
+                    "cannot drop stale webhook queue entries"
+                );
+            }
+        }
+        Ok(planned)
     }
 
     /// Leases up to `limit` due deliveries due at `floor` or later, in one write through the writer.
@@ -295,11 +424,15 @@ impl Deliverer {
     }
 
     /// Writes outcomes back as they arrive, many per write; while clients write, at most one write
-    /// per `YIELD`, collecting meanwhile.
-    async fn record_loop(self: Arc<Self>, mut received: mpsc::UnboundedReceiver<Outcome>) {
+    /// per `RECORD_YIELD`, collecting meanwhile.
+    async fn record_loop(
+        self: Arc<Self>,
+        mut received: mpsc::UnboundedReceiver<Outcome>,
+        held: Held,
+    ) {
         let mut last = self.mark();
         while let Some(first) = received.recv().await {
-            self.yield_to_writes(&mut last).await;
+            self.yield_to_writes(&mut last, RECORD_YIELD).await;
             let mut batch = vec![first];
             while batch.len() < RECORD_BATCH {
                 match received.try_recv() {
@@ -310,6 +443,7 @@ impl Deliverer {
             let n = batch.len();
             let (service, stats) = (self.service.clone(), self.stats.clone());
             let batch = Arc::new(batch);
+            let written = batch.clone();
             let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
                 let started = Instant::now();
                 let done = match service.record_attempts(tx, env, &batch) {
@@ -320,10 +454,14 @@ impl Deliverer {
                 done
             });
             let answer = self.submit(write).await;
+            // Written (or not): the next plan may take them again. An entry a failed write left
+            // behind is below the floor; the next full look finds it.
+            held.release(&written);
             if answer.status == 200 {
                 counted(&self.stats).recorded += n as u64;
             } else {
-                // Not lost: the leases end and the deliveries are attempted again.
+                // Not lost: the leases end (in memory: released above) and the deliveries are
+                // attempted again.
                 warn!(
                     status = answer.status,
                     outcomes = n,

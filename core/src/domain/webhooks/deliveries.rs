@@ -310,69 +310,159 @@ pub fn take_due(
     limit: usize,
     body: &dyn Fn(&Event) -> Result<Vec<u8>>,
 ) -> Result<Taken> {
+    let none = |_: &str, _: &str| false;
+    let planned = plan(tx, env, settings, from_ms, limit, &none, body)?;
+    for key in planned.stale.iter().chain(&planned.duplicates) {
+        tx.delete(key)?;
+    }
+    let until = env.now().plus_seconds(LEASE_SECS).millis();
+    let mut out = planned.due;
+    for due in &mut out {
+        // The lease: only the queue entry moves (the record is rewritten by the outcome).
+        tx.delete(&keys::delivery_due(
+            due.lease.taken_ms,
+            &due.client,
+            &due.delivery_id,
+        ))?;
+        tx.put(
+            &keys::delivery_due(until, &due.client, &due.delivery_id),
+            &[],
+        )?;
+        due.lease.until_ms = until;
+    }
+    record(tx, env, settings, &planned.unsendable)?;
+    Ok(Taken {
+        due: out,
+        floor: planned.floor,
+    })
+}
+
+/// What is due, read without writing: [`plan`]'s answer. A host that alone serves its store (one
+/// process holds the file) can keep its leases in memory: it sends `due` at once, records
+/// `unsendable` like outcomes (each outcome drops the entry it names: `Lease` with equal times),
+/// and drops `stale` ([`drop_stale`]); nothing else needs a write before the attempts.
+#[derive(Debug, Clone, Default)]
+pub struct Planned {
+    /// Signed and ready; each `lease` is the entry read, not moved (`taken_ms == until_ms`).
+    pub due: Vec<Due>,
+    /// Deliveries that cannot be sent (endpoint disabled or gone, event gone, URL refused), as
+    /// failed attempts to record.
+    pub unsendable: Vec<Outcome>,
+    /// Entries of no pending delivery (its record gone or answered): delete them.
+    pub stale: Vec<Vec<u8>>,
+    /// Second entries of a delivery this plan already holds (retried or moved by the test clock
+    /// while an earlier entry was leased): a take deletes them, an in-memory lease skips them.
+    pub duplicates: Vec<Vec<u8>>,
+    /// As [`Taken::floor`].
+    pub floor: i64,
+}
+
+/// Queue rows read per scan of a plan, and at most in all (beyond `limit` deliveries, the rows
+/// `skip` passes over).
+const PLAN_CHUNK: usize = 64;
+const PLAN_MAX_ROWS: usize = 4096;
+
+/// Reads up to `limit` deliveries due by the host's `env.now()` from `from_ms` on and signs them,
+/// writing nothing (see [`Planned`]). `skip(client, id)` passes over deliveries the host holds
+/// already (in flight); their entries count as read for the floor, since their outcome moves or
+/// drops them.
+pub fn plan(
+    tx: &mut dyn Tx,
+    env: &dyn Env,
+    settings: &Settings,
+    from_ms: i64,
+    limit: usize,
+    skip: &dyn Fn(&str, &str) -> bool,
+    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+) -> Result<Planned> {
     let host_now = env.now();
     let (_, end) = keys::deliveries_due(host_now.millis());
-    let start = keys::deliveries_from(from_ms);
-    let rows = tx.scan(&start, &end, Direction::Forward, limit)?;
-    // Every entry read is moved or dropped below: nothing stays due before the last one read, or
-    // before now when the due part of the queue was read to its end.
-    let floor = if rows.len() < limit {
-        host_now.millis()
-    } else {
-        rows.last().and_then(|(k, _)| due_of(k)).unwrap_or(from_ms)
-    };
-    let mut out = Vec::with_capacity(rows.len());
+    let mut start = keys::deliveries_from(from_ms);
+    let mut planned = Planned::default();
     let mut endpoints = HashMap::new();
-    let until = host_now.plus_seconds(LEASE_SECS).millis();
     // A delivery with two entries (retried or moved by the test clock while leased) goes out once.
     let mut taken = std::collections::HashSet::new();
-    for (key, _) in rows {
-        let Some((client, id)) = keys::delivery_due_parts(&key) else {
-            tx.delete(&key)?;
-            continue;
-        };
-        let (client, id) = (client.to_string(), id.to_string());
-        let Some(d) = table::get::<Delivery>(tx, &client, &id)? else {
-            tx.delete(&key)?;
-            continue;
-        };
-        if d.status != DeliveryStatus::Pending || !taken.insert((client.clone(), id.clone())) {
-            tx.delete(&key)?;
-            continue;
-        }
-        let taken_ms = due_of(&key).unwrap_or(i64::MIN);
-        match prepare(tx, env, settings, &mut endpoints, &client, &d, body)? {
-            Ok(mut due) => {
-                // The lease: only the queue entry moves (the record is rewritten by the outcome).
-                tx.delete(&key)?;
-                tx.put(&keys::delivery_due(until, &client, &id), &[])?;
-                due.lease = Lease {
-                    taken_ms,
-                    until_ms: until,
-                };
-                due.client = client;
-                out.push(due);
+    let mut read = 0;
+    // Every entry read is planned, skipped (in flight) or dropped: nothing stays due before the
+    // last one read, or before now when the due part of the queue was read to its end.
+    let mut floor = from_ms;
+    'scan: while read < PLAN_MAX_ROWS {
+        let rows = tx.scan(&start, &end, Direction::Forward, PLAN_CHUNK)?;
+        let whole = rows.len() < PLAN_CHUNK;
+        for (key, _) in rows {
+            read += 1;
+            if planned.due.len() + planned.unsendable.len() >= limit {
+                floor = due_of(&key).unwrap_or(from_ms);
+                break 'scan;
             }
-            Err(reason) => {
-                let outcome = Outcome {
+            start = key.clone();
+            start.push(0);
+            let Some((client, id)) = keys::delivery_due_parts(&key) else {
+                planned.stale.push(key);
+                continue;
+            };
+            if skip(client, id) {
+                continue;
+            }
+            let (client, id) = (client.to_string(), id.to_string());
+            let Some(d) = table::get::<Delivery>(tx, &client, &id)? else {
+                planned.stale.push(key);
+                continue;
+            };
+            if d.status != DeliveryStatus::Pending {
+                planned.stale.push(key);
+                continue;
+            }
+            if !taken.insert((client.clone(), id.clone())) {
+                planned.duplicates.push(key);
+                continue;
+            }
+            let taken_ms = due_of(&key).unwrap_or(i64::MIN);
+            let lease = Lease {
+                taken_ms,
+                until_ms: taken_ms,
+            };
+            match prepare(tx, env, settings, &mut endpoints, &client, &d, body)? {
+                Ok(mut due) => {
+                    due.lease = lease;
+                    due.client = client;
+                    planned.due.push(due);
+                }
+                Err(reason) => planned.unsendable.push(Outcome {
                     client,
                     delivery_id: id,
                     status: None,
                     duration_ms: 0,
                     error: Some(reason),
-                    lease: Lease {
-                        taken_ms,
-                        until_ms: taken_ms,
-                    },
-                };
-                record(tx, env, settings, &[outcome])?;
+                    lease,
+                }),
             }
         }
+        if whole {
+            floor = host_now.millis();
+            break;
+        }
+        // Read on, or stopped at the row cap: nothing read past the last row.
+        floor = due_of(&start).unwrap_or(from_ms);
     }
-    Ok(Taken {
-        due: out,
-        floor: floor.max(from_ms),
-    })
+    planned.floor = floor.max(from_ms);
+    Ok(planned)
+}
+
+/// Deletes queue entries a [`plan`] found stale, each only if its delivery is still gone or no
+/// longer pending (a write between the plan and this one may have queued it again).
+pub fn drop_stale(tx: &mut dyn Tx, stale: &[Vec<u8>]) -> Result<()> {
+    for key in stale {
+        let live = match keys::delivery_due_parts(key) {
+            None => false,
+            Some((client, id)) => table::get::<Delivery>(tx, client, id)?
+                .is_some_and(|d| d.status == DeliveryStatus::Pending),
+        };
+        if !live {
+            tx.delete(key)?;
+        }
+    }
+    Ok(())
 }
 
 /// What a take leased, and where the queue's due part starts after it.
