@@ -394,6 +394,24 @@ fn retry_times_follow_the_test_clock() {
     assert_eq!(app.take().len(), 1);
 }
 
+/// The clock advanced while an attempt was out: its failure, recorded after the advance, does not
+/// push the retry an advance later (the attempt was made at the earlier time).
+#[test]
+fn an_advance_while_an_attempt_is_out_is_kept_by_its_failure() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    let (s, _) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 3600})));
+    assert_eq!(s, 200);
+    app.answer(&due, Some(500));
+    let d = &app.deliveries(&endpoint, "")[0];
+    assert_eq!(d["status"], "pending", "{d}");
+    assert_eq!(app.take().len(), 1, "due at once: {d}");
+}
+
 #[test]
 fn a_take_from_the_floor_finds_what_is_new_and_a_full_look_finds_what_an_advance_moved_below() {
     let mut app = TestApp::new();

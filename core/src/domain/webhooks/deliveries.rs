@@ -616,14 +616,14 @@ pub fn record(
             d.failures = d.failures.saturating_add(1);
             match settings.schedule.get(d.failures as usize - 1) {
                 Some(wait) => {
-                    let wait = millis(*wait);
-                    d.next_attempt_at = Some(Timestamp(client_now.millis().saturating_add(wait)));
-                    schedule(
-                        tx,
-                        &o.client,
-                        &mut d,
-                        host_now.millis().saturating_add(wait),
-                    )?;
+                    // A re-queue that came while the attempt was out (a `retry`, a test clock
+                    // advance, which moved the entry sooner) is kept when it is sooner than the
+                    // schedule's next: the attempt it follows was made before it.
+                    let next = host_now.millis().saturating_add(millis(*wait));
+                    let due = d.due_ms.map_or(next, |queued| queued.min(next));
+                    let offset_ms = offset.saturating_mul(1000);
+                    d.next_attempt_at = Some(Timestamp(due.saturating_add(offset_ms)));
+                    schedule(tx, &o.client, &mut d, due)?;
                 }
                 None => {
                     d.status = DeliveryStatus::Failed;
