@@ -502,7 +502,7 @@ impl ListQuery {
     /// The top-level fields that matching and sorting read (a pass over every record builds
     /// documents of these alone; the page's records are read whole): `_id` for the tie-break,
     /// `createdAt` only when a condition or the sort reads it (the walk places each record
-    /// itself, and formatting every record's instant was a tenth of a pass that sorts).
+    /// itself, so formatting every record's instant was wasted).
     fn read_fields(&self) -> Vec<String> {
         let sorted = self.sort.iter().map(|k| &k.path);
         top_fields(["_id"], self.matched_paths().chain(sorted))
