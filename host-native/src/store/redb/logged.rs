@@ -20,7 +20,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use tracing::{error, warn};
+use tracing::{debug, error, warn};
 
 use crate::os_thread::{self, Priority};
 use crate::store::Timings;
@@ -129,6 +129,8 @@ pub struct LoggedDb {
     checkpoint_wake: Condvar,
     stats: Mutex<CommitStats>,
     threads: Mutex<Threads>,
+    /// A checkpoint taking longer than this falls behind its cadence and is warned about.
+    slow: Duration,
 }
 
 #[derive(Default)]
@@ -150,9 +152,6 @@ struct State {
     failed: bool,
 }
 
-/// A checkpoint this slow is logged with where its time went.
-const SLOW: Duration = Duration::from_millis(20);
-
 /// How long the checkpointer waits to free a memtable itself ([`LoggedDb::free`]).
 const FREE_WAIT: Duration = Duration::from_millis(200);
 
@@ -163,6 +162,7 @@ impl LoggedDb {
         let seq = file.published.load(Ordering::Acquire);
         progress.synced(seq);
         LoggedDb {
+            slow: policy.interval,
             syncer: Arc::new(Syncer::new(file.logs.clone(), seq)),
             state: Mutex::new(State {
                 log: Log::new(file.logs.clone()),
@@ -396,19 +396,31 @@ impl LoggedDb {
             .map_err(|e| fatal("cannot empty the write-ahead log", &e))?;
         let io: IoTotals = self.file.io.totals() - io_before;
         let cpu = os_thread::cpu_time().saturating_sub(cpu_before);
-        if took >= SLOW {
-            warn!(
-                through = job.through,
-                ms = took.as_secs_f64() * 1000.0,
-                cpu_ms = cpu.as_secs_f64() * 1000.0,
-                keys,
-                deletes,
-                versions,
-                write_ms = io.write.as_secs_f64() * 1000.0,
-                written_kib = io.write_bytes >> 10,
-                fsync_ms = io.sync.as_secs_f64() * 1000.0,
-                "slow checkpoint (beside the writer)"
+        // Every checkpoint is told at debug, with where its time went; one slower than the interval
+        // means the writes outrun it (the memtable grows toward back-pressure): that is a warning.
+        macro_rules! checkpoint_event {
+            ($level:ident, $message:literal) => {
+                $level!(
+                    through = job.through,
+                    ms = took.as_secs_f64() * 1000.0,
+                    cpu_ms = cpu.as_secs_f64() * 1000.0,
+                    keys,
+                    deletes,
+                    versions,
+                    write_ms = io.write.as_secs_f64() * 1000.0,
+                    written_kib = io.write_bytes >> 10,
+                    fsync_ms = io.sync.as_secs_f64() * 1000.0,
+                    $message
+                )
+            };
+        }
+        if took >= self.slow {
+            checkpoint_event!(
+                warn,
+                "checkpoint slower than its interval (writes outrun it)"
             );
+        } else {
+            checkpoint_event!(debug, "checkpoint");
         }
         self.record(|s| {
             s.checkpoint.record(took);

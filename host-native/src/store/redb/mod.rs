@@ -75,7 +75,7 @@ pub struct RedbFile {
 struct SharedSnapshot {
     layers: Weak<Layers>,
     direct_writes: u64,
-    below: SharedRead,
+    below: ReadAdapter,
 }
 
 impl std::fmt::Debug for RedbFile {
@@ -98,7 +98,7 @@ impl RedbFile {
     /// whatever a checkpoint commits stays in those layers' frozen memtable), or by a direct write
     /// ([`RedbFile::wrote_directly`]). A checkpoint also drops the shared snapshot
     /// ([`RedbFile::forget_reads`]), so an old one does not keep redb from reusing pages.
-    pub fn view(&self) -> Result<View<SharedRead>, StoreError> {
+    pub fn view(&self) -> Result<View<ReadAdapter>, StoreError> {
         loop {
             let (layers, at) = {
                 let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
@@ -122,7 +122,6 @@ impl RedbFile {
                     if below.seq > layers.redb_at_most {
                         continue;
                     }
-                    let below = SharedRead(Arc::new(below));
                     *self.reads.lock().unwrap_or_else(|e| e.into_inner()) = Some(SharedSnapshot {
                         layers: Arc::downgrade(&layers),
                         direct_writes,
@@ -328,9 +327,11 @@ fn scan_in<T: ReadableTable<&'static [u8], &'static [u8]>>(
 }
 
 /// A read-only snapshot. Writes are refused: the core asked for a read transaction, so a write is a bug.
+/// Clones share the snapshot: the reads that take the same layers use one ([`RedbFile::view`]).
+#[derive(Clone)]
 pub struct ReadAdapter {
     // None only for a data file whose table was never created (not one `open` made).
-    table: Option<ReadOnlyTable<&'static [u8], &'static [u8]>>,
+    table: Option<Arc<ReadOnlyTable<&'static [u8], &'static [u8]>>>,
     /// The last logged batch the snapshot holds.
     pub seq: u64,
 }
@@ -339,7 +340,7 @@ impl ReadAdapter {
     pub fn begin(db: &Database) -> Result<ReadAdapter, StoreError> {
         let tx = db.begin_read().map_err(store_err)?;
         let table = match tx.open_table(KV) {
-            Ok(t) => Some(t),
+            Ok(t) => Some(Arc::new(t)),
             Err(TableError::TableDoesNotExist(_)) => None,
             Err(e) => return Err(store_err(e)),
         };
@@ -352,9 +353,9 @@ impl ReadAdapter {
     }
 }
 
-impl ReadAdapter {
-    fn layer_of(
-        &self,
+impl Below for ReadAdapter {
+    fn layer(
+        &mut self,
         start: &[u8],
         end: &[u8],
         dir: Direction,
@@ -372,42 +373,14 @@ impl ReadAdapter {
             Direction::Reverse => Box::new(range.rev().map(pair)),
         })
     }
-
-    fn get_of(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        match &self.table {
-            Some(t) => get_in(t, key),
-            None => Ok(None),
-        }
-    }
-
-    fn scan_of(
-        &self,
-        start: &[u8],
-        end: &[u8],
-        dir: Direction,
-        limit: usize,
-    ) -> Result<Vec<KvPair>, StoreError> {
-        match &self.table {
-            Some(t) => scan_in(t, start, end, dir, limit),
-            None => Ok(Vec::new()),
-        }
-    }
-}
-
-impl Below for ReadAdapter {
-    fn layer(
-        &mut self,
-        start: &[u8],
-        end: &[u8],
-        dir: Direction,
-    ) -> Result<Layer<'static>, StoreError> {
-        self.layer_of(start, end, dir)
-    }
 }
 
 impl Tx for ReadAdapter {
     fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.get_of(key)
+        match &self.table {
+            Some(t) => get_in(t.as_ref(), key),
+            None => Ok(None),
+        }
     }
 
     fn put(&mut self, _key: &[u8], _value: &[u8]) -> Result<(), StoreError> {
@@ -425,46 +398,10 @@ impl Tx for ReadAdapter {
         dir: Direction,
         limit: usize,
     ) -> Result<Vec<KvPair>, StoreError> {
-        self.scan_of(start, end, dir, limit)
-    }
-}
-
-/// A read snapshot shared by the reads that took the same layers ([`RedbFile::view`]).
-#[derive(Clone)]
-pub struct SharedRead(Arc<ReadAdapter>);
-
-impl Below for SharedRead {
-    fn layer(
-        &mut self,
-        start: &[u8],
-        end: &[u8],
-        dir: Direction,
-    ) -> Result<Layer<'static>, StoreError> {
-        self.0.layer_of(start, end, dir)
-    }
-}
-
-impl Tx for SharedRead {
-    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.0.get_of(key)
-    }
-
-    fn put(&mut self, _key: &[u8], _value: &[u8]) -> Result<(), StoreError> {
-        Err(StoreError::read_only())
-    }
-
-    fn delete(&mut self, _key: &[u8]) -> Result<(), StoreError> {
-        Err(StoreError::read_only())
-    }
-
-    fn scan(
-        &mut self,
-        start: &[u8],
-        end: &[u8],
-        dir: Direction,
-        limit: usize,
-    ) -> Result<Vec<KvPair>, StoreError> {
-        self.0.scan_of(start, end, dir, limit)
+        match &self.table {
+            Some(t) => scan_in(t.as_ref(), start, end, dir, limit),
+            None => Ok(Vec::new()),
+        }
     }
 }
 
