@@ -97,28 +97,30 @@ pub struct CardParts {
     pub expiry: bool,
 }
 
-/// [`Card`] as stored, its texts borrowed from the stored bytes and its metadata left as text:
-/// the same fields in the same order (postcard is not self-describing: a field is found only by
-/// decoding those before it). `decode_part_equals_decode` checks it against [`Card`].
+/// [`Card`] as stored, its texts borrowed from the stored bytes (as bytes: postcard writes a text
+/// as its length and its UTF-8, so a text no condition reads is skipped without checking it) and
+/// its metadata left as text: the same fields in the same order (postcard is not self-describing:
+/// a field is found only by decoding those before it). `decode_part_equals_decode` checks it
+/// against [`Card`].
 #[derive(Deserialize)]
 struct StoredCard<'a> {
-    id: &'a str,
-    debit_account_id: &'a str,
-    card_holder_id: &'a str,
+    id: &'a [u8],
+    debit_account_id: &'a [u8],
+    card_holder_id: &'a [u8],
     kind: CardType,
     brand: Brand,
     currency: Currency,
     status: CardStatus,
-    metadata: &'a str,
+    metadata: &'a [u8],
     spending_controls: SpendingControls,
     enable_2fa: bool,
     disposable: bool,
     #[serde(with = "money")]
     balance: Decimal,
-    masked_pan: &'a str,
-    last4: &'a str,
-    expiry_month: &'a str,
-    expiry_year: &'a str,
+    masked_pan: &'a [u8],
+    last4: &'a [u8],
+    expiry_month: &'a [u8],
+    expiry_year: &'a [u8],
     cancellation_reason: Option<CancellationReason>,
     canceled_at: Option<Timestamp>,
     created_at: Timestamp,
@@ -137,17 +139,24 @@ pub fn decode_part(
         // An older version: decoded whole, as any read does.
         None => return codec::decode(bytes),
     };
-    let keep = |on: bool, text: &str| if on { text.to_string() } else { String::new() };
+    let bad =
+        |e: &dyn std::fmt::Display| crate::storage::StoreError(format!("cannot decode card: {e}"));
+    let text = |bytes: &[u8]| {
+        std::str::from_utf8(bytes)
+            .map(str::to_string)
+            .map_err(|e| bad(&e))
+    };
+    let keep = |on: bool, bytes: &[u8]| if on { text(bytes) } else { Ok(String::new()) };
     let metadata = match parts.metadata {
-        true => serde_json::from_str(c.metadata)
+        true => serde_json::from_slice(c.metadata)
             .map(JsonText)
-            .map_err(|e| crate::storage::StoreError(format!("cannot decode card: {e}")))?,
+            .map_err(|e| bad(&e))?,
         false => JsonText::default(),
     };
     Ok(Card {
-        id: c.id.to_string(),
-        debit_account_id: keep(parts.debit_account_id, c.debit_account_id),
-        card_holder_id: keep(parts.card_holder_id, c.card_holder_id),
+        id: text(c.id)?,
+        debit_account_id: keep(parts.debit_account_id, c.debit_account_id)?,
+        card_holder_id: keep(parts.card_holder_id, c.card_holder_id)?,
         kind: c.kind,
         brand: c.brand,
         currency: c.currency,
@@ -158,10 +167,10 @@ pub fn decode_part(
         disposable: c.disposable,
         balance: c.balance,
         held: Decimal::ZERO,
-        masked_pan: keep(parts.masked_pan, c.masked_pan),
-        last4: keep(parts.last4, c.last4),
-        expiry_month: keep(parts.expiry, c.expiry_month),
-        expiry_year: keep(parts.expiry, c.expiry_year),
+        masked_pan: keep(parts.masked_pan, c.masked_pan)?,
+        last4: keep(parts.last4, c.last4)?,
+        expiry_month: keep(parts.expiry, c.expiry_month)?,
+        expiry_year: keep(parts.expiry, c.expiry_year)?,
         cancellation_reason: c.cancellation_reason,
         canceled_at: c.canceled_at,
         created_at: c.created_at,
@@ -440,5 +449,17 @@ mod tests {
         let mut other = bytes.clone();
         other[0] = Card::VERSION + 1;
         assert!(decode_part(&other, all).is_err());
+        // A text that is not UTF-8 is refused when it is kept (as a whole decode refuses it);
+        // one the query does not read is skipped unchecked.
+        let mut bad = bytes.clone();
+        let at = bad.windows(6).position(|w| w == b"******").unwrap();
+        bad[at] = 0xff;
+        assert!(codec::decode::<Card>(&bad).is_err());
+        let pan = CardParts {
+            masked_pan: true,
+            ..CardParts::default()
+        };
+        assert!(decode_part(&bad, pan).is_err());
+        assert_eq!(decode_part(&bad, CardParts::default()).unwrap(), bare);
     }
 }

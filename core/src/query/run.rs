@@ -500,10 +500,12 @@ impl ListQuery {
     }
 
     /// The top-level fields that matching and sorting read (a pass over every record builds
-    /// documents of these alone; the page's records are read whole).
+    /// documents of these alone; the page's records are read whole): `_id` for the tie-break,
+    /// `createdAt` only when a condition or the sort reads it (the walk places each record
+    /// itself, so formatting every record's instant was wasted).
     fn read_fields(&self) -> Vec<String> {
         let sorted = self.sort.iter().map(|k| &k.path);
-        top_fields(["_id", "createdAt"], self.matched_paths().chain(sorted))
+        top_fields(["_id"], self.matched_paths().chain(sorted))
     }
 
     /// The top-level fields that matching alone reads (a pass that only counts).

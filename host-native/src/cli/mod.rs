@@ -176,9 +176,12 @@ pub struct DataArg {
     #[arg(long, env = "CARDS_STORE_TIMEOUT", default_value = "5s", value_parser = parse_duration)]
     pub store_timeout: Duration,
 
-    /// Memory for redb's page cache (`128MiB`): the B-tree's inner pages stay cached; a scan of a
-    /// big list reads the rest from the OS page cache instead of growing the process.
-    #[arg(long, env = "CARDS_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
+    /// Memory for redb's page cache (`64MiB`): the B-tree's hot pages stay cached; a scan of a
+    /// big list reads the rest from the OS page cache instead of growing the process. A pass
+    /// over a table bigger than the cache gets no hits from it (each page is evicted before the
+    /// pass comes back), so more only grows the process: the first pass after a start paid for
+    /// filling 128 MiB (README "Benchmarks").
+    #[arg(long, env = "CARDS_CACHE_SIZE", default_value = "64MiB", value_parser = parse_bytes)]
     pub cache_size: usize,
 }
 
