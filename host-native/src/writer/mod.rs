@@ -326,11 +326,14 @@ impl WriterHandle {
             Gate::Failed => return Some(unsettled()),
             Gate::Wait(point) => point,
         };
+        let started = std::time::Instant::now();
         let mut rx = self.pipeline.durable.subscribe();
-        match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
+        let settled = match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
             Ok(d) if d.is_some() => None,
             _ => Some(unsettled()),
-        }
+        };
+        crate::metrics::read_wait(started.elapsed());
+        settled
     }
 }
 
