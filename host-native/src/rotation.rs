@@ -144,6 +144,7 @@ impl Rotator {
             })
             .await?,
         );
+        let last = planned.is_last();
         let slot: Arc<Mutex<Option<Result<Step, RotationError>>>> = Arc::default();
         let (vault, out) = (self.vault.clone(), slot.clone());
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
@@ -157,7 +158,16 @@ impl Rotator {
                 Some(step.map_err(RotationError::Core));
             answer
         });
-        let answer = self.writer.submit(Job::internal(write)).await;
+        // A card batch changes nothing a read can observe (a reveal opens the same secrets under
+        // either key; a batch lost in a crash leaves the old key's entries, still configured), so
+        // reads do not wait for it to be durable (`Job::unseen`); this answer still does. The last
+        // step (endpoint secrets, the resume point cleared) goes as an ordinary write.
+        let job = if last {
+            Job::internal(write)
+        } else {
+            Job::unseen(write)
+        };
+        let answer = self.writer.submit(job).await;
         let step = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
         match (answer.status, step) {
             (200, Some(step)) => step,

@@ -283,6 +283,13 @@ pub struct PlannedBatch {
     entries: Vec<Resealed>,
 }
 
+impl PlannedBatch {
+    /// The last batch: no card entry after it (its step also re-seals the endpoint secrets).
+    pub fn is_last(&self) -> bool {
+        self.next.is_none()
+    }
+}
+
 /// One entry re-sealed: its key and stored bytes as read, the bytes sealed under the active key,
 /// and the PAN index entry to move (from the key that sealed it to the active one).
 struct Resealed {

@@ -40,6 +40,9 @@ impl Handler for Service {
 pub struct Job {
     pub work: Work,
     pub budget: Option<OwnedSemaphorePermit>,
+    /// Changes nothing a read can observe: reads need not wait for it to be durable
+    /// ([`GroupCommit::submit_unseen`]).
+    pub unseen: bool,
 }
 
 /// What a queued write runs.
@@ -66,6 +69,7 @@ impl Job {
         Job {
             work: Work::Request(Box::new(validated)),
             budget,
+            unseen: false,
         }
     }
 
@@ -74,6 +78,18 @@ impl Job {
         Job {
             work: Work::Internal(write),
             budget: None,
+            unseen: false,
+        }
+    }
+
+    /// A host's own write that changes nothing a read can observe, whether or not it survives a
+    /// crash (a vault rotation step: each entry reveals the same under either key, and a lost step
+    /// leaves the old, still configured key's entry). Reads do not wait for it to be durable; its
+    /// own answer does, so what reports its progress rests on durable data.
+    pub fn unseen(write: Internal) -> Job {
+        Job {
+            unseen: true,
+            ..Job::internal(write)
         }
     }
 }
@@ -259,9 +275,15 @@ impl WriterHandle {
             reply,
             _slot: slot,
         };
+        let unseen = queued.job.unseen;
         let wake = {
             let mut inner = self.pipeline.lock();
-            match inner.machine.submit(queued) {
+            let queued = if unseen {
+                inner.machine.submit_unseen(queued)
+            } else {
+                inner.machine.submit(queued)
+            };
+            match queued {
                 Ok(_) => inner.writer_idle,
                 Err((_, Refusal::Failed)) => {
                     return Service::unavailable("The writer cannot serve");
@@ -294,8 +316,9 @@ impl WriterHandle {
         self.pipeline.lock().machine.stats().submitted
     }
 
-    /// For an answer read from a snapshot: waits until every write it may have seen is durable.
-    /// Some(503) when it never will be (the store failed): answer that instead.
+    /// For an answer read from a snapshot: waits until every write it may have seen is durable,
+    /// but for unseen ones ([`Job::unseen`]). Some(503) when it never will be (the store failed):
+    /// answer that instead.
     pub async fn settled(&self) -> Option<Response> {
         let gate = self.pipeline.lock().machine.read_gate();
         let point = match gate {
@@ -303,11 +326,14 @@ impl WriterHandle {
             Gate::Failed => return Some(unsettled()),
             Gate::Wait(point) => point,
         };
+        let started = std::time::Instant::now();
         let mut rx = self.pipeline.durable.subscribe();
-        match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
+        let settled = match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
             Ok(d) if d.is_some() => None,
             _ => Some(unsettled()),
-        }
+        };
+        crate::metrics::read_wait(started.elapsed());
+        settled
     }
 }
 
@@ -774,6 +800,76 @@ mod tests {
         faulty.release.notify_all();
         let stats = writer.stop();
         assert_eq!(stats.requests, 2);
+    }
+
+    /// Through the threads: with the log's fsync held, a read does not wait for an unseen write
+    /// (a rotation step) that is visible and not durable, while the write itself does; a seen
+    /// write after it holds reads back until the fsync.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_do_not_wait_for_an_unseen_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = open(&dir, "u.redb");
+        let held = Arc::new(Faulty {
+            inner: file.logs[0].clone(),
+            appends: AtomicUsize::new(0),
+            fail_from: usize::MAX,
+            released: Mutex::new(false),
+            release: Condvar::new(),
+        });
+        file.logs[0] = held.clone();
+        let (file, writer) = start_on(file, 256);
+        let h = writer.handle();
+        let unseen = tokio::spawn({
+            let h = h.clone();
+            let Work::Internal(write) = kv("rotated").work else {
+                unreachable!()
+            };
+            async move { h.submit(Job::unseen(write)).await.status }
+        });
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        // Visible once a snapshot holds it (its log record written, its fsync held).
+        while scan_prefix(&mut file.view().unwrap(), b"k/")
+            .unwrap()
+            .is_empty()
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the unseen write never became visible"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let read = tokio::time::timeout(Duration::from_secs(5), h.settled()).await;
+        assert_eq!(read.map(|r| r.map(|r| r.status)), Ok(None), "no wait");
+        assert!(
+            !unseen.is_finished(),
+            "the write itself waits for its fsync"
+        );
+
+        let seen = tokio::spawn({
+            let h = h.clone();
+            async move { h.submit(kv("client")).await.status }
+        });
+        while !matches!(h.pipeline.lock().machine.read_gate(), Gate::Wait(_)) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the seen write never became visible"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let read = tokio::spawn({
+            let h = h.clone();
+            async move { h.settled().await.map(|r| r.status) }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!read.is_finished(), "a seen write holds reads back");
+
+        *held.released.lock().unwrap() = true;
+        held.release.notify_all();
+        assert_eq!(read.await.unwrap(), None);
+        assert_eq!(unseen.await.unwrap(), 201);
+        assert_eq!(seen.await.unwrap(), 201);
+        writer.stop();
+        assert_eq!(stored(&file), 2);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

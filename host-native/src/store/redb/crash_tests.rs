@@ -40,7 +40,9 @@ type Writes = Vec<(u8, Option<u8>)>;
 
 #[derive(Debug, Clone)]
 enum Op {
-    Submit(Writes),
+    /// A write, seen by reads (`true`) or unseen (`GroupCommit::submit_unseen`, as a rotation
+    /// step): either way acknowledged only once durable.
+    Submit(Writes, bool),
     /// The writer commits the next batch.
     Commit,
     /// The syncer syncs the log.
@@ -56,7 +58,7 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     let writes = prop::collection::vec((0u8..8, prop::option::of(any::<u8>())), 1..4);
     prop_oneof![
-        4 => writes.prop_map(Op::Submit),
+        4 => (writes, any::<bool>()).prop_map(|(w, seen)| Op::Submit(w, seen)),
         4 => Just(Op::Commit),
         3 => Just(Op::Sync),
         1 => Just(Op::Checkpoint),
@@ -194,13 +196,19 @@ fn run(disk: &SimDisk, ops: &[Op], max_batch: usize) -> Model {
     let mut next_id = 0;
     for op in ops {
         match op {
-            Op::Submit(writes) => {
+            Op::Submit(writes, seen) => {
                 let job = Job {
                     id: next_id,
                     writes: writes.clone(),
                 };
                 next_id += 1;
-                if driver.lock().submit(job).is_err() {
+                let mut machine = driver.lock();
+                let queued = if *seen {
+                    machine.submit(job)
+                } else {
+                    machine.submit_unseen(job)
+                };
+                if queued.is_err() {
                     return model;
                 }
             }
