@@ -331,7 +331,9 @@ fn a_balance_spent_while_the_endpoint_thinks_is_rechecked() {
         }
         approve()
     });
-    set_endpoint(&t, &endpoint.url, json!({}));
+    // The longest timeout: the outer ask waits for a whole inner purchase (its own ask included),
+    // which on a loaded machine can outlast the default.
+    set_endpoint(&t, &endpoint.url, json!({"timeoutMs": 10000}));
     let outer = authorize(&t, &c, &purchase(30, "Outer"));
     assert_eq!(outer["approved"], false, "{outer}");
     assert_eq!(outer["declineReason"], "insufficient_funds");
