@@ -593,12 +593,7 @@ fn a_format_4_store_upgrades_to_exactly_what_this_release_writes() {
     cards.reverse();
     let (s, v) = app.call(Method::Get, "/cards?sort=-availableBalance", None);
     assert_eq!(s, 200, "{v}");
-    let got: Vec<&str> = v["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["_id"].as_str().unwrap())
-        .collect();
+    let got: Vec<&str> = data_ids(&v);
     let want: Vec<&str> = cards.iter().map(|(_, id)| id.as_str()).collect();
     assert_eq!(got, want);
     for (b, _) in &cards {
@@ -674,12 +669,7 @@ fn a_format_5_store_gets_compound_range_parts() {
         );
         assert_eq!(s, 200, "{v}");
         assert_eq!(v["meta"]["total"].as_u64(), Some(want.len() as u64), "{v}");
-        let got: Vec<&str> = v["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["_id"].as_str().unwrap())
-            .collect();
+        let got: Vec<&str> = data_ids(&v);
         let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
         assert_eq!(got, want);
     }
@@ -719,12 +709,7 @@ fn a_format_5_store_gets_compound_range_parts() {
             Some(want.len() as u64),
             "{query}: {v}"
         );
-        let got: Vec<&str> = v["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["_id"].as_str().unwrap())
-            .collect();
+        let got: Vec<&str> = data_ids(&v);
         let want: Vec<&str> = want.iter().map(|(_, id)| id.as_str()).collect();
         assert_eq!(got, want, "{query}");
     }
@@ -1028,12 +1013,7 @@ fn a_last4_search_matches_what_every_card_would() {
                 None,
             );
             assert_eq!(s, 200, "{v}");
-            let got: Vec<&str> = v["data"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c["_id"].as_str().unwrap())
-                .collect();
+            let got: Vec<&str> = data_ids(&v);
             assert_eq!(
                 got,
                 want.iter().copied().take(limit).collect::<Vec<_>>(),
@@ -1328,4 +1308,14 @@ fn a_pass_over_every_card_reads_what_each_can_spend() {
         assert_eq!(v["meta"]["total"], total, "{query}: {v}");
         assert_eq!(v["data"][0]["_id"], ids[first].as_str(), "{query}: {v}");
     }
+}
+
+/// The `_id`s of a list answer's `data`, in order.
+fn data_ids(v: &Value) -> Vec<&str> {
+    v["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["_id"].as_str().unwrap())
+        .collect()
 }
