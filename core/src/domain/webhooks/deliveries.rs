@@ -23,7 +23,7 @@ use crate::domain::{Result, Scope, test_clock};
 use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::macros::str_enum;
-use crate::storage::codec::Record;
+use crate::storage::codec::{self, Record};
 use crate::storage::keys::{self, Kind};
 use crate::storage::table::{self, Position};
 use crate::storage::{Direction, Tx};
@@ -664,7 +664,13 @@ pub fn record(
                 None => settle(tx, &o.client, &mut d, DeliveryStatus::Failed)?,
             }
         }
-        table::save(tx, &o.client, &d)?;
+        // Its one indexed value (`endpointId`) and its creation never change: the record alone is
+        // rewritten, without reading the stored one again to compare.
+        codec::put(
+            tx,
+            &keys::record(&o.client, Kind::WebhookDelivery, &d.id),
+            &d,
+        )?;
     }
     Ok(())
 }
