@@ -303,3 +303,50 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
     );
     assert_eq!((success.puts, success.new, success.deletes), (1, 0, 2));
 }
+
+/// A delivery queued and answered within one window (what a memtable gathers between checkpoints):
+/// its queue and pending entries were put new and deleted, so neither reaches the store below; only
+/// its record, its `endpointId` entry and that entry's count do.
+#[test]
+fn a_delivery_answered_within_a_window_leaves_only_its_record_and_index_entry() {
+    let mut app = App::new();
+    let endpoint = json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["account.created"]});
+    assert_eq!(app.send(post("/webhook-endpoints", endpoint)).0, 201);
+    let mut tx = Tracing {
+        inner: &mut app.store,
+        w: Writes::default(),
+    };
+    {
+        let mut window = Overlay::new(&mut tx);
+        let req = post(
+            "/accounts",
+            json!({"ownerType": "user", "name": "Load", "type": "checking",
+                "category": "fiat", "currency": "USD"}),
+        );
+        assert_eq!(app.service.serve(&req, &mut window, &app.env).status, 201);
+        let planned = app
+            .service
+            .plan_due_deliveries(&mut window, &app.env, 0, 10, &|_, _| false)
+            .unwrap();
+        assert_eq!(planned.due.len(), 1);
+        let outcomes: Vec<_> = planned
+            .due
+            .iter()
+            .map(|d| d.outcome(Some(200), 1, None))
+            .collect();
+        app.service
+            .record_attempts(&mut window, &app.env, &outcomes)
+            .unwrap();
+        window.commit().unwrap();
+    }
+    let w = tx.w;
+    assert_eq!(w.idle, 0, "{:?}", w.by_family);
+    assert_eq!(
+        delivery_families(&w),
+        [
+            ("c whdelivery endpointId", 1),
+            ("i whdelivery endpointId", 1),
+            ("p whdelivery", 1),
+        ]
+    );
+}
