@@ -253,6 +253,16 @@ fn deleting_an_endpoint_drops_its_pending_deliveries() {
     }
     let (s, _) = app.alice(Delete, &format!("/webhook-endpoints/{id}"), None);
     assert_eq!(s, 200);
+    // Nothing of them is left: no record, index entry, count, queue or pending entry.
+    let left: Vec<_> = everything(&mut app)
+        .into_iter()
+        .filter(|(k, _)| {
+            k.starts_with(b"wq\0")
+                || k.starts_with(b"wp\0")
+                || k.windows(11).any(|w| w == b"\0whdelivery")
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     assert!(app.take().is_empty());
     assert_eq!(
         app.alice(Get, &format!("/webhook-endpoints/{id}"), None).0,
@@ -634,4 +644,102 @@ fn a_plan_returns_unsendable_deliveries_as_outcomes_and_stale_entries_to_drop() 
     assert_eq!(planned.stale, vec![stray]);
     crate::service::Service::drop_stale_deliveries(&mut app.store, &planned.stale).unwrap();
     assert_eq!(queued(&mut app), 1);
+}
+
+/// Turns a store this release wrote into what format 6 wrote for its webhook deliveries: every
+/// delivery also in the index of all deliveries and by `status`, with their counts (16 shards by
+/// the id's last hex digit), and no pending entries (`wp`). How many keys it changed.
+fn make_format_6(store: &mut crate::storage::MemStore) -> usize {
+    use crate::domain::webhooks::deliveries::Delivery;
+    use crate::storage::keys::{self, Kind};
+    use crate::storage::{Tx, codec};
+    let mut changed = 0;
+    for (k, _) in crate::storage::scan_prefix(store, b"wp\0").unwrap() {
+        store.delete(&k).unwrap();
+        changed += 1;
+    }
+    let kind = Kind::WebhookDelivery;
+    let all: Vec<Delivery> = codec::scan(store, &keys::records("alice", kind)).unwrap();
+    let mut counts = std::collections::BTreeMap::<Vec<u8>, u64>::new();
+    for d in &all {
+        let shard = d.id.chars().last().unwrap().to_digit(16).unwrap() as u8;
+        for (field, value) in [(keys::ALL, ""), ("status", d.status.as_str())] {
+            let entry =
+                keys::index_entry("alice", kind, field, value, d.created_at.millis(), &d.id);
+            store.put(&entry, &[]).unwrap();
+            *counts
+                .entry(keys::tally("alice", kind, field, value, shard))
+                .or_default() += 1;
+            changed += 1;
+        }
+    }
+    for (k, n) in counts {
+        store.put(&k, &n.to_be_bytes()).unwrap();
+    }
+    store
+        .put(&keys::format_version(), &6u32.to_be_bytes())
+        .unwrap();
+    changed
+}
+
+/// A format-6 store's deliveries (pending, retrying, succeeded, failed) upgrade to exactly what this
+/// release writes, and a test clock advance then moves the pending ones as before.
+#[test]
+fn a_format_6_store_keeps_its_deliveries_in_this_releases_keys() {
+    let mut app = TestApp::new();
+    let config = crate::Config {
+        webhook_retry_schedule: vec![std::time::Duration::from_secs(60)],
+        ..app.service.config().clone()
+    };
+    app.service = crate::Service::new(config, &app.env);
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    for _ in 0..5 {
+        app.account_as(KEY_A);
+    }
+    let due = app.take();
+    assert_eq!(due.len(), 5);
+    app.answer(&due[..1], Some(200));
+    app.answer(&due[1..3], Some(500));
+    app.env.advance_millis(60_000);
+    let again = app.take();
+    assert_eq!(
+        again.len(),
+        2 + 2,
+        "the two failed, and the two whose lease ended"
+    );
+    let failed: Vec<_> = again
+        .iter()
+        .filter(|d| due[1..3].iter().any(|f| f.delivery_id == d.delivery_id))
+        .cloned()
+        .collect();
+    app.answer(&failed[..1], Some(500));
+    let states: Vec<Value> = app
+        .deliveries(&endpoint, "")
+        .iter()
+        .map(|d| d["status"].clone())
+        .collect();
+    assert!(states.contains(&json!("succeeded")) && states.contains(&json!("failed")));
+    let pending = states.iter().filter(|s| **s == "pending").count();
+    assert_eq!(pending, 3, "{states:?}");
+
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = everything(&mut app);
+    assert!(make_format_6(&mut app.store) > 5);
+    assert_ne!(everything(&mut app), current);
+    crate::Service::open_store(&mut app.store).unwrap();
+    assert_eq!(everything(&mut app), current);
+
+    // The pending three, whatever their queue times, are due after an advance past them all.
+    app.env.advance_millis(1);
+    assert!(app.take().is_empty());
+    let (s, v) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 60})));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(app.take().len(), 3);
+    let (_, list) = app.alice(
+        Get,
+        &format!("/webhook-endpoints/{endpoint}/deliveries?limit=2"),
+        None,
+    );
+    assert_eq!(list["meta"]["total"], 5, "{list}");
 }

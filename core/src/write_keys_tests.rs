@@ -30,6 +30,13 @@ struct Tracing<'a> {
 
 /// `r\0alice\0card\0available\0<value><id>` -> `r card available`: the key's first text parts.
 fn family(key: &[u8]) -> String {
+    // The delivery queue's due time is binary (it may hold 0x00 bytes); a pending entry's last
+    // part is its delivery's id.
+    for tag in ["wq", "wp"] {
+        if key.starts_with(tag.as_bytes()) && key.get(tag.len()) == Some(&0) {
+            return tag.into();
+        }
+    }
     let parts: Vec<String> = key
         .split(|b| *b == 0)
         .take(4)
@@ -209,4 +216,137 @@ fn a_window_of_fundings_keeps_only_the_last_place_of_each_range_entry() {
         assert_eq!(direct.send(fund.clone()).0, 200);
     }
     assert!(direct.store.iter().eq(app.store.iter()));
+}
+
+/// The families of `w` whose key names webhook deliveries (their records, indexes, counts and
+/// queues), as (family, writes).
+fn delivery_families(w: &Writes) -> Vec<(&str, usize)> {
+    w.by_family
+        .iter()
+        .filter(|(f, _)| f.contains("whdelivery") || f.starts_with("wq") || f.starts_with("wp"))
+        .map(|(f, n)| (f.as_str(), *n))
+        .collect()
+}
+
+/// What a delivery writes (ARCHITECTURE.md, "Webhooks"): with its event, in the client's write;
+/// then its successful first attempt, as the native host on redb records it (planned on a
+/// snapshot, the lease in memory).
+#[test]
+fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
+    let mut app = App::new();
+    let account = json!({"ownerType": "user", "name": "Load", "type": "checking",
+        "category": "fiat", "currency": "USD"});
+    let endpoint = json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["account.created"]});
+    assert_eq!(app.send(post("/webhook-endpoints", endpoint)).0, 201);
+    // One delivery before, so the count shards exist as they do under load.
+    assert_eq!(app.send(post("/accounts", account.clone())).0, 201);
+    let first = app
+        .service
+        .plan_due_deliveries(&mut app.store, &app.env, 0, 10, &|_, _| false)
+        .unwrap();
+    let outcomes: Vec<_> = first
+        .due
+        .iter()
+        .map(|d| d.outcome(Some(200), 1, None))
+        .collect();
+    app.service
+        .record_attempts(&mut app.store, &app.env, &outcomes)
+        .unwrap();
+
+    app.env.advance_millis(1);
+    let mut tx = Tracing {
+        inner: &mut app.store,
+        w: Writes::default(),
+    };
+    let req = post("/accounts", account);
+    assert_eq!(app.service.serve(&req, &mut tx, &app.env).status, 201);
+    let enqueue = tx.w;
+    assert_eq!(enqueue.idle, 0, "{:?}", enqueue.by_family);
+    // 5 keys (format 6 wrote 8: also the `status` and every-delivery index entries and counts).
+    assert_eq!(
+        delivery_families(&enqueue),
+        [
+            // The endpoint's list of deliveries, and its count (`meta.total`).
+            ("c whdelivery endpointId", 1),
+            ("i whdelivery endpointId", 1),
+            ("p whdelivery", 1),
+            // Pending (what a test clock advance moves), and due now in the queue.
+            ("wp", 1),
+            ("wq", 1),
+        ]
+    );
+
+    let planned = app
+        .service
+        .plan_due_deliveries(&mut app.store, &app.env, 0, 10, &|_, _| false)
+        .unwrap();
+    assert_eq!(planned.due.len(), 1);
+    let outcomes: Vec<_> = planned
+        .due
+        .iter()
+        .map(|d| d.outcome(Some(200), 1, None))
+        .collect();
+    let mut tx = Tracing {
+        inner: &mut app.store,
+        w: Writes::default(),
+    };
+    app.service
+        .record_attempts(&mut tx, &app.env, &outcomes)
+        .unwrap();
+    let success = tx.w;
+    assert_eq!(success.idle, 0, "{:?}", success.by_family);
+    // 3 keys: the record rewritten (status, attempt), no longer pending, out of the queue
+    // (format 6 wrote 6: also the `status` index entry moved and its two counts).
+    assert_eq!(
+        delivery_families(&success),
+        [("p whdelivery", 1), ("wp", 1), ("wq", 1)]
+    );
+    assert_eq!((success.puts, success.new, success.deletes), (1, 0, 2));
+}
+
+/// A delivery queued and answered within one window (what a memtable gathers between checkpoints):
+/// its queue and pending entries were put new and deleted, so neither reaches the store below; only
+/// its record, its `endpointId` entry and that entry's count do.
+#[test]
+fn a_delivery_answered_within_a_window_leaves_only_its_record_and_index_entry() {
+    let mut app = App::new();
+    let endpoint = json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["account.created"]});
+    assert_eq!(app.send(post("/webhook-endpoints", endpoint)).0, 201);
+    let mut tx = Tracing {
+        inner: &mut app.store,
+        w: Writes::default(),
+    };
+    {
+        let mut window = Overlay::new(&mut tx);
+        let req = post(
+            "/accounts",
+            json!({"ownerType": "user", "name": "Load", "type": "checking",
+                "category": "fiat", "currency": "USD"}),
+        );
+        assert_eq!(app.service.serve(&req, &mut window, &app.env).status, 201);
+        let planned = app
+            .service
+            .plan_due_deliveries(&mut window, &app.env, 0, 10, &|_, _| false)
+            .unwrap();
+        assert_eq!(planned.due.len(), 1);
+        let outcomes: Vec<_> = planned
+            .due
+            .iter()
+            .map(|d| d.outcome(Some(200), 1, None))
+            .collect();
+        app.service
+            .record_attempts(&mut window, &app.env, &outcomes)
+            .unwrap();
+        window.commit().unwrap();
+    }
+    let w = tx.w;
+    assert_eq!(w.idle, 0, "{:?}", w.by_family);
+    assert_eq!(
+        delivery_families(&w),
+        [
+            ("c whdelivery endpointId", 1),
+            ("i whdelivery endpointId", 1),
+            ("p whdelivery", 1),
+        ]
+    );
 }

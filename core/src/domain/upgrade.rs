@@ -10,6 +10,7 @@ use super::dispute_records::Dispute;
 use super::events::Event;
 use super::ledger::Entry;
 use super::transfers::Transfer;
+use super::webhooks::deliveries::{Delivery, DeliveryStatus};
 use super::webhooks::endpoints::Endpoint;
 use crate::storage::format::FormatError;
 use crate::storage::keys::{self, Kind};
@@ -28,18 +29,25 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
             from_2(tx)?;
             from_3(tx)?;
             from_4(tx)?;
-            Ok(from_5(tx)?)
+            from_5(tx)?;
+            Ok(from_6(tx)?)
         }
         3 => {
             from_3(tx)?;
             from_4(tx)?;
-            Ok(from_5(tx)?)
+            from_5(tx)?;
+            Ok(from_6(tx)?)
         }
         4 => {
             from_4(tx)?;
-            Ok(from_5(tx)?)
+            from_5(tx)?;
+            Ok(from_6(tx)?)
         }
-        5 => Ok(from_5(tx)?),
+        5 => {
+            from_5(tx)?;
+            Ok(from_6(tx)?)
+        }
+        6 => Ok(from_6(tx)?),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),
@@ -198,6 +206,50 @@ fn compound_available_by_status(tx: &mut dyn Tx) -> Result<(), StoreError> {
         let available = Ordered::Num(card.balance - held);
         table::start_range(tx, &client, Kind::Card, &part, &card.id, &available)
     })
+}
+
+/// Format 7, one step per change (each its own function).
+fn from_6(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    deliveries_by_endpoint_only(tx)
+}
+
+/// Format 7 indexes webhook deliveries by `endpointId` alone (`Delivery`'s `Indexed`): their
+/// index of every delivery and their `status` index go, with their counts, and each pending
+/// delivery gets its `keys::delivery_pending` entry (what a test clock advance moves). It only
+/// deletes what format 6 wrote and puts empty entries, so it can run on a store already in either
+/// shape (an independent step: it does not depend on any other step of format 7).
+fn deliveries_by_endpoint_only(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    let kind = Kind::WebhookDelivery;
+    for client in table::clients_with(tx, kind)? {
+        let mut gone = vec![(keys::ALL, String::new())];
+        for status in [
+            DeliveryStatus::Pending,
+            DeliveryStatus::Succeeded,
+            DeliveryStatus::Failed,
+        ] {
+            gone.push(("status", status.as_str().to_string()));
+        }
+        for (field, value) in &gone {
+            each(
+                tx,
+                &keys::index_range(&client, kind, field, value),
+                |tx, (key, _)| tx.delete(&key),
+            )?;
+            each(
+                tx,
+                &keys::tallies(&client, kind, field, value),
+                |tx, (key, _)| tx.delete(&key),
+            )?;
+        }
+        each(tx, &keys::records(&client, kind), |tx, (_, value)| {
+            let d: Delivery = codec::decode(&value)?;
+            if d.status == DeliveryStatus::Pending {
+                tx.put(&keys::delivery_pending(&client, &d.id), &[])?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
 
 fn ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, value: &[u8]) -> Result<(), StoreError> {

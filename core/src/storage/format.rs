@@ -9,10 +9,11 @@
 //! | 4 | spend totals per (merchant category, MCC) pair, so a limit with categories counts only the purchases it applies to. A format-2 or -3 store is upgraded in place on open |
 //! | 5 | range indexes (`r`, [`super::ordered`]) on numbers and instants that lists filter and sort on. A format-2, -3 or -4 store is upgraded in place on open |
 //! | 6 | gram indexes ([`super::grams`]) of the text fields searches read (card holders, accounts, transfers, disputes, webhook endpoints), and compound range indexes: cards' kept index of what they can spend also in one part per `status` (`keys::compound_range`), so a status and a range on it walk one part. A format-2 to -5 store is upgraded in place on open |
+//! | 7 | webhook deliveries indexed by `endpointId` alone (no index of every delivery, none by `status`), and each pending delivery's entry `wp` ([`super::keys::delivery_pending`]), so a delivery writes fewer keys. A format-2 to -6 store is upgraded in place on open |
 
 use super::{Direction, StoreError, Tx, keys};
 
-pub const CURRENT: u32 = 6;
+pub const CURRENT: u32 = 7;
 
 /// What [`open`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +75,7 @@ pub fn open(tx: &mut dyn Tx) -> Result<Opened, FormatError> {
             stamp(tx)?;
             Ok(Opened::Current)
         }
-        Some(v @ (2..=5)) => Ok(Opened::Older(v)),
+        Some(v @ (2..=6)) => Ok(Opened::Older(v)),
         Some(1) => Err(FormatError::Unsupported(format!(
             "the data was written by an earlier release (data format 1, JSON records); this release \
              reads data format {CURRENT}. Start this release on a new data file (or database), or keep \

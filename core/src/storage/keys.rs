@@ -521,6 +521,17 @@ pub fn delivery_due(due_ms: i64, client: &str, id: &str) -> Vec<u8> {
         .done()
 }
 
+/// A client's pending webhook delivery, empty value: what a test clock advance moves (the queue is
+/// every client's, by due time). Put when a delivery becomes pending, deleted when it is answered.
+pub fn delivery_pending(client: &str, id: &str) -> Vec<u8> {
+    Key::new("wp").part(client).part(id).done()
+}
+
+/// The pending webhook deliveries of a client ([`delivery_pending`]).
+pub fn deliveries_pending(client: &str) -> Vec<u8> {
+    Key::new("wp").part(client).prefix()
+}
+
 /// The delivery queue, and the end of its part that is due by `now_ms` (`due <= now`).
 pub fn deliveries_due(now_ms: i64) -> (Vec<u8>, Vec<u8>) {
     let start = Key::new("wq").prefix();

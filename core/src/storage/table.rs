@@ -1,8 +1,8 @@
 //! Indexed records: a record, its secondary index entries and their counts are written together, in
 //! the caller's transaction, so an index never disagrees with the records it points at.
 //!
-//! Every record of an [`Indexed`] kind is in the index [`keys::ALL`] and in one index per field it
-//! names. Index entries sort by creation time, then id (the default list order), and each index
+//! Every record of an [`Indexed`] kind is in the index [`keys::ALL`] (unless its kind opts out,
+//! [`Indexed::INDEX_ALL`]) and in one index per field it names. Index entries sort by creation time, then id (the default list order), and each index
 //! keeps an exact count, so a list can walk a page and report its total without reading the rest.
 
 use super::grams;
@@ -18,6 +18,10 @@ pub trait Indexed: Record {
     fn created_ms(&self) -> i64;
     /// The indexed fields, besides [`keys::ALL`], named as list views name them.
     const FIELDS: &'static [&'static str];
+    /// Whether every record is also in the index [`keys::ALL`] (with its count): what a list
+    /// without an indexed equality walks. A kind only ever listed within one value of a field
+    /// (webhook deliveries, by endpoint) saves an entry and a count per record.
+    const INDEX_ALL: bool = true;
     /// The record's value of each of [`Indexed::FIELDS`], in that order, exactly as list views show
     /// it, so that an equality filter on the field is answered by the index alone.
     fn index_values(&self) -> Vec<&str>;
@@ -344,7 +348,9 @@ fn range_key<R: Indexed>(client: &str, r: &R, index: &str, value: &Ordered) -> V
 fn entries<R: Indexed>(r: &R) -> Vec<(&'static str, &str)> {
     let mut all: Vec<(&'static str, &str)> =
         R::FIELDS.iter().copied().zip(r.index_values()).collect();
-    all.push((keys::ALL, ""));
+    if R::INDEX_ALL {
+        all.push((keys::ALL, ""));
+    }
     all
 }
 

@@ -22,8 +22,8 @@ use crate::domain::vault::Vault;
 use crate::domain::{Result, Scope, test_clock};
 use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
-use crate::macros::{indexed, str_enum};
-use crate::storage::codec::Record;
+use crate::macros::str_enum;
+use crate::storage::codec::{self, Record};
 use crate::storage::keys::{self, Kind};
 use crate::storage::table::{self, Position};
 use crate::storage::{Direction, Tx};
@@ -75,10 +75,28 @@ impl Record for Delivery {
     const NAME: &'static str = "webhook delivery";
 }
 
-indexed!(Delivery, Kind::WebhookDelivery, |r| {
-    "endpointId" => &r.endpoint_id,
-    "status" => r.status.as_str(),
-});
+/// A delivery is listed only within its endpoint (`GET /webhook-endpoints/{id}/deliveries`, whose
+/// `status` filter reads the records it walks), so its one index is `endpointId`, with the count
+/// `meta.total` reads: no index of every delivery, none by `status` (the pending ones a test clock
+/// advance moves have their own keys, `keys::delivery_pending`). Fewer keys written with every
+/// event and at every outcome (ARCHITECTURE.md, "Webhooks").
+impl table::Indexed for Delivery {
+    const KIND: Kind = Kind::WebhookDelivery;
+    const FIELDS: &'static [&'static str] = &["endpointId"];
+    const INDEX_ALL: bool = false;
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn created_ms(&self) -> i64 {
+        self.created_at.millis()
+    }
+
+    fn index_values(&self) -> Vec<&str> {
+        vec![&self.endpoint_id]
+    }
+}
 
 /// The retry schedule the Standard Webhooks specification suggests (and Svix uses): the wait after
 /// each failed attempt; after the last, the delivery is `failed`.
@@ -108,6 +126,15 @@ fn unschedule(tx: &mut dyn Tx, client: &str, d: &mut Delivery) -> Result<()> {
     Ok(())
 }
 
+/// `d` is answered (succeeded or failed): out of the queue and no longer pending.
+fn settle(tx: &mut dyn Tx, client: &str, d: &mut Delivery, status: DeliveryStatus) -> Result<()> {
+    d.status = status;
+    d.next_attempt_at = None;
+    unschedule(tx, client, d)?;
+    tx.delete(&keys::delivery_pending(client, &d.id))?;
+    Ok(())
+}
+
 /// Queues `event` for every enabled endpoint of the client that takes its type (called by
 /// `outbox::publish`, in the transaction of the change).
 pub fn enqueue(s: &mut Scope, event: &Event) -> Result<()> {
@@ -132,7 +159,13 @@ fn queue(s: &mut Scope, endpoint_id: &str, event: &Event) -> Result<Delivery> {
         due_ms: None,
         created_at: s.now,
     };
-    schedule(s.tx, s.client, &mut d, s.env.now().millis())?;
+    // A new id: its queue and pending entries are new keys (`put_new`), so when its outcome deletes
+    // them before a checkpoint (the common case: delivered within milliseconds), neither reaches
+    // the data file (the native memtable drops the pair, as an `Overlay` does).
+    let due = s.env.now().millis();
+    s.tx.put_new(&keys::delivery_due(due, s.client, &d.id), &[])?;
+    d.due_ms = Some(due);
+    s.tx.put_new(&keys::delivery_pending(s.client, &d.id), &[])?;
     table::insert(s.tx, s.client, &d)?;
     Ok(d)
 }
@@ -144,6 +177,9 @@ pub fn get(s: &mut Scope, id: &str) -> Result<Delivery> {
 /// Sends a delivery again now, whatever its status; the retry schedule starts over.
 pub fn retry(s: &mut Scope, id: &str) -> Result<Delivery> {
     let mut d = get(s, id)?;
+    if d.status != DeliveryStatus::Pending {
+        s.tx.put(&keys::delivery_pending(s.client, &d.id), &[])?;
+    }
     d.status = DeliveryStatus::Pending;
     d.failures = 0;
     d.next_attempt_at = Some(s.now);
@@ -185,22 +221,24 @@ pub fn replay(s: &mut Scope, endpoint: &Endpoint, from: Timestamp, to: Timestamp
 /// on the host's clock (their `nextAttemptAt`, on the client's clock, stays), so retry times follow
 /// the client's clock like every other rule.
 pub fn clock_advanced(s: &mut Scope, seconds: i64) -> Result<()> {
-    let mut after: Option<Position> = None;
+    let prefix = keys::deliveries_pending(s.client);
+    let end = crate::storage::prefix_end(&prefix);
+    let mut start = prefix.clone();
     loop {
-        let found = table::positions(
-            s.tx,
-            s.client,
-            Kind::WebhookDelivery,
-            ("status", DeliveryStatus::Pending.as_str()),
-            Direction::Forward,
-            after.as_ref(),
-            256,
-        )?;
-        let Some(last) = found.last().cloned() else {
+        let found = s.tx.scan(&start, &end, Direction::Forward, 256)?;
+        let Some((last, _)) = found.last() else {
             return Ok(());
         };
-        for p in found {
-            let Some(mut d) = table::get::<Delivery>(s.tx, s.client, &p.id)? else {
+        start = [last.as_slice(), &[0]].concat();
+        let whole = found.len() < 256;
+        for (key, _) in found {
+            let Some(id) = key
+                .get(prefix.len()..)
+                .and_then(|b| std::str::from_utf8(b).ok())
+            else {
+                continue;
+            };
+            let Some(mut d) = table::get::<Delivery>(s.tx, s.client, id)? else {
                 continue;
             };
             if let Some(due) = d.due_ms {
@@ -209,7 +247,9 @@ pub fn clock_advanced(s: &mut Scope, seconds: i64) -> Result<()> {
                 table::save(s.tx, s.client, &d)?;
             }
         }
-        after = Some(last);
+        if whole {
+            return Ok(());
+        }
     }
 }
 
@@ -231,6 +271,9 @@ pub fn drop_all(s: &mut Scope, endpoint_id: &str) -> Result<()> {
         for p in found {
             if let Some(mut d) = table::get::<Delivery>(s.tx, s.client, &p.id)? {
                 unschedule(s.tx, s.client, &mut d)?;
+                if d.status == DeliveryStatus::Pending {
+                    s.tx.delete(&keys::delivery_pending(s.client, &d.id))?;
+                }
                 table::remove(s.tx, s.client, &d)?;
             }
         }
@@ -609,9 +652,7 @@ pub fn record(
         }
         let ok = o.error.is_none() && o.status.is_some_and(|s| (200..300).contains(&s));
         if ok {
-            d.status = DeliveryStatus::Succeeded;
-            d.next_attempt_at = None;
-            unschedule(tx, &o.client, &mut d)?;
+            settle(tx, &o.client, &mut d, DeliveryStatus::Succeeded)?;
         } else {
             d.failures = d.failures.saturating_add(1);
             match settings.schedule.get(d.failures as usize - 1) {
@@ -625,14 +666,16 @@ pub fn record(
                     d.next_attempt_at = Some(Timestamp(due.saturating_add(offset_ms)));
                     schedule(tx, &o.client, &mut d, due)?;
                 }
-                None => {
-                    d.status = DeliveryStatus::Failed;
-                    d.next_attempt_at = None;
-                    unschedule(tx, &o.client, &mut d)?;
-                }
+                None => settle(tx, &o.client, &mut d, DeliveryStatus::Failed)?,
             }
         }
-        table::save(tx, &o.client, &d)?;
+        // Its one indexed value (`endpointId`) and its creation never change: the record alone is
+        // rewritten, without reading the stored one again to compare.
+        codec::put(
+            tx,
+            &keys::record(&o.client, Kind::WebhookDelivery, &d.id),
+            &d,
+        )?;
     }
     Ok(())
 }
