@@ -110,6 +110,16 @@ impl DeterministicEnv {
         *self.now.lock().unwrap_or_else(|e| e.into_inner()) = t;
     }
 
+    /// The random stream's state: [`DeterministicEnv::rewind`] to it draws the same bytes again
+    /// (a test that a repeated PAN is refused).
+    pub fn random_state(&self) -> u64 {
+        *self.rng.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn rewind(&self, state: u64) {
+        *self.rng.lock().unwrap_or_else(|e| e.into_inner()) = state;
+    }
+
     pub fn advance_millis(&self, ms: i64) {
         let mut now = self.now.lock().unwrap_or_else(|e| e.into_inner());
         *now = Timestamp(now.0 + ms);

@@ -34,6 +34,8 @@ pub mod storage;
 #[cfg(test)]
 mod test_app;
 #[cfg(test)]
+mod vault_tests;
+#[cfg(test)]
 mod webhook_tests;
 #[cfg(test)]
 mod write_keys_tests;

@@ -115,19 +115,26 @@ impl Service {
     pub fn open_store(tx: &mut dyn Tx) -> Result<(), format::FormatError> {
         match format::open(tx)? {
             format::Opened::Current => Ok(()),
-            format::Opened::Older(v) => {
-                crate::domain::upgrade::from(tx, v)?;
-                Ok(format::stamp(tx)?)
-            }
+            format::Opened::Older(v) => crate::domain::upgrade::from(tx, v),
         }
     }
 
-    /// Checks the configured vault key against the data (stamping its fingerprint on first use):
-    /// hosts call it at start so that a wrong key stops the service with a clear message.
-    pub fn check_vault_key(&self, tx: &mut dyn Tx) -> Result<(), String> {
+    /// Checks the configured vault key against the data (stamping its fingerprint on first use)
+    /// and finishes an upgrade that needs the vault keys (`upgrade::with_vault`): hosts call it at
+    /// start so that a wrong key stops the service with a clear message. What that upgrade
+    /// re-keyed, if it ran.
+    pub fn check_vault_key(
+        &self,
+        tx: &mut dyn Tx,
+        env: &dyn Env,
+    ) -> Result<Option<crate::domain::vault::Rekeyed>, String> {
         match self.config.vault() {
-            Some(vault) => vault.check_key(tx).map_err(|e| e.to_string()),
-            None => Ok(()),
+            Some(vault) => {
+                vault.check_key(tx).map_err(|e| e.to_string())?;
+                crate::domain::upgrade::with_vault(tx, env, &vault)
+                    .map_err(|e| format!("cannot upgrade the PAN index: {}", e.message()))
+            }
+            None => Ok(None),
         }
     }
 

@@ -1084,10 +1084,11 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
     let rotating = Vault::with_keys(&new_key, &[old_key]);
     let new_id = rotating.active_id().to_string();
     assert!(rotating.needs_rotation(&mut app.store).unwrap());
-    // 5 cards; alice's hook (current and previous), bob's hook, alice's decision endpoint (both).
+    // 5 cards; the PAN-index key; alice's hook (current and previous), bob's hook, alice's
+    // decision endpoint (both).
     assert_eq!(
         rotation::entries_per_key(&mut app.store).unwrap(),
-        BTreeMap::from([(old_id.clone(), 10)])
+        BTreeMap::from([(old_id.clone(), 11)])
     );
     let mut steps = 0;
     let mut resealed = 0;
@@ -1099,10 +1100,10 @@ fn a_rotation_reseals_cards_and_endpoint_secrets_then_frees_the_old_key() {
             break;
         }
     }
-    assert_eq!((steps, resealed), (3, 10));
+    assert_eq!((steps, resealed), (3, 11));
     assert_eq!(
         rotation::entries_per_key(&mut app.store).unwrap(),
-        BTreeMap::from([(new_id.clone(), 10)])
+        BTreeMap::from([(new_id.clone(), 11)])
     );
     // Again: nothing left to do.
     let again = rotation::step(&mut app.store, &app.env, &rotating, 100).unwrap();
@@ -1194,10 +1195,11 @@ fn a_planned_rotation_step_writes_only_what_is_still_as_read() {
     );
     assert_eq!(s, 200, "{v}");
     let rest = rotation::apply(&mut app.store, &app.env, &rotating, &plan, 10).unwrap();
-    assert_eq!((rest.scanned, rest.resealed, rest.done), (2, 1, true));
+    // The fourth card and the PAN-index key.
+    assert_eq!((rest.scanned, rest.resealed, rest.done), (2, 2, true));
     assert_eq!(
         rotation::entries_per_key(&mut app.store).unwrap(),
-        BTreeMap::from([(new_id, 3)])
+        BTreeMap::from([(new_id, 4)])
     );
     // The same plan again finds every entry changed since it was read, and under the active key.
     let again = rotation::apply(&mut app.store, &app.env, &rotating, &plan, 10).unwrap();

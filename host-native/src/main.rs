@@ -176,9 +176,22 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         },
         &*env,
     ));
-    store
-        .write(|tx| service.check_vault_key(tx).map_err(anyhow::Error::msg))
+    let checking = std::time::Instant::now();
+    let rekeyed = store
+        .write(|tx| {
+            service
+                .check_vault_key(tx, &*env)
+                .map_err(anyhow::Error::msg)
+        })
         .with_context(|| store.describe(&data))?;
+    if let Some(done) = rekeyed {
+        info!(
+            cards = done.cards,
+            destroyed_cards_kept = done.legacy,
+            seconds = checking.elapsed().as_secs_f64(),
+            "data format 8: re-keyed the PAN index under the store's PAN-index key"
+        );
+    }
     if let Some(vault) = service.config().vault() {
         // Ids only: which key seals, which others are kept for opening.
         info!(active = vault.active_id(), keys = ?vault.key_ids(), "vault keys");

@@ -161,7 +161,8 @@ impl Rotator {
         // A card batch changes nothing a read can observe (a reveal opens the same secrets under
         // either key; a batch lost in a crash leaves the old key's entries, still configured), so
         // reads do not wait for it to be durable (`Job::unseen`); this answer still does. The last
-        // step (endpoint secrets, the resume point cleared) goes as an ordinary write.
+        // step (the PAN-index key and endpoint secrets, the resume point cleared) goes as an
+        // ordinary write.
         let job = if last {
             Job::internal(write)
         } else {

@@ -1,6 +1,6 @@
 //! Vault key rotation as `cards vault rotate` and a server started with `--vault-rotate` run it:
 //! card entries in bounded batches, each in its own transaction that also stores where to resume,
-//! then every endpoint's signing secret; once no entry is left under another key, the other keys
+//! then the PAN-index key and every endpoint's signing secret; once no entry is left under another key, the other keys
 //! are forgotten so they can be removed from the configuration (README "Card data security").
 
 use std::collections::BTreeMap;
@@ -46,6 +46,9 @@ pub fn apply(
     planned: &PlannedBatch,
     batch: usize,
 ) -> Result<Step> {
+    // A store still indexing PANs per vault key is re-keyed first (hosts do it at start; Spin's
+    // rotation route may come first): its index entries would otherwise stay under the old key.
+    vault.upgrade_pan_index(tx, env)?;
     let after = resume_point(tx, vault.active_id())?;
     let cards = if after == planned.after {
         vault.apply_batch(tx, env, planned)?
@@ -66,6 +69,7 @@ pub fn apply(
         }
         None => {
             tx.delete(&keys::vault_rotation())?;
+            step.resealed += vault.reseal_pan_key(tx, env)?;
             step.resealed += webhook_endpoints::reseal_all(tx, env, vault)?;
             step.resealed += decision_endpoints::reseal_all(tx, env, vault)?;
         }

@@ -1,5 +1,7 @@
 //! Upgrades of stores written in an older data format (`storage::format`), run in the transaction
-//! that opens the store, so a store is upgraded whole or not at all.
+//! that opens the store, so a store is upgraded whole or not at all. The step to format 8 (the PAN
+//! index re-keyed under the store's own PAN-index key) opens every card, so it needs the vault
+//! keys: [`with_vault`], which hosts run where they check the vault keys.
 
 use super::accounts::Account;
 use super::authorizations::transactions::CardTransaction;
@@ -10,9 +12,11 @@ use super::dispute_records::Dispute;
 use super::events::Event;
 use super::ledger::Entry;
 use super::transfers::Transfer;
+use super::vault::{Rekeyed, Vault};
 use super::webhooks::deliveries::{Delivery, DeliveryStatus};
 use super::webhooks::endpoints::Endpoint;
-use crate::storage::format::FormatError;
+use crate::env::Env;
+use crate::storage::format::{self, FormatError};
 use crate::storage::keys::{self, Kind};
 use crate::storage::ordered::Ordered;
 use crate::storage::table::{self, Indexed};
@@ -22,8 +26,31 @@ use rust_decimal::Decimal;
 /// Keys are read a chunk at a time, so a big store is never all in memory.
 const CHUNK: usize = 1024;
 
-/// Brings a store in format `from` to the current one (the caller stamps it).
+/// Brings a store in format `from` to the current one, and stamps it; a store with PAN index
+/// entries keyed per vault key only to format 7, which [`with_vault`] takes on.
 pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
+    to_7(tx, from)?;
+    let per_vault_key = tx.get(&keys::pan_index_key())?.is_none() && {
+        let start = keys::pan_indexes();
+        !tx.scan(&start, &prefix_end(&start), Direction::Forward, 1)?
+            .is_empty()
+    };
+    if !per_vault_key {
+        format::stamp(tx)?;
+    } else if from != format::PAN_INDEX_PER_VAULT_KEY {
+        format::stamp_version(tx, format::PAN_INDEX_PER_VAULT_KEY)?;
+    }
+    Ok(())
+}
+
+/// Format 8's step, with the vault keys: a format-7 store's PAN index re-keyed under a new
+/// PAN-index key (every card opened), then stamped; nothing for a store already in format 8. What
+/// it re-keyed, if it ran.
+pub fn with_vault(tx: &mut dyn Tx, env: &dyn Env, vault: &Vault) -> super::Result<Option<Rekeyed>> {
+    vault.upgrade_pan_index(tx, env)
+}
+
+fn to_7(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
     match from {
         2 => {
             from_2(tx)?;
@@ -48,6 +75,7 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
             Ok(from_6(tx)?)
         }
         6 => Ok(from_6(tx)?),
+        7 => Ok(()),
         v => Err(FormatError::Unsupported(format!(
             "the data has format {v}, which this release cannot upgrade"
         ))),

@@ -12,7 +12,7 @@ use super::{Result, Scope};
 use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
-use crate::storage::{Direction, StoreError, Tx, keys};
+use crate::storage::{Direction, StoreError, Tx, format, keys};
 
 /// A card's secrets in clear: only ever held in memory while issuing or revealing, and wiped when
 /// dropped.
@@ -221,12 +221,11 @@ impl VaultKey {
         hex::encode(&mac.finalize().into_bytes()[..16])
     }
 
-    /// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
+    /// The PAN's keyed hash under this vault key: what format 7 indexed PANs by (one index entry
+    /// per card under the key that sealed it), read now only to re-key that index and to look up
+    /// the entries of cards destroyed before it was re-keyed.
     fn pan_fingerprint(&self, pan: &str) -> String {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&*self.key)
-            .expect("HMAC takes keys of any length");
-        mac.update(pan.as_bytes());
-        hex::encode(mac.finalize().into_bytes())
+        pan_hmac(&self.key, pan)
     }
 
     fn open(&self, card_id: &str, sealed: &Sealed) -> Result<CardSecrets> {
@@ -250,6 +249,55 @@ impl VaultKey {
             cvv: cvv.to_string(),
         })
     }
+}
+
+/// A keyed hash of the PAN for the uniqueness index; without the key it cannot be brute-forced.
+fn pan_hmac(key: &[u8; 32], pan: &str) -> String {
+    let mut mac =
+        <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes keys of any length");
+    mac.update(pan.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// What the store keeps of its PAN-index key (`keys::pan_index_key`): the key sealed under a vault
+/// key (rotated with the card data: a rotation re-seals this one entry, the key itself never
+/// changes), and whether the index still holds entries of cards destroyed before format 8, which
+/// stay keyed under the vault key that sealed them and are looked up under every configured key.
+#[derive(Serialize, Deserialize)]
+struct PanKeyRecord {
+    sealed: SealedSecret,
+    legacy: bool,
+}
+
+impl Record for PanKeyRecord {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "PAN index key";
+}
+
+/// The associated data the PAN-index key is sealed with.
+const PAN_KEY_CONTEXT: &str = "pan index key";
+
+/// The store's PAN-index key, opened: the uniqueness index's entries are `pan 0 HMAC(key, PAN)`,
+/// whichever vault key seals the card, so re-sealing a card never moves its entry.
+struct PanKey {
+    key: Zeroizing<[u8; 32]>,
+    legacy: bool,
+}
+
+impl PanKey {
+    fn index(&self, pan: &str) -> Vec<u8> {
+        keys::pan_index(&pan_hmac(&self.key, pan))
+    }
+}
+
+/// What re-keying a format-7 PAN index did ([`Vault::upgrade_pan_index`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rekeyed {
+    /// Cards whose PAN now has its entry under the PAN-index key.
+    pub cards: u64,
+    /// Entries left keyed per vault key: cards destroyed before (their PAN is gone, so their
+    /// entry cannot be re-keyed; it stays reserved under the vault key that sealed it).
+    pub legacy: u64,
 }
 
 /// A key's id from its fingerprint: what sealed entries, `cards vault status` and error messages name.
@@ -290,15 +338,12 @@ impl PlannedBatch {
     }
 }
 
-/// One entry re-sealed: its key and stored bytes as read, the bytes sealed under the active key,
-/// and the PAN index entry to move (from the key that sealed it to the active one).
+/// One entry re-sealed: its key and stored bytes as read, and the bytes sealed under the active
+/// key. Its PAN index entry stays: it is keyed by the PAN-index key, not the vault key.
 struct Resealed {
     key: Vec<u8>,
     was: Vec<u8>,
     sealed: Vec<u8>,
-    card_id: String,
-    old_index: Vec<u8>,
-    new_index: Vec<u8>,
 }
 
 impl Vault {
@@ -464,19 +509,14 @@ impl Vault {
 
     /// Generates secrets whose PAN no other card has, stores them sealed, and returns them.
     pub fn issue(&self, s: &mut Scope, card_id: &str, visa: bool) -> Result<CardSecrets> {
-        'tries: for _ in 0..32 {
+        let pan_key = self.pan_key(s.tx, s.env)?;
+        for _ in 0..32 {
             let pan = generate_pan(s.env, visa);
-            // A card keeps its PAN's index entry under the key that seals it: look under each.
-            for k in &self.keys {
-                if s.tx
-                    .get(&keys::pan_index(&k.pan_fingerprint(&pan)))?
-                    .is_some()
-                {
-                    continue 'tries;
-                }
+            let index = pan_key.index(&pan);
+            if s.tx.get(&index)?.is_some() || self.legacy_taken(s.tx, &pan_key, &pan)? {
+                continue;
             }
-            let index = keys::pan_index(&self.active().pan_fingerprint(&pan));
-            s.tx.put(&index, card_id.as_bytes())?;
+            s.tx.put_new(&index, card_id.as_bytes())?;
             let secrets = CardSecrets {
                 pan,
                 cvv: generate_cvv(s.env),
@@ -489,6 +529,149 @@ impl Vault {
         Err(ApiError::internal("vault: no unused PAN after 32 tries"))
     }
 
+    /// Whether a card destroyed before format 8 had this PAN: its entry is keyed under the vault
+    /// key that sealed it, so it is looked up under each configured key (only in a store that kept
+    /// such entries when it was upgraded).
+    fn legacy_taken(&self, tx: &mut dyn Tx, pan_key: &PanKey, pan: &str) -> Result<bool> {
+        if pan_key.legacy {
+            for k in &self.keys {
+                if tx.get(&keys::pan_index(&k.pan_fingerprint(pan)))?.is_some() {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// The store's PAN-index key: created (random, from `env`) by the first card issued, after
+    /// re-keying a format-7 index first ([`Vault::upgrade_pan_index`]).
+    fn pan_key(&self, tx: &mut dyn Tx, env: &dyn Env) -> Result<PanKey> {
+        if let Some(record) = codec::get::<PanKeyRecord>(tx, &keys::pan_index_key())? {
+            return self.open_pan_key(&record);
+        }
+        if self.upgrade_pan_index(tx, env)?.is_none() {
+            return self.new_pan_key(tx, env, false);
+        }
+        let record: PanKeyRecord = codec::get(tx, &keys::pan_index_key())?
+            .ok_or_else(|| corrupt("the PAN index key was not stored"))?;
+        self.open_pan_key(&record)
+    }
+
+    fn open_pan_key(&self, record: &PanKeyRecord) -> Result<PanKey> {
+        let plain = Zeroizing::new(self.open_secret(PAN_KEY_CONTEXT, &record.sealed)?);
+        let key: [u8; 32] = plain
+            .as_slice()
+            .try_into()
+            .map_err(|_| corrupt("the PAN index key is not 32 bytes"))?;
+        Ok(PanKey {
+            key: Zeroizing::new(key),
+            legacy: record.legacy,
+        })
+    }
+
+    /// Draws a PAN-index key and stores it sealed under the active key.
+    fn new_pan_key(&self, tx: &mut dyn Tx, env: &dyn Env, legacy: bool) -> Result<PanKey> {
+        let mut key = Zeroizing::new([0u8; 32]);
+        env.fill_random(&mut *key);
+        let record = PanKeyRecord {
+            sealed: self.seal_secret(env, PAN_KEY_CONTEXT, &*key)?,
+            legacy,
+        };
+        codec::put(tx, &keys::pan_index_key(), &record)?;
+        self.register_active(tx)?;
+        Ok(PanKey { key, legacy })
+    }
+
+    /// Format 7's step: a store still in format 7 with PAN index entries (keyed per vault key) gets
+    /// a PAN-index key, every card's entry re-keyed under it (each card opened with the key that
+    /// sealed it) and the format stamped. None for a store with nothing to re-key. Runs in one
+    /// transaction, so it is done whole or not at all; several instances starting together
+    /// conflict and one of them does it.
+    pub fn upgrade_pan_index(&self, tx: &mut dyn Tx, env: &dyn Env) -> Result<Option<Rekeyed>> {
+        if format::read(tx)? != Some(format::PAN_INDEX_PER_VAULT_KEY)
+            || tx.get(&keys::pan_index_key())?.is_some()
+        {
+            return Ok(None);
+        }
+        let mut before = 0u64;
+        each_page(tx, &keys::pan_indexes(), |_, page| {
+            before += page.len() as u64;
+            Ok(())
+        })?;
+        let pan_key = self.new_pan_key(tx, env, false)?;
+        let mut done = Rekeyed::default();
+        let mut removed = 0u64;
+        each_page(tx, &keys::sealed_cards(), |tx, page| {
+            for (key, value) in page {
+                let card_id = card_of(&key)?;
+                let sealed: Sealed = codec::decode(&value)?;
+                let secrets = self.open(&card_id, &sealed)?;
+                // The entry is under the key that sealed the card (a rotation moved it with the
+                // card); any configured key is tried, so none is left behind.
+                for k in &self.keys {
+                    let old = keys::pan_index(&k.pan_fingerprint(&secrets.pan));
+                    if tx.get(&old)?.as_deref() == Some(card_id.as_bytes()) {
+                        tx.delete(&old)?;
+                        removed += 1;
+                    }
+                }
+                tx.put(&pan_key.index(&secrets.pan), card_id.as_bytes())?;
+                done.cards += 1;
+            }
+            Ok(())
+        })?;
+        done.legacy = before.saturating_sub(removed);
+        if done.legacy > 0 {
+            let record = PanKeyRecord {
+                sealed: self.seal_secret(env, PAN_KEY_CONTEXT, &*pan_key.key)?,
+                legacy: true,
+            };
+            codec::put(tx, &keys::pan_index_key(), &record)?;
+        }
+        format::stamp(tx)?;
+        Ok(Some(done))
+    }
+
+    /// Turns a store this release wrote into format 7's PAN index (each live card's entry keyed
+    /// under the vault key that sealed it, no PAN-index key): the upgrade tests' starting point.
+    #[cfg(test)]
+    pub(crate) fn index_per_vault_key(&self, tx: &mut dyn Tx) -> Result<()> {
+        let env = crate::env::DeterministicEnv::default();
+        let pan_key = self.pan_key(tx, &env)?;
+        each_page(tx, &keys::sealed_cards(), |tx, page| {
+            for (key, value) in page {
+                let card_id = card_of(&key)?;
+                let sealed: Sealed = codec::decode(&value)?;
+                let (secrets, k) = self.open_with(&card_id, &sealed)?;
+                tx.delete(&pan_key.index(&secrets.pan))?;
+                tx.put(
+                    &keys::pan_index(&k.pan_fingerprint(&secrets.pan)),
+                    card_id.as_bytes(),
+                )?;
+            }
+            Ok(())
+        })?;
+        tx.delete(&keys::pan_index_key())?;
+        Ok(format::stamp_version(tx, format::PAN_INDEX_PER_VAULT_KEY)?)
+    }
+
+    /// A rotation's step for the PAN-index key: re-sealed under the active key (1), or 0 when it
+    /// is there already or not created yet.
+    pub fn reseal_pan_key(&self, tx: &mut dyn Tx, env: &dyn Env) -> Result<u64> {
+        let Some(mut record) = codec::get::<PanKeyRecord>(tx, &keys::pan_index_key())? else {
+            return Ok(0);
+        };
+        match self.reseal_secret(env, PAN_KEY_CONTEXT, &record.sealed)? {
+            Some(sealed) => {
+                record.sealed = sealed;
+                codec::put(tx, &keys::pan_index_key(), &record)?;
+                self.register_active(tx)?;
+                Ok(1)
+            }
+            None => Ok(0),
+        }
+    }
+
     pub fn reveal(&self, s: &mut Scope, card_id: &str) -> Result<CardSecrets> {
         let sealed: Sealed = codec::get(s.tx, &keys::sealed_card(s.client, card_id))?
             .ok_or_else(|| corrupt("a live card has no sealed data"))?;
@@ -496,7 +679,7 @@ impl Vault {
     }
 
     /// Re-seals up to `limit` entries after `after` (a stored entry's key; None: from the first)
-    /// under the active key, moving each PAN's index entry with it. Entries already under the
+    /// under the active key (one write per entry: the PAN index does not change). Entries already under the
     /// active key are only counted, so a rotation can be run again, or resumed, at no risk.
     pub fn rotate_batch(
         &self,
@@ -552,17 +735,10 @@ impl Vault {
         if sealed.key_id == self.active().id {
             return Ok(None);
         }
-        let card_id = keys::text_parts(&key)
-            .get(2)
-            .and_then(|c| std::str::from_utf8(c).ok())
-            .ok_or_else(|| corrupt("a sealed entry's key names no card"))?
-            .to_string();
-        let (secrets, old) = self.open_with(&card_id, &sealed)?;
+        let card_id = card_of(&key)?;
+        let secrets = self.open(&card_id, &sealed)?;
         let sealed_now = codec::encode(&self.seal(env, &card_id, &secrets)?)?;
         Ok(Some(Resealed {
-            old_index: keys::pan_index(&old.pan_fingerprint(&secrets.pan)),
-            new_index: keys::pan_index(&self.active().pan_fingerprint(&secrets.pan)),
-            card_id,
             key,
             was: value,
             sealed: sealed_now,
@@ -596,10 +772,6 @@ impl Vault {
                 None => continue,
             };
             let e = entry.as_ref().unwrap_or(planned);
-            if tx.get(&e.old_index)?.as_deref() == Some(e.card_id.as_bytes()) {
-                tx.delete(&e.old_index)?;
-            }
-            tx.put(&e.new_index, e.card_id.as_bytes())?;
             tx.put(&e.key, &e.sealed)?;
             step.resealed += 1;
         }
@@ -622,6 +794,40 @@ impl Vault {
     }
 }
 
+/// The card a sealed entry's key names.
+fn card_of(key: &[u8]) -> Result<String> {
+    keys::text_parts(key)
+        .get(2)
+        .and_then(|c| std::str::from_utf8(c).ok())
+        .map(str::to_string)
+        .ok_or_else(|| corrupt("a sealed entry's key names no card"))
+}
+
+/// Runs `f` on every page of entries under `prefix`, in key order; `f` may write, but not under
+/// `prefix`.
+fn each_page(
+    tx: &mut dyn Tx,
+    prefix: &[u8],
+    mut f: impl FnMut(&mut dyn Tx, Vec<(Vec<u8>, Vec<u8>)>) -> Result<()>,
+) -> Result<()> {
+    const PAGE: usize = 1024;
+    let end = crate::storage::prefix_end(prefix);
+    let mut start = prefix.to_vec();
+    loop {
+        let page = tx.scan(&start, &end, Direction::Forward, PAGE)?;
+        let Some((last, _)) = page.last() else {
+            return Ok(());
+        };
+        start = last.clone();
+        start.push(0);
+        let full = page.len() == PAGE;
+        f(tx, page)?;
+        if !full {
+            return Ok(());
+        }
+    }
+}
+
 /// The ids of the keys that may have sealed stored data: the original and those recorded since.
 fn in_use(tx: &mut dyn Tx, original: Option<&str>) -> std::result::Result<Vec<String>, StoreError> {
     let mut ids: Vec<String> = original.map(key_id).into_iter().collect();
@@ -636,7 +842,8 @@ fn in_use(tx: &mut dyn Tx, original: Option<&str>) -> std::result::Result<Vec<St
 }
 
 /// How many sealed entries each key holds (the original key's entries from before key ids under
-/// its id): what `cards vault status` prints, so an operator knows when an old key can go.
+/// its id; the PAN-index key counts as one): what `cards vault status` prints, so an operator
+/// knows when an old key can go.
 pub fn entries_per_key(
     tx: &mut dyn Tx,
 ) -> std::result::Result<std::collections::BTreeMap<String, u64>, StoreError> {
@@ -667,6 +874,9 @@ pub fn entries_per_key(
             }
             _ => break,
         }
+    }
+    if let Some(record) = codec::get::<PanKeyRecord>(tx, &keys::pan_index_key())? {
+        *counts.entry(record.sealed.key_id).or_insert(0) += 1;
     }
     Ok(counts)
 }

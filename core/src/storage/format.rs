@@ -10,10 +10,15 @@
 //! | 5 | range indexes (`r`, [`super::ordered`]) on numbers and instants that lists filter and sort on. A format-2, -3 or -4 store is upgraded in place on open |
 //! | 6 | gram indexes ([`super::grams`]) of the text fields searches read (card holders, accounts, transfers, disputes, webhook endpoints), and compound range indexes: cards' kept index of what they can spend also in one part per `status` (`keys::compound_range`), so a status and a range on it walk one part. A format-2 to -5 store is upgraded in place on open |
 //! | 7 | webhook deliveries indexed by `endpointId` alone (no index of every delivery, none by `status`), and each pending delivery's entry `wp` ([`super::keys::delivery_pending`]), so a delivery writes fewer keys. A format-2 to -6 store is upgraded in place on open |
+//! | 8 | the PAN uniqueness index (`pan 0 hmac`) keyed by an HMAC under the store's own PAN-index key (random, sealed under the active vault key at `m 0 panindexkey`) instead of under each vault key, so a vault rotation rewrites only the sealed entries. A format-2 to -7 store is upgraded on open to format 7, and to 8 at once when it holds no PAN index entry; one that does is re-keyed by the first open with the vault keys (`domain::vault::Vault::upgrade_pan_index`) |
 
 use super::{Direction, StoreError, Tx, keys};
 
-pub const CURRENT: u32 = 7;
+pub const CURRENT: u32 = 8;
+
+/// The last format whose PAN index is keyed per vault key: a store that holds PAN index entries
+/// stays in it after [`open`] until the vault keys re-key the index.
+pub const PAN_INDEX_PER_VAULT_KEY: u32 = 7;
 
 /// What [`open`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +68,12 @@ pub fn read(tx: &mut dyn Tx) -> Result<Option<u32>, StoreError> {
 
 /// Writes [`CURRENT`] as the store's format.
 pub fn stamp(tx: &mut dyn Tx) -> Result<(), StoreError> {
-    tx.put(&keys::format_version(), &CURRENT.to_be_bytes())
+    stamp_version(tx, CURRENT)
+}
+
+/// Writes `version` as the store's format (an upgrade that stops short of [`CURRENT`]).
+pub fn stamp_version(tx: &mut dyn Tx, version: u32) -> Result<(), StoreError> {
+    tx.put(&keys::format_version(), &version.to_be_bytes())
 }
 
 /// Checks that the store can be read by this release, and stamps an empty one with [`CURRENT`].
@@ -75,7 +85,7 @@ pub fn open(tx: &mut dyn Tx) -> Result<Opened, FormatError> {
             stamp(tx)?;
             Ok(Opened::Current)
         }
-        Some(v @ (2..=6)) => Ok(Opened::Older(v)),
+        Some(v @ (2..=7)) => Ok(Opened::Older(v)),
         Some(1) => Err(FormatError::Unsupported(format!(
             "the data was written by an earlier release (data format 1, JSON records); this release \
              reads data format {CURRENT}. Start this release on a new data file (or database), or keep \

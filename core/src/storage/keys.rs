@@ -17,7 +17,7 @@
 //! | `c 0 client 0 kind 0 field 0 value 0 shard` | one shard of the number of index entries for `field = value` (u64, big endian) |
 //! | `n 0 client 0 kind 0 field 0 value` | a counter (u64, big endian) |
 //! | `f 0 client 0 file 0 chunk` | a file's bytes in fixed-size chunks |
-//! | `v 0 client 0 card` / `pan 0 hmac` | a card's sealed PAN and CVV / the keyed PAN uniqueness index |
+//! | `v 0 client 0 card` / `pan 0 hmac` | a card's sealed PAN and CVV / the keyed PAN uniqueness index (HMAC under the store's PAN-index key, `m 0 panindexkey`) |
 //! | `t 0 client 0 card 0 tokenhash` | a reveal token (only its hash) |
 //! | `k 0 keyhash` | a stored API key's client |
 //! | `d 0 client 0 key` / `x 0 expiry 0 ...` | an idempotency record / its expiry queue |
@@ -438,8 +438,18 @@ pub fn vault_rotation() -> Vec<u8> {
     Key::new("m").part("vaultrotation").done()
 }
 
+/// The store's own PAN-index key, sealed under a vault key (format 7; `domain::vault`).
+pub fn pan_index_key() -> Vec<u8> {
+    Key::new("m").part("panindexkey").done()
+}
+
 pub fn pan_index(fingerprint: &str) -> Vec<u8> {
     Key::new("pan").part(fingerprint).done()
+}
+
+/// Every PAN index entry.
+pub fn pan_indexes() -> Vec<u8> {
+    Key::new("pan").prefix()
 }
 
 pub fn reveal_token(client: &str, card: &str, token_hash: &str) -> Vec<u8> {

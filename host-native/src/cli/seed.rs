@@ -51,7 +51,11 @@ pub fn run(args: SeedArgs) -> anyhow::Result<ExitCode> {
         &env,
     );
     store
-        .write(|tx| service.check_vault_key(tx).map_err(anyhow::Error::msg))
+        .write(|tx| {
+            service
+                .check_vault_key(tx, &env)
+                .map_err(anyhow::Error::msg)
+        })
         .with_context(|| store.describe(&args.data.data))?;
 
     let holders = args.holders.unwrap_or(args.cards.div_ceil(100)).max(1);

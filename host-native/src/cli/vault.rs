@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, anyhow};
-use card_core::domain::rotation;
 use card_core::domain::vault::Vault;
+use card_core::domain::{rotation, upgrade};
 use card_core::storage::keys;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -48,8 +48,13 @@ fn rotate(data: &DataArg, args: &VaultArgs, batch: u64) -> anyhow::Result<ExitCo
     let vault = vault_of(data, args)?;
     let store = open(data)?;
     let env = SystemEnv;
+    // The key check, and a format-7 store's PAN index re-keyed first (its entries would otherwise
+    // stay keyed under the old vault key).
     store
-        .write(|tx| vault.check_key(tx).map_err(|e| anyhow!("{e}")))
+        .write(|tx| {
+            vault.check_key(tx).map_err(|e| anyhow!("{e}"))?;
+            upgrade::with_vault(tx, &env, &vault).map_err(|e| anyhow!("{}", e.message()))
+        })
         .with_context(|| store.describe(&data.data))?;
     let counts = entry_counts(&store)?;
     let total: u64 = counts.values().sum();

@@ -199,7 +199,8 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
         None
     } else {
         let counts = status(&server, &[NEW_KEY, &old]);
-        assert_eq!(counts.values().sum::<u64>(), 13, "{counts:?}");
+        // 13 cards and the store's PAN-index key.
+        assert_eq!(counts.values().sum::<u64>(), 14, "{counts:?}");
         assert_eq!(counts.len(), 2, "one entry under the new key: {counts:?}");
         let new_id = counts
             .iter()
@@ -232,23 +233,23 @@ fn rotation_keeps_every_card_readable_and_frees_the_old_key() {
                 .join()
                 .expect("every reveal during the rotation succeeded");
             assert!(ok, "cards vault rotate: {out}");
-            assert!(out.contains("re-sealed 12 of 13"), "{out}");
+            assert!(out.contains("re-sealed 13 of 14"), "{out}");
             assert!(done.load(Ordering::SeqCst) >= 13);
         } else {
             let (ok, out) = vault_cmd(&server, &["rotate", "--batch", "5"], &[NEW_KEY, &old]);
-            assert!(ok && out.contains("re-sealed 12 of 13"), "{out}");
+            assert!(ok && out.contains("re-sealed 13 of 14"), "{out}");
             let counts = status(&server, &[NEW_KEY]);
-            assert_eq!(counts, BTreeMap::from([(new_id.clone(), 13)]));
+            assert_eq!(counts, BTreeMap::from([(new_id.clone(), 14)]));
             server.restart();
         }
         if on_postgres() {
             let counts = status(&server, &[NEW_KEY]);
-            assert_eq!(counts, BTreeMap::from([(new_id.clone(), 13)]));
+            assert_eq!(counts, BTreeMap::from([(new_id.clone(), 14)]));
         }
         // Again: nothing left to do.
         if on_postgres() {
             let (ok, out) = vault_cmd(&server, &["rotate"], &[NEW_KEY, &old]);
-            assert!(ok && out.contains("re-sealed 0 of 13"), "{out}");
+            assert!(ok && out.contains("re-sealed 0 of 14"), "{out}");
         }
         let _ = old_id;
         Some(new_id)
@@ -350,7 +351,8 @@ fn a_killed_rotation_resumes_where_it_stopped() {
         })
         .collect();
     assert_eq!(counts.len(), 2, "some entries moved, some not: {status}");
-    assert_eq!(counts.iter().sum::<u64>(), 3000);
+    // The cards and the PAN-index key.
+    assert_eq!(counts.iter().sum::<u64>(), 3001);
 
     let out = cards(&[
         "vault",
@@ -374,7 +376,7 @@ fn a_killed_rotation_resumes_where_it_stopped() {
         .unwrap();
     let status = String::from_utf8_lossy(&status.stdout).to_string();
     assert!(
-        status.contains(": 3000 entries (active)") && !status.contains("interrupted"),
+        status.contains(": 3001 entries (active)") && !status.contains("interrupted"),
         "{status}"
     );
 }
@@ -439,8 +441,8 @@ fn a_server_started_with_vault_rotate_reseals_while_serving() {
     assert_eq!(counts.len(), 1, "{counts:?}");
     assert_eq!(
         counts.values().sum::<u64>(),
-        41,
-        "40 cards and one endpoint secret: {counts:?}"
+        42,
+        "40 cards, the PAN-index key and one endpoint secret: {counts:?}"
     );
     server.set_vault_keys(&[NEW_KEY]);
     server.restart();
