@@ -210,6 +210,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
                 file.clone(),
                 Checkpoints {
                     priority: args.checkpoint_priority,
+                    spread_percent: args.checkpoint_spread,
                     ..Checkpoints::every(args.checkpoint_interval)
                 },
                 pipeline.clone(),

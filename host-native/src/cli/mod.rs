@@ -294,6 +294,14 @@ pub struct ServeArgs {
     )]
     pub checkpoint_priority: crate::os_thread::Priority,
 
+    /// The share of `--checkpoint-interval` (percent) over which the checkpointer spreads a
+    /// checkpoint's inserts into the data file, pausing between slices of keys, rather than
+    /// holding a core for its whole length; it frees the written memtable over the rest of the
+    /// interval. When writes outrun it (the next checkpoint due) it goes at full speed. 0: at once.
+    #[arg(long, env = "CARDS_CHECKPOINT_SPREAD", default_value_t = 60,
+          value_parser = clap::value_parser!(u8).range(0..=95))]
+    pub checkpoint_spread: u8,
+
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
     /// listener of its own so they are never public by accident. Off by default.
     #[arg(long, env = "CARDS_METRICS_LISTEN")]
@@ -342,6 +350,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("checkpoint_priority", &self.checkpoint_priority)
+            .field("checkpoint_spread", &self.checkpoint_spread)
             .field("console", &self.console)
             .field("metrics_listen", &self.metrics_listen)
             .field("cors_origins", &self.cors_origins)
