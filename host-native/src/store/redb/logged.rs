@@ -69,6 +69,8 @@ pub struct CommitStats {
     pub checkpoint_sync: Timings,
     /// The checkpointer's CPU time per checkpoint (the part of it a busy machine makes wait aside).
     pub checkpoint_cpu: Timings,
+    /// Of it, the commit's (a stretch of its own, however paced the inserts before it).
+    pub checkpoint_commit_cpu: Timings,
     /// Bytes of pages the checkpoints wrote, in total.
     pub checkpoint_bytes: u64,
     /// Keys the checkpoints wrote into redb, and the memtable versions they were chosen from.
@@ -79,9 +81,9 @@ pub struct CommitStats {
     /// Keys the checkpoints did not write: put new in their memtable ([`card_core::Tx::put_new`],
     /// a moved range index entry's new place), then deleted (moved on) before it was written.
     pub checkpoint_skipped: u64,
-    /// Each stretch the checkpointer works without a pause: a slice of inserts, the commit, a
-    /// piece of a memtable's freeing (the whole checkpoint when not spread). Its longest is
-    /// the longest a writer or request thread may wait for the core it holds.
+    /// The CPU time of each stretch the checkpointer works without a pause: a slice of inserts,
+    /// the commit, a piece of a memtable's freeing (the whole checkpoint when not spread). Its
+    /// longest is about the longest it holds a core the writer or a request thread may want.
     pub checkpoint_stretch: Timings,
     /// Time the checkpointer paused to spread its work.
     pub checkpoint_paused: Timings,
@@ -96,13 +98,14 @@ pub struct CommitStats {
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}, paused {}; stretches {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {} (commit {}), paused {}; CPU stretches {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
             self.checkpoint_write.summary(),
             self.checkpoint_sync.summary(),
             self.checkpoint_cpu.summary(),
+            self.checkpoint_commit_cpu.summary(),
             self.checkpoint_paused.summary(),
             self.checkpoint_stretch.summary(),
             self.checkpoint_bytes >> 20,
@@ -192,8 +195,8 @@ struct Pace<'a> {
     db: &'a LoggedDb,
     frozen_at: Instant,
     paced: bool,
-    /// The start of the current stretch of work.
-    since: Instant,
+    /// The thread's CPU time when the current stretch of work began.
+    since_cpu: Duration,
     /// Time paused so far.
     paused: Duration,
 }
@@ -212,11 +215,11 @@ impl Pace<'_> {
     }
 
     fn start_stretch(&mut self) {
-        self.since = Instant::now();
+        self.since_cpu = os_thread::cpu_time();
     }
 
     fn end_stretch(&mut self) {
-        let worked = self.since.elapsed();
+        let worked = os_thread::cpu_time().saturating_sub(self.since_cpu);
         self.db.record(|s| s.checkpoint_stretch.record(worked));
     }
 
@@ -226,8 +229,9 @@ impl Pace<'_> {
             return;
         }
         self.end_stretch();
+        let pausing = Instant::now();
         thread::sleep(d);
-        self.paused += self.since.elapsed();
+        self.paused += pausing.elapsed();
         self.start_stretch();
     }
 }
@@ -408,7 +412,7 @@ impl LoggedDb {
             db: self,
             frozen_at: job.frozen_at,
             paced: paced && self.policy.spread_percent > 0,
-            since: Instant::now(),
+            since_cpu: Duration::ZERO,
             paused: Duration::ZERO,
         };
         let done = self.checkpoint(&job, &mut pace);
@@ -525,8 +529,12 @@ impl LoggedDb {
             }
         }
         redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
+        pace.end_stretch();
+        pace.start_stretch();
+        let commit_cpu = os_thread::cpu_time();
         txn.commit()
             .map_err(|e| fatal("checkpoint commit failed", &e))?;
+        let commit_cpu = os_thread::cpu_time().saturating_sub(commit_cpu);
         pace.end_stretch();
         let took = started.elapsed();
         crate::metrics::checkpoint(took);
@@ -580,6 +588,7 @@ impl LoggedDb {
             s.checkpoint_sync.record(io.sync);
             s.checkpoint_cpu.record(cpu);
             s.checkpoint_paused.record(pace.paused);
+            s.checkpoint_commit_cpu.record(commit_cpu);
             s.checkpoint_bytes += io.write_bytes;
             s.checkpoint_keys += keys;
             s.checkpoint_versions += versions;
