@@ -815,11 +815,11 @@ mod tests {
         };
         let started = Instant::now();
         let db = frozen(&dir, policy, 20_000);
-        while !checkpointed(&db) {
+        // Counted once it is done (after the layers' swap).
+        while db.stats().checkpoint.count == 0 {
             thread::sleep(Duration::from_millis(5));
         }
         let stats = db.stats();
-        assert_eq!(stats.checkpoint.count, 1);
         assert!(
             stats.checkpoint_paused.total_us >= 1_000_000,
             "paused {}",
