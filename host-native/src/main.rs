@@ -211,6 +211,10 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
                 Checkpoints {
                     priority: args.checkpoint_priority,
                     spread_percent: args.checkpoint_spread,
+                    commit_keys: match args.checkpoint_commit_keys {
+                        0 => u64::MAX,
+                        keys => keys,
+                    },
                     ..Checkpoints::every(args.checkpoint_interval)
                 },
                 pipeline.clone(),

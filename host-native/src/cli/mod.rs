@@ -302,6 +302,11 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u8).range(0..=95))]
     pub checkpoint_spread: u8,
 
+    /// A checkpoint commits (durably) after about this many keys, so its page writes are spread
+    /// over several commits instead of all at its end (0: one commit per checkpoint).
+    #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 16384)]
+    pub checkpoint_commit_keys: u64,
+
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
     /// listener of its own so they are never public by accident. Off by default.
     #[arg(long, env = "CARDS_METRICS_LISTEN")]
@@ -351,6 +356,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("checkpoint_priority", &self.checkpoint_priority)
             .field("checkpoint_spread", &self.checkpoint_spread)
+            .field("checkpoint_commit_keys", &self.checkpoint_commit_keys)
             .field("console", &self.console)
             .field("metrics_listen", &self.metrics_listen)
             .field("cors_origins", &self.cors_origins)

@@ -6,14 +6,16 @@
 //! and its record is appended to the log; the batch is then published to reads, and the store's
 //! syncer thread makes the log durable before the batch may answer. Every `--checkpoint-interval`
 //! (or at 64 MiB) the writer freezes the active memtable, starts a new one and switches the log to
-//! its other file; the checkpointer thread writes the frozen memtable's newest versions into redb in
-//! ONE durable transaction, then drops it from reads and empties its log file. redb's fsync (which
+//! its other file; the checkpointer thread writes the frozen memtable's newest versions into redb
+//! (in durable commits of `--checkpoint-commit-keys` keys, its seq in the last), paced over the
+//! interval, then drops it from reads and empties its log file. redb's fsync (which
 //! grows with the data written since the last one: 120-190 ms a second at 25,000 fundings/s) so
-//! happens beside the writer, and redb commits once a second instead of once a batch.
+//! happens beside the writer, and redb commits a few times a second instead of once a batch.
 //!
 //! Order that keeps a crash safe (`crash_tests.rs` checks it at every sync): a batch's record is
-//! appended before the batch is published, it answers only once the record is synced, and a log file
-//! is emptied only after the checkpoint of its records returned.
+//! appended before the batch is published, it answers only once the record is synced, a
+//! checkpoint commits a part before its last only once the log holds all its batches durably,
+//! and a log file is emptied only after the checkpoint of its records returned.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -43,6 +45,10 @@ pub struct Checkpoints {
     /// inserts over, pausing between slices of keys (`--checkpoint-spread`; 0: all at once). The
     /// memtable's freeing is spread over what is left of the interval after the commit.
     pub spread_percent: u8,
+    /// A checkpoint commits (durably) after about this many keys once the log holds its
+    /// memtable's every batch durably, so its page writes are spread over several commits, not
+    /// all in one at its end (`--checkpoint-commit-keys`; `u64::MAX`: one commit).
+    pub commit_keys: u64,
 }
 
 impl Checkpoints {
@@ -52,6 +58,7 @@ impl Checkpoints {
             bytes: 64 << 20,
             priority: Priority::Normal,
             spread_percent: 0,
+            commit_keys: u64::MAX,
         }
     }
 }
@@ -81,6 +88,8 @@ pub struct CommitStats {
     /// Keys the checkpoints did not write: put new in their memtable ([`card_core::Tx::put_new`],
     /// a moved range index entry's new place), then deleted (moved on) before it was written.
     pub checkpoint_skipped: u64,
+    /// Commits a checkpoint made before its last (the parts of `--checkpoint-commit-keys`).
+    pub checkpoint_parts: u64,
     /// The CPU time of each stretch the checkpointer works without a pause: a slice of inserts,
     /// the commit, a piece of a memtable's freeing (the whole checkpoint when not spread). Its
     /// longest is about the longest it holds a core the writer or a request thread may want.
@@ -98,7 +107,7 @@ pub struct CommitStats {
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {} (commit {}), paused {}; CPU stretches {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {} (commits {}, {} before the last), paused {}; CPU stretches {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
@@ -106,6 +115,7 @@ impl CommitStats {
             self.checkpoint_sync.summary(),
             self.checkpoint_cpu.summary(),
             self.checkpoint_commit_cpu.summary(),
+            self.checkpoint_parts,
             self.checkpoint_paused.summary(),
             self.checkpoint_stretch.summary(),
             self.checkpoint_bytes >> 20,
@@ -477,8 +487,9 @@ impl LoggedDb {
         });
     }
 
-    /// Writes the newest version of every key of `job`'s memtable into redb in one durable
-    /// transaction, then lets reads go to redb for them and empties their log file.
+    /// Writes the newest version of every key of `job`'s memtable into redb in durable commits
+    /// (one, or parts of `commit_keys` once the log holds the memtable durably; the last records
+    /// `job.through`), then lets reads go to redb for them and empties their log file.
     fn checkpoint(&self, job: &Job, pace: &mut Pace<'_>) -> Result<(), Fatal> {
         let started = Instant::now();
         let cpu_before = os_thread::cpu_time();
@@ -487,55 +498,78 @@ impl LoggedDb {
         let (mut keys, mut deletes, mut skipped) = (0u64, 0u64, 0u64);
         let db = &self.file.db;
         let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
+        // Paced: the inserts are spread over the first `spread_percent` of the interval.
+        let window = self
+            .policy
+            .interval
+            .mul_f64(f64::from(self.policy.spread_percent) / 100.0)
+            .saturating_sub(started.saturating_duration_since(job.frozen_at));
+        let mut latest = job.memtable.latest();
+        let (mut slice, mut in_part, mut parts) = (0, 0u64, 0u64);
+        let mut commit_cpu = Duration::ZERO;
         pace.start_stretch();
-        let txn = db
-            .begin_write()
-            .map_err(|e| fatal("cannot begin a checkpoint", &e))?;
-        {
-            let mut table = txn
-                .open_table(KV)
-                .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
-            // Paced: the inserts are spread over the first `spread_percent` of the interval.
-            let window = self
-                .policy
-                .interval
-                .mul_f64(f64::from(self.policy.spread_percent) / 100.0)
-                .saturating_sub(started.saturating_duration_since(job.frozen_at));
-            let mut latest = job.memtable.latest();
-            let mut slice = 0;
-            while let Some((key, value, new)) = latest.next() {
-                slice += 1;
-                if slice == CHECKPOINT_SLICE {
-                    slice = 0;
-                    if pace.paced && !pace.urgent() {
-                        let read = latest.versions_read() as u64;
-                        pace.wait(pace_wait(started, window, read, versions, Instant::now()));
+        loop {
+            let txn = db
+                .begin_write()
+                .map_err(|e| fatal("cannot begin a checkpoint", &e))?;
+            let mut last = true;
+            {
+                let mut table = txn
+                    .open_table(KV)
+                    .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
+                while let Some((key, value, new)) = latest.next() {
+                    slice += 1;
+                    if slice == CHECKPOINT_SLICE {
+                        slice = 0;
+                        if pace.paced && !pace.urgent() {
+                            let read = latest.versions_read() as u64;
+                            pace.wait(pace_wait(started, window, read, versions, Instant::now()));
+                        }
+                    }
+                    let done = match value {
+                        Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
+                        // Put new in this memtable, then deleted: redb never had it.
+                        None if new => {
+                            skipped += 1;
+                            continue;
+                        }
+                        None => {
+                            deletes += 1;
+                            table.remove(key.as_slice()).map(|_| ())
+                        }
+                    };
+                    keys += 1;
+                    done.map_err(|e| fatal("checkpoint write failed", &e))?;
+                    in_part += 1;
+                    // A part may commit only once the log holds every batch of this memtable
+                    // durably: a crash then leaves redb with some keys' newest versions and the
+                    // log to replay over them, in order, to the same state. Before that, a part
+                    // could hold a version of a batch the crash loses, without the rest of it.
+                    if in_part >= self.policy.commit_keys && self.syncer.synced() >= job.through {
+                        last = false;
+                        break;
                     }
                 }
-                let done = match value {
-                    Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
-                    // Put new in this memtable, then deleted: redb never had it.
-                    None if new => {
-                        skipped += 1;
-                        continue;
-                    }
-                    None => {
-                        deletes += 1;
-                        table.remove(key.as_slice()).map(|_| ())
-                    }
-                };
-                keys += 1;
-                done.map_err(|e| fatal("checkpoint write failed", &e))?;
             }
+            if last {
+                redb::store_seq(&txn, job.through)
+                    .map_err(|e| fatal("checkpoint write failed", &e))?;
+            }
+            // The commit is a stretch of its own.
+            pace.end_stretch();
+            pace.start_stretch();
+            let cpu = os_thread::cpu_time();
+            txn.commit()
+                .map_err(|e| fatal("checkpoint commit failed", &e))?;
+            commit_cpu += os_thread::cpu_time().saturating_sub(cpu);
+            pace.end_stretch();
+            if last {
+                break;
+            }
+            pace.start_stretch();
+            in_part = 0;
+            parts += 1;
         }
-        redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
-        pace.end_stretch();
-        pace.start_stretch();
-        let commit_cpu = os_thread::cpu_time();
-        txn.commit()
-            .map_err(|e| fatal("checkpoint commit failed", &e))?;
-        let commit_cpu = os_thread::cpu_time().saturating_sub(commit_cpu);
-        pace.end_stretch();
         let took = started.elapsed();
         crate::metrics::checkpoint(took);
         {
@@ -562,6 +596,7 @@ impl LoggedDb {
                     through = job.through,
                     ms = took.as_secs_f64() * 1000.0,
                     paused_ms = pace.paused.as_secs_f64() * 1000.0,
+                    parts,
                     cpu_ms = cpu.as_secs_f64() * 1000.0,
                     keys,
                     deletes,
@@ -589,6 +624,7 @@ impl LoggedDb {
             s.checkpoint_cpu.record(cpu);
             s.checkpoint_paused.record(pace.paused);
             s.checkpoint_commit_cpu.record(commit_cpu);
+            s.checkpoint_parts += parts;
             s.checkpoint_bytes += io.write_bytes;
             s.checkpoint_keys += keys;
             s.checkpoint_versions += versions;
