@@ -304,7 +304,7 @@ pub struct ServeArgs {
 
     /// A checkpoint commits (durably) after about this many keys, so its page writes are spread
     /// over several commits instead of all at its end (0: one commit per checkpoint).
-    #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 16384)]
+    #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 4096)]
     pub checkpoint_commit_keys: u64,
 
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a

@@ -606,7 +606,7 @@ mod tests {
             priority: crate::os_thread::Priority::Idle,
             // Paced as `serve` paces by default (at 1 ms, pauses of microseconds).
             spread_percent: 60,
-            commit_keys: 16384,
+            commit_keys: 4096,
         };
         let (file, writer) = start_checkpointing(open(&dir, "r.redb"), 8, every_batch);
         let h = writer.handle();

@@ -90,9 +90,10 @@ pub struct CommitStats {
     pub checkpoint_skipped: u64,
     /// Commits a checkpoint made before its last (the parts of `--checkpoint-commit-keys`).
     pub checkpoint_parts: u64,
-    /// The CPU time of each stretch the checkpointer works without a pause: a slice of inserts,
-    /// the commit, a piece of a memtable's freeing (the whole checkpoint when not spread). Its
-    /// longest is about the longest it holds a core the writer or a request thread may want.
+    /// The CPU time of each stretch the checkpointer thread works without a pause: a slice of
+    /// inserts, a commit, a piece of a memtable's freeing (the whole checkpoint when not spread;
+    /// not the last checkpoint, at a stop). Its longest is about the longest it holds a core the
+    /// writer or a request thread may want.
     pub checkpoint_stretch: Timings,
     /// Time the checkpointer paused to spread its work.
     pub checkpoint_paused: Timings,
@@ -205,6 +206,8 @@ struct Pace<'a> {
     db: &'a LoggedDb,
     frozen_at: Instant,
     paced: bool,
+    /// Its stretches go into the stats (the checkpointer thread's, beside the writes).
+    counted: bool,
     /// The thread's CPU time when the current stretch of work began.
     since_cpu: Duration,
     /// Time paused so far.
@@ -229,8 +232,10 @@ impl Pace<'_> {
     }
 
     fn end_stretch(&mut self) {
-        let worked = os_thread::cpu_time().saturating_sub(self.since_cpu);
-        self.db.record(|s| s.checkpoint_stretch.record(worked));
+        if self.counted {
+            let worked = os_thread::cpu_time().saturating_sub(self.since_cpu);
+            self.db.record(|s| s.checkpoint_stretch.record(worked));
+        }
     }
 
     /// Pauses `d` (nothing if zero), ending one stretch of work and starting the next.
@@ -413,7 +418,8 @@ impl LoggedDb {
         self.run_checkpoint(false)
     }
 
-    /// [`LoggedDb::run_pending_checkpoint`], spread over the interval when `paced` ([`Pace`]).
+    /// [`LoggedDb::run_pending_checkpoint`], spread over the interval when `paced` ([`Pace`]):
+    /// on the checkpointer thread (whose stretches of work are counted), not the last at a stop.
     fn run_checkpoint(&self, paced: bool) -> Result<bool, Fatal> {
         let Some(job) = self.checkpoint_state().pending.take() else {
             return Ok(false);
@@ -422,6 +428,7 @@ impl LoggedDb {
             db: self,
             frozen_at: job.frozen_at,
             paced: paced && self.policy.spread_percent > 0,
+            counted: paced,
             since_cpu: Duration::ZERO,
             paused: Duration::ZERO,
         };
