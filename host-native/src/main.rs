@@ -223,6 +223,11 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
                 file.clone(),
                 Checkpoints {
                     priority: args.checkpoint_priority,
+                    spread_percent: args.checkpoint_spread,
+                    commit_keys: match args.checkpoint_commit_keys {
+                        0 => u64::MAX,
+                        keys => keys,
+                    },
                     ..Checkpoints::every(args.checkpoint_interval)
                 },
                 pipeline.clone(),

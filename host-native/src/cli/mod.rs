@@ -294,6 +294,21 @@ pub struct ServeArgs {
     )]
     pub checkpoint_priority: crate::os_thread::Priority,
 
+    /// The share of `--checkpoint-interval` (percent) over which the checkpointer spreads a
+    /// checkpoint's inserts into the data file, pausing between slices of keys, rather than
+    /// holding a core for its whole length; it frees the written memtable over the rest of the
+    /// interval. When writes outrun it (the next checkpoint due) it goes at full speed. 0: at once.
+    #[arg(long, env = "CARDS_CHECKPOINT_SPREAD", default_value_t = 60,
+          value_parser = clap::value_parser!(u8).range(0..=95))]
+    pub checkpoint_spread: u8,
+
+    /// A checkpoint commits (durably) after about this many keys, so its page writes are spread
+    /// over several commits instead of all at its end (0: one commit per checkpoint). Off by
+    /// default: the data file's extra fsyncs measured a longer tail on the log's (README
+    /// "Benchmarks / Paced checkpoints").
+    #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 0)]
+    pub checkpoint_commit_keys: u64,
+
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
     /// listener of its own so they are never public by accident. Off by default.
     #[arg(long, env = "CARDS_METRICS_LISTEN")]
@@ -342,6 +357,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("max_batch", &self.max_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("checkpoint_priority", &self.checkpoint_priority)
+            .field("checkpoint_spread", &self.checkpoint_spread)
+            .field("checkpoint_commit_keys", &self.checkpoint_commit_keys)
             .field("console", &self.console)
             .field("metrics_listen", &self.metrics_listen)
             .field("cors_origins", &self.cors_origins)

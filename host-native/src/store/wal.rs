@@ -354,6 +354,11 @@ impl Syncer {
         Ok(s.synced)
     }
 
+    /// The point durable now.
+    pub fn synced(&self) -> u64 {
+        self.lock().synced
+    }
+
     /// [`Syncer::next`] returns None once nothing is left to sync.
     pub fn stop(&self) {
         self.lock().stopping = true;

@@ -604,6 +604,9 @@ mod tests {
             // The lowest priority `serve` offers: the writer then waits at the memtable's bound
             // (twice the checkpoint size) for a checkpointer that gets a core last.
             priority: crate::os_thread::Priority::Idle,
+            // Paced as `serve` paces by default (at 1 ms, pauses of microseconds).
+            spread_percent: 60,
+            commit_keys: 4096,
         };
         let (file, writer) = start_checkpointing(open(&dir, "r.redb"), 8, every_batch);
         let h = writer.handle();

@@ -173,6 +173,9 @@ fn open(disk: &SimDisk, driver: &Arc<Driver>) -> Option<LoggedDb> {
         Checkpoints {
             interval: Duration::from_secs(3600),
             bytes: u64::MAX,
+            // Checkpoints in parts of two keys (once the log holds their batches), so crashes
+            // land between the parts too.
+            commit_keys: 2,
             ..Checkpoints::every(Duration::ZERO)
         },
         driver.clone(),
@@ -408,7 +411,13 @@ fn the_checkpointer_frees_a_memtable_a_read_still_holds() {
     // What a read that began before the checkpoint holds: the layers with the frozen memtable.
     let held = file.layers.read().unwrap().clone();
     let frozen = Arc::downgrade(held.frozen.as_ref().expect("the memtable was frozen"));
+    // It lets go 50 ms after the checkpoint's swap (not 50 ms from now, which a checkpoint slowed
+    // by a busy machine could outlast, leaving nothing to wait for).
+    let swapped = file.clone();
     let reader = std::thread::spawn(move || {
+        while swapped.layers.read().unwrap().frozen.is_some() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         std::thread::sleep(Duration::from_millis(50));
         drop(held);
     });

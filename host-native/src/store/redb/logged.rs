@@ -6,14 +6,16 @@
 //! and its record is appended to the log; the batch is then published to reads, and the store's
 //! syncer thread makes the log durable before the batch may answer. Every `--checkpoint-interval`
 //! (or at 64 MiB) the writer freezes the active memtable, starts a new one and switches the log to
-//! its other file; the checkpointer thread writes the frozen memtable's newest versions into redb in
-//! ONE durable transaction, then drops it from reads and empties its log file. redb's fsync (which
+//! its other file; the checkpointer thread writes the frozen memtable's newest versions into redb
+//! (in durable commits of `--checkpoint-commit-keys` keys, its seq in the last), paced over the
+//! interval, then drops it from reads and empties its log file. redb's fsync (which
 //! grows with the data written since the last one: 120-190 ms a second at 25,000 fundings/s) so
-//! happens beside the writer, and redb commits once a second instead of once a batch.
+//! happens beside the writer, and redb commits a few times a second instead of once a batch.
 //!
 //! Order that keeps a crash safe (`crash_tests.rs` checks it at every sync): a batch's record is
-//! appended before the batch is published, it answers only once the record is synced, and a log file
-//! is emptied only after the checkpoint of its records returned.
+//! appended before the batch is published, it answers only once the record is synced, a
+//! checkpoint commits a part before its last only once the log holds all its batches durably,
+//! and a log file is emptied only after the checkpoint of its records returned.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -39,6 +41,14 @@ pub struct Checkpoints {
     pub bytes: u64,
     /// The checkpointer thread's scheduling priority.
     pub priority: Priority,
+    /// The share of the interval (in percent) the checkpointer thread spreads a checkpoint's
+    /// inserts over, pausing between slices of keys (`--checkpoint-spread`; 0: all at once). The
+    /// memtable's freeing is spread over what is left of the interval after the commit.
+    pub spread_percent: u8,
+    /// A checkpoint commits (durably) after about this many keys once the log holds its
+    /// memtable's every batch durably, so its page writes are spread over several commits, not
+    /// all in one at its end (`--checkpoint-commit-keys`; `u64::MAX`: one commit).
+    pub commit_keys: u64,
 }
 
 impl Checkpoints {
@@ -47,6 +57,8 @@ impl Checkpoints {
             interval,
             bytes: 64 << 20,
             priority: Priority::Normal,
+            spread_percent: 0,
+            commit_keys: u64::MAX,
         }
     }
 }
@@ -64,6 +76,8 @@ pub struct CommitStats {
     pub checkpoint_sync: Timings,
     /// The checkpointer's CPU time per checkpoint (the part of it a busy machine makes wait aside).
     pub checkpoint_cpu: Timings,
+    /// Of it, the commit's (a stretch of its own, however paced the inserts before it).
+    pub checkpoint_commit_cpu: Timings,
     /// Bytes of pages the checkpoints wrote, in total.
     pub checkpoint_bytes: u64,
     /// Keys the checkpoints wrote into redb, and the memtable versions they were chosen from.
@@ -74,6 +88,15 @@ pub struct CommitStats {
     /// Keys the checkpoints did not write: put new in their memtable ([`card_core::Tx::put_new`],
     /// a moved range index entry's new place), then deleted (moved on) before it was written.
     pub checkpoint_skipped: u64,
+    /// Commits a checkpoint made before its last (the parts of `--checkpoint-commit-keys`).
+    pub checkpoint_parts: u64,
+    /// The CPU time of each stretch the checkpointer thread works without a pause: a slice of
+    /// inserts, a commit, a piece of a memtable's freeing (the whole checkpoint when not spread;
+    /// not the last checkpoint, at a stop). Its longest is about the longest it holds a core the
+    /// writer or a request thread may want.
+    pub checkpoint_stretch: Timings,
+    /// Time the checkpointer paused to spread its work.
+    pub checkpoint_paused: Timings,
     /// Freeing a checkpointed memtable (on the checkpointer); how many times a batch or read
     /// still held it when the checkpoint ended (it waited), and how many times it gave up
     /// waiting (the last holder freed it).
@@ -85,13 +108,17 @@ pub struct CommitStats {
 impl CommitStats {
     pub fn summary(&self) -> String {
         format!(
-            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
+            "commit timings: run {}; append {}; checkpoint {}, of it page writes {} and fsync {}, CPU {} (commits {}, {} before the last), paused {}; CPU stretches {}; {} MiB written, {} keys ({} deletes, {} deletes of new keys skipped) of {} versions; memtables freed {} (waited for {}, left {})",
             self.run.summary(),
             self.append.summary(),
             self.checkpoint.summary(),
             self.checkpoint_write.summary(),
             self.checkpoint_sync.summary(),
             self.checkpoint_cpu.summary(),
+            self.checkpoint_commit_cpu.summary(),
+            self.checkpoint_parts,
+            self.checkpoint_paused.summary(),
+            self.checkpoint_stretch.summary(),
             self.checkpoint_bytes >> 20,
             self.checkpoint_keys,
             self.checkpoint_deletes,
@@ -111,6 +138,8 @@ struct Job {
     through: u64,
     /// The log file holding its records.
     log: usize,
+    /// When it was frozen: the next one is due an interval later.
+    frozen_at: Instant,
 }
 
 #[derive(Default)]
@@ -135,6 +164,7 @@ pub struct LoggedDb {
     threads: Mutex<Threads>,
     /// A checkpoint taking longer than this falls behind its cadence and is warned about.
     slow: Duration,
+    policy: Checkpoints,
 }
 
 #[derive(Default)]
@@ -159,6 +189,78 @@ struct State {
 /// How long the checkpointer waits to free a memtable itself ([`LoggedDb::free`]).
 const FREE_WAIT: Duration = Duration::from_millis(200);
 
+/// Keys a paced checkpoint inserts between two looks at its pace (about 1.5 ms of work).
+const CHECKPOINT_SLICE: u32 = 1024;
+/// Versions a paced free frees between two looks at its pace.
+const FREE_SLICE: usize = 4096;
+/// A paced free ends by this share of the interval after its memtable was frozen.
+const FREE_BY: f64 = 0.95;
+
+/// A checkpoint's pace on the checkpointer thread: it works in slices and, between them, pauses
+/// so that its work is spread over the interval instead of holding a core for its whole length
+/// (two cores: while it holds one, the writer, the request threads and the clients share the
+/// other). It pauses only while it is ahead of its pace and no next checkpoint is due: when the
+/// writes outrun it (the next memtable due, or grown to the size that freezes it, or the store
+/// stopping) it goes at full speed, so memory stays bounded as it did unpaced.
+struct Pace<'a> {
+    db: &'a LoggedDb,
+    frozen_at: Instant,
+    paced: bool,
+    /// Its stretches go into the stats (the checkpointer thread's, beside the writes).
+    counted: bool,
+    /// The thread's CPU time when the current stretch of work began.
+    since_cpu: Duration,
+    /// Time paused so far.
+    paused: Duration,
+}
+
+impl Pace<'_> {
+    /// True when it must not pause: the next memtable is due (or ready), or the store stops.
+    fn urgent(&self) -> bool {
+        let policy = &self.db.policy;
+        if self.frozen_at.elapsed() >= policy.interval
+            || self.db.current_layers().active.bytes() >= policy.bytes
+        {
+            return true;
+        }
+        let checkpoints = self.db.checkpoint_state();
+        checkpoints.stopping || checkpoints.pending.is_some()
+    }
+
+    fn start_stretch(&mut self) {
+        self.since_cpu = os_thread::cpu_time();
+    }
+
+    fn end_stretch(&mut self) {
+        if self.counted {
+            let worked = os_thread::cpu_time().saturating_sub(self.since_cpu);
+            self.db.record(|s| s.checkpoint_stretch.record(worked));
+        }
+    }
+
+    /// Pauses `d` (nothing if zero), ending one stretch of work and starting the next.
+    fn wait(&mut self, d: Duration) {
+        if d.is_zero() {
+            return;
+        }
+        self.end_stretch();
+        let pausing = Instant::now();
+        thread::sleep(d);
+        self.paused += pausing.elapsed();
+        self.start_stretch();
+    }
+}
+
+/// How long to pause, at `now`, after `done` of `total` units of work spread evenly over `window`
+/// from `start`: until the moment that much work is due (nothing when behind).
+fn pace_wait(start: Instant, window: Duration, done: u64, total: u64, now: Instant) -> Duration {
+    if total == 0 {
+        return Duration::ZERO;
+    }
+    let due = start + window.mul_f64(done.min(total) as f64 / total as f64);
+    due.saturating_duration_since(now)
+}
+
 impl LoggedDb {
     /// The writer's store over `file`, reporting to `progress`, without threads: the caller drives
     /// the syncer and the checkpoints (the crash tests do).
@@ -167,6 +269,7 @@ impl LoggedDb {
         progress.synced(seq);
         LoggedDb {
             slow: policy.interval,
+            policy,
             syncer: Arc::new(Syncer::new(file.logs.clone(), seq)),
             state: Mutex::new(State {
                 log: Log::new(file.logs.clone()),
@@ -285,6 +388,7 @@ impl LoggedDb {
             memtable: layers.active.clone(),
             through: state.seq,
             log: state.log.current(),
+            frozen_at: Instant::now(),
         };
         state.log.switch();
         *self.file.layers.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(Layers {
@@ -309,19 +413,33 @@ impl LoggedDb {
             .clone()
     }
 
-    /// Runs the frozen memtable's checkpoint, if one waits; false if none did.
+    /// Runs the frozen memtable's checkpoint, if one waits, at once; false if none did.
     pub fn run_pending_checkpoint(&self) -> Result<bool, Fatal> {
+        self.run_checkpoint(false)
+    }
+
+    /// [`LoggedDb::run_pending_checkpoint`], spread over the interval when `paced` ([`Pace`]):
+    /// on the checkpointer thread (whose stretches of work are counted), not the last at a stop.
+    fn run_checkpoint(&self, paced: bool) -> Result<bool, Fatal> {
         let Some(job) = self.checkpoint_state().pending.take() else {
             return Ok(false);
         };
-        let done = self.checkpoint(&job);
+        let mut pace = Pace {
+            db: self,
+            frozen_at: job.frozen_at,
+            paced: paced && self.policy.spread_percent > 0,
+            counted: paced,
+            since_cpu: Duration::ZERO,
+            paused: Duration::ZERO,
+        };
+        let done = self.checkpoint(&job, &mut pace);
         let mut checkpoints = self.checkpoint_state();
         checkpoints.busy = done.is_err();
         checkpoints.failed = done.is_err();
         drop(checkpoints);
         self.checkpoint_wake.notify_all();
         if done.is_ok() {
-            self.free(job.memtable);
+            self.free(job.memtable, &mut pace);
         }
         done.map(|()| true)
     }
@@ -330,29 +448,56 @@ impl LoggedDb {
     /// checkpoint's swap still holds it; whichever lets go last frees hundreds of thousands of
     /// nodes (tens of milliseconds), on the writer or a request's thread unless waited for here. Views live for one batch or one read, so the wait is short; past `FREE_WAIT` (a long
     /// scan) the last holder frees it after all.
-    fn free(&self, memtable: Arc<Memtable>) {
+    ///
+    /// Paced, it frees `FREE_SLICE` versions at a time, spread over what is left of the interval
+    /// (until `FREE_BY` of it), and frees the rest at once when the next checkpoint is due.
+    fn free(&self, memtable: Arc<Memtable>, pace: &mut Pace<'_>) {
         let elsewhere = Arc::strong_count(&memtable) > 1;
         let deadline = Instant::now() + FREE_WAIT;
         while Arc::strong_count(&memtable) > 1 && Instant::now() < deadline {
             thread::sleep(Duration::from_micros(200));
         }
-        let last = Arc::strong_count(&memtable) == 1;
-        let started = Instant::now();
-        drop(memtable);
-        let took = started.elapsed();
+        let versions = memtable.versions();
+        let Ok(memtable) = Arc::try_unwrap(memtable) else {
+            self.record(|s| {
+                s.frees_waited += u64::from(elsewhere);
+                s.frees_left += 1;
+            });
+            return;
+        };
+        pace.start_stretch();
+        let start = Instant::now();
+        let until = pace.frozen_at + self.policy.interval.mul_f64(FREE_BY);
+        let window = until.saturating_duration_since(start);
+        let mut freeing = memtable.into_freeing();
+        let mut busy = Duration::ZERO;
+        let mut freed = 0;
+        loop {
+            let slice = Instant::now();
+            let more = freeing.free(FREE_SLICE);
+            busy += slice.elapsed();
+            freed += FREE_SLICE;
+            if !more {
+                break;
+            }
+            if !pace.paced || pace.urgent() {
+                continue;
+            }
+            let (freed, versions) = (freed as u64, versions as u64);
+            pace.wait(pace_wait(start, window, freed, versions, Instant::now()));
+        }
+        drop(freeing);
+        pace.end_stretch();
         self.record(|s| {
             s.frees_waited += u64::from(elsewhere);
-            if last {
-                s.checkpoint_free.record(took);
-            } else {
-                s.frees_left += 1;
-            }
+            s.checkpoint_free.record(busy);
         });
     }
 
-    /// Writes the newest version of every key of `job`'s memtable into redb in one durable
-    /// transaction, then lets reads go to redb for them and empties their log file.
-    fn checkpoint(&self, job: &Job) -> Result<(), Fatal> {
+    /// Writes the newest version of every key of `job`'s memtable into redb in durable commits
+    /// (one, or parts of `commit_keys` once the log holds the memtable durably; the last records
+    /// `job.through`), then lets reads go to redb for them and empties their log file.
+    fn checkpoint(&self, job: &Job, pace: &mut Pace<'_>) -> Result<(), Fatal> {
         let started = Instant::now();
         let cpu_before = os_thread::cpu_time();
         let io_before = self.file.io.totals();
@@ -360,33 +505,78 @@ impl LoggedDb {
         let (mut keys, mut deletes, mut skipped) = (0u64, 0u64, 0u64);
         let db = &self.file.db;
         let fatal = |what: &str, e: &dyn std::fmt::Display| Fatal::new(what, e);
-        let txn = db
-            .begin_write()
-            .map_err(|e| fatal("cannot begin a checkpoint", &e))?;
-        {
-            let mut table = txn
-                .open_table(KV)
-                .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
-            for (key, value, new) in job.memtable.latest() {
-                let done = match value {
-                    Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
-                    // Put new in this memtable, then deleted: redb never had it.
-                    None if new => {
-                        skipped += 1;
-                        continue;
+        // Paced: the inserts are spread over the first `spread_percent` of the interval.
+        let window = self
+            .policy
+            .interval
+            .mul_f64(f64::from(self.policy.spread_percent) / 100.0)
+            .saturating_sub(started.saturating_duration_since(job.frozen_at));
+        let mut latest = job.memtable.latest();
+        let (mut slice, mut in_part, mut parts) = (0, 0u64, 0u64);
+        let mut commit_cpu = Duration::ZERO;
+        pace.start_stretch();
+        loop {
+            let txn = db
+                .begin_write()
+                .map_err(|e| fatal("cannot begin a checkpoint", &e))?;
+            let mut last = true;
+            {
+                let mut table = txn
+                    .open_table(KV)
+                    .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
+                while let Some((key, value, new)) = latest.next() {
+                    slice += 1;
+                    if slice == CHECKPOINT_SLICE {
+                        slice = 0;
+                        if pace.paced && !pace.urgent() {
+                            let read = latest.versions_read() as u64;
+                            pace.wait(pace_wait(started, window, read, versions, Instant::now()));
+                        }
                     }
-                    None => {
-                        deletes += 1;
-                        table.remove(key.as_slice()).map(|_| ())
+                    let done = match value {
+                        Some(v) => table.insert(key.as_slice(), v.as_slice()).map(|_| ()),
+                        // Put new in this memtable, then deleted: redb never had it.
+                        None if new => {
+                            skipped += 1;
+                            continue;
+                        }
+                        None => {
+                            deletes += 1;
+                            table.remove(key.as_slice()).map(|_| ())
+                        }
+                    };
+                    keys += 1;
+                    done.map_err(|e| fatal("checkpoint write failed", &e))?;
+                    in_part += 1;
+                    // A part may commit only once the log holds every batch of this memtable
+                    // durably: a crash then leaves redb with some keys' newest versions and the
+                    // log to replay over them, in order, to the same state. Before that, a part
+                    // could hold a version of a batch the crash loses, without the rest of it.
+                    if in_part >= self.policy.commit_keys && self.syncer.synced() >= job.through {
+                        last = false;
+                        break;
                     }
-                };
-                keys += 1;
-                done.map_err(|e| fatal("checkpoint write failed", &e))?;
+                }
             }
+            if last {
+                redb::store_seq(&txn, job.through)
+                    .map_err(|e| fatal("checkpoint write failed", &e))?;
+            }
+            // The commit is a stretch of its own.
+            pace.end_stretch();
+            pace.start_stretch();
+            let cpu = os_thread::cpu_time();
+            txn.commit()
+                .map_err(|e| fatal("checkpoint commit failed", &e))?;
+            commit_cpu += os_thread::cpu_time().saturating_sub(cpu);
+            pace.end_stretch();
+            if last {
+                break;
+            }
+            pace.start_stretch();
+            in_part = 0;
+            parts += 1;
         }
-        redb::store_seq(&txn, job.through).map_err(|e| fatal("checkpoint write failed", &e))?;
-        txn.commit()
-            .map_err(|e| fatal("checkpoint commit failed", &e))?;
         let took = started.elapsed();
         crate::metrics::checkpoint(took);
         {
@@ -412,6 +602,8 @@ impl LoggedDb {
                 $level!(
                     through = job.through,
                     ms = took.as_secs_f64() * 1000.0,
+                    paused_ms = pace.paused.as_secs_f64() * 1000.0,
+                    parts,
                     cpu_ms = cpu.as_secs_f64() * 1000.0,
                     keys,
                     deletes,
@@ -437,6 +629,9 @@ impl LoggedDb {
             s.checkpoint_write.record(io.write);
             s.checkpoint_sync.record(io.sync);
             s.checkpoint_cpu.record(cpu);
+            s.checkpoint_paused.record(pace.paused);
+            s.checkpoint_commit_cpu.record(commit_cpu);
+            s.checkpoint_parts += parts;
             s.checkpoint_bytes += io.write_bytes;
             s.checkpoint_keys += keys;
             s.checkpoint_versions += versions;
@@ -460,7 +655,7 @@ impl LoggedDb {
                         .unwrap_or_else(|e| e.into_inner());
                 }
             }
-            if let Err(fatal) = self.run_pending_checkpoint() {
+            if let Err(fatal) = self.run_checkpoint(true) {
                 self.state().failed = true;
                 self.progress.failed(&fatal);
                 return;
@@ -569,5 +764,163 @@ impl BatchStore for LoggedDb {
         if let Some(t) = threads.syncer {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use card_core::{Response, Tx};
+
+    /// Puts keys `p/<from>`..`p/<to>`, 8-byte values, in one write.
+    struct Puts(u32, u32);
+
+    impl Batch for Puts {
+        fn len(&self) -> usize {
+            1
+        }
+
+        fn run(&self, _: usize, tx: &mut dyn Tx) -> Response {
+            for i in self.0..self.1 {
+                let key = [b"p/".as_slice(), &i.to_be_bytes()].concat();
+                tx.put(&key, &u64::from(i).to_le_bytes()).unwrap();
+            }
+            Response::bytes(201, "text/plain", Vec::new())
+        }
+    }
+
+    struct Nobody;
+
+    impl Progress for Nobody {
+        fn visible(&self, _: u64) {}
+        fn synced(&self, _: u64) {}
+        fn failed(&self, _: &Fatal) {}
+    }
+
+    /// A store with its threads over a fresh file, `keys` keys written and frozen for a checkpoint
+    /// the checkpointer has begun.
+    fn frozen(dir: &tempfile::TempDir, policy: Checkpoints, keys: u32) -> Arc<LoggedDb> {
+        let file = Arc::new(redb::open(&dir.path().join("p.redb")).unwrap());
+        let db = LoggedDb::start(file, policy, Arc::new(Nobody)).unwrap();
+        db.commit_batch(&Puts(0, keys)).unwrap();
+        db.checkpoint_next();
+        // This batch freezes the one before.
+        db.commit_batch(&Puts(keys, keys + 1)).unwrap();
+        assert!(db.current_layers().frozen.is_some());
+        db
+    }
+
+    fn checkpointed(db: &LoggedDb) -> bool {
+        db.current_layers().frozen.is_none()
+    }
+
+    fn stored(db: &LoggedDb) -> usize {
+        let mut r = ReadAdapter::begin(&db.file.db).unwrap();
+        card_core::storage::scan_prefix(&mut r, b"p/")
+            .unwrap()
+            .len()
+    }
+
+    #[test]
+    fn pace_waits_until_the_work_done_is_due() {
+        let start = Instant::now();
+        let window = Duration::from_millis(800);
+        // A quarter done at once: it waits until a quarter of the window has passed.
+        assert_eq!(
+            pace_wait(start, window, 25, 100, start),
+            Duration::from_millis(200)
+        );
+        assert_eq!(
+            pace_wait(start, window, 25, 100, start + Duration::from_millis(150)),
+            Duration::from_millis(50)
+        );
+        // Behind its pace, or all done, or nothing to do: no wait past the window.
+        assert_eq!(
+            pace_wait(start, window, 25, 100, start + Duration::from_millis(300)),
+            Duration::ZERO
+        );
+        assert_eq!(
+            pace_wait(start, window, 200, 100, start + window),
+            Duration::ZERO
+        );
+        assert_eq!(pace_wait(start, window, 5, 0, start), Duration::ZERO);
+    }
+
+    /// Spread over most of a 4 s interval, a checkpoint that takes a fraction of it unpaced (even
+    /// in a debug build beside other tests) pauses between its slices, and still writes every key.
+    #[test]
+    fn a_paced_checkpoint_spreads_its_inserts_over_the_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Checkpoints {
+            spread_percent: 90,
+            bytes: u64::MAX,
+            ..Checkpoints::every(Duration::from_secs(4))
+        };
+        let started = Instant::now();
+        let db = frozen(&dir, policy, 20_000);
+        // Counted once it is done (after the layers' swap).
+        while db.stats().checkpoint.count == 0 {
+            thread::sleep(Duration::from_millis(5));
+        }
+        let stats = db.stats();
+        assert!(
+            stats.checkpoint_paused.total_us >= 1_000_000,
+            "paused {}",
+            stats.checkpoint_paused.summary()
+        );
+        assert!(started.elapsed() >= Duration::from_millis(1200));
+        // Many stretches, not one.
+        assert!(stats.checkpoint_stretch.count >= 10, "{}", stats.summary());
+        // The batch that froze the memtable is in the next one.
+        assert_eq!(stored(&db), 20_000);
+        db.close();
+        assert_eq!(stored(&db), 20_001);
+    }
+
+    /// A paced checkpoint goes at full speed once the store stops: `close` does not wait out a
+    /// long interval.
+    #[test]
+    fn a_paced_checkpoint_hurries_when_the_store_stops() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Checkpoints {
+            spread_percent: 90,
+            bytes: u64::MAX,
+            ..Checkpoints::every(Duration::from_secs(60))
+        };
+        let db = frozen(&dir, policy, 20_000);
+        thread::sleep(Duration::from_millis(200));
+        assert!(!checkpointed(&db), "paced over 54 s, it is still writing");
+        let closing = Instant::now();
+        db.close();
+        assert!(closing.elapsed() < Duration::from_secs(20));
+        assert_eq!(stored(&db), 20_001);
+    }
+
+    /// A paced checkpoint goes at full speed when the writes outrun it: the next memtable grows to
+    /// the size that freezes it, long before the interval ends.
+    #[test]
+    fn a_paced_checkpoint_hurries_when_the_next_memtable_is_full() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Checkpoints {
+            spread_percent: 90,
+            bytes: 1 << 20,
+            ..Checkpoints::every(Duration::from_secs(60))
+        };
+        let db = frozen(&dir, policy, 20_000);
+        thread::sleep(Duration::from_millis(200));
+        assert!(!checkpointed(&db), "paced over 54 s, it is still writing");
+        // Over a MiB (30 bytes a key) into the active memtable.
+        db.commit_batch(&Puts(20_001, 80_000)).unwrap();
+        let waiting = Instant::now();
+        while !checkpointed(&db) {
+            assert!(
+                waiting.elapsed() < Duration::from_secs(20),
+                "the checkpoint did not hurry"
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(stored(&db), 20_000);
+        db.close();
+        assert_eq!(stored(&db), 80_000);
     }
 }

@@ -141,6 +141,7 @@ impl Memtable {
             Newest {
                 versions: versions.peekable(),
                 at,
+                read: 0,
             }
             .map(|(key, version, _)| Ok((key, version))),
         )
@@ -149,11 +150,52 @@ impl Memtable {
     /// The newest version of every key, in key order, and whether the key was new to this
     /// memtable (its oldest version here a [`Memtable::put_new`]): what a checkpoint writes. A
     /// new key's delete is not written: redb never had it.
-    pub fn latest(&self) -> impl Iterator<Item = (Vec<u8>, Version, bool)> + '_ {
-        Newest {
+    pub fn latest(&self) -> Latest<'_> {
+        Latest(Newest {
             versions: self.map.iter().peekable(),
             at: u64::MAX,
+            read: 0,
+        })
+    }
+
+    /// Takes the memtable apart version by version, so its freeing (three allocations per
+    /// version, tens of milliseconds for a checkpoint's) can be done in pieces with pauses between
+    /// ([`Freeing::free`]); dropping it frees the rest.
+    pub fn into_freeing(self) -> Freeing {
+        Freeing(self.map.into_iter())
+    }
+}
+
+/// [`Memtable::latest`]: the newest version of every key, and how far into the versions it is.
+pub struct Latest<'a>(Newest<'a, crossbeam_skiplist::map::Iter<'a, Versioned, Stored>>);
+
+impl Latest<'_> {
+    /// Versions walked so far (of [`Memtable::versions`]).
+    pub fn versions_read(&self) -> usize {
+        self.0.read
+    }
+}
+
+impl Iterator for Latest<'_> {
+    type Item = (Vec<u8>, Version, bool);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next()
+    }
+}
+
+/// A memtable being freed ([`Memtable::into_freeing`]).
+pub struct Freeing(crossbeam_skiplist::map::IntoIter<Versioned, Stored>);
+
+impl Freeing {
+    /// Frees up to `n` versions; false once none is left.
+    pub fn free(&mut self, n: usize) -> bool {
+        for _ in 0..n {
+            if self.0.next().is_none() {
+                return false;
+            }
         }
+        true
     }
 }
 
@@ -163,6 +205,8 @@ pub type Layer<'a> = Box<dyn Iterator<Item = Result<(Vec<u8>, Version), StoreErr
 struct Newest<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> {
     versions: Peekable<I>,
     at: u64,
+    /// Versions taken from `versions`.
+    read: usize,
 }
 
 impl<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> Iterator for Newest<'a, I> {
@@ -173,6 +217,7 @@ impl<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> Iterator for Newest<'
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let first = self.versions.next()?;
+            self.read += 1;
             let key = first.key().0.clone();
             let mut best: Option<(u64, Version)> = None;
             let mut oldest_new = false;
@@ -189,6 +234,7 @@ impl<'a, I: Iterator<Item = Entry<'a, Versioned, Stored>>> Iterator for Newest<'
             {
                 consider(e);
                 self.versions.next();
+                self.read += 1;
             }
             if let Some((_, v)) = best {
                 return Some((key, v, oldest_new));
@@ -529,6 +575,26 @@ mod tests {
             let want: Vec<KvPair> = model.iter().map(|(k, v)| (vec![*k], vec![*v])).collect();
             prop_assert_eq!(redb.scan(&[0], &[0xff], Direction::Forward, usize::MAX).unwrap(), want);
         }
+    }
+
+    #[test]
+    fn a_memtable_is_freed_in_pieces_and_latest_counts_the_versions_it_read() {
+        let m = Memtable::default();
+        for seq in 1..=3 {
+            for k in 0u8..4 {
+                m.put(seq, &[k], Some(&[seq as u8]));
+            }
+        }
+        let mut latest = m.latest();
+        assert_eq!(latest.next(), Some((vec![0], Some(vec![3]), false)));
+        assert_eq!(latest.versions_read(), 3);
+        assert_eq!(latest.by_ref().count(), 3);
+        assert_eq!(latest.versions_read(), 12);
+        drop(latest);
+        let mut freeing = m.into_freeing();
+        assert!(freeing.free(5));
+        assert!(freeing.free(5));
+        assert!(!freeing.free(5));
     }
 
     #[test]
