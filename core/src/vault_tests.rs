@@ -7,7 +7,8 @@ use crate::domain::ids::IdGen;
 use crate::domain::vault::{self, Rekeyed, Vault};
 use crate::domain::{Scope, rotation, upgrade};
 use crate::env::{DeterministicEnv, Env};
-use crate::storage::{Direction, KvPair, MemStore, StoreError, Tx, format, keys, scan_prefix};
+use crate::storage::{KvPair, MemStore, Tx, format, keys, scan_prefix};
+use crate::write_keys_tests::Tracing;
 
 const OLD: [u8; 32] = [42; 32];
 const NEW: [u8; 32] = [7; 32];
@@ -70,35 +71,6 @@ impl Fixture {
     }
 }
 
-/// The keys a transaction wrote (put or deleted), in order.
-struct Written<'a> {
-    inner: &'a mut MemStore,
-    keys: Vec<Vec<u8>>,
-}
-
-impl Tx for Written<'_> {
-    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.inner.get(key)
-    }
-    fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.keys.push(key.to_vec());
-        self.inner.put(key, value)
-    }
-    fn delete(&mut self, key: &[u8]) -> Result<(), StoreError> {
-        self.keys.push(key.to_vec());
-        self.inner.delete(key)
-    }
-    fn scan(
-        &mut self,
-        start: &[u8],
-        end: &[u8],
-        dir: Direction,
-        limit: usize,
-    ) -> Result<Vec<KvPair>, StoreError> {
-        self.inner.scan(start, end, dir, limit)
-    }
-}
-
 #[test]
 fn a_rotation_writes_each_sealed_entry_and_no_pan_index_key() {
     let mut f = Fixture::new();
@@ -109,14 +81,12 @@ fn a_rotation_writes_each_sealed_entry_and_no_pan_index_key() {
     assert_eq!(index.len(), 5);
 
     let rotating = Vault::with_keys(&NEW, &[OLD]);
-    let mut tx = Written {
-        inner: &mut f.store,
-        keys: Vec::new(),
-    };
+    let mut tx = Tracing::new(&mut f.store);
     let step = rotating.rotate_batch(&mut tx, &f.env, None, 100).unwrap();
     assert_eq!((step.scanned, step.resealed), (5, 5));
     let sealed = keys::sealed_cards();
-    let (entries, others): (Vec<_>, Vec<_>) = tx.keys.iter().partition(|k| k.starts_with(&sealed));
+    let (entries, others): (Vec<_>, Vec<_>) =
+        tx.w.keys.iter().partition(|k| k.starts_with(&sealed));
     assert_eq!(entries.len(), 5, "one write per card");
     // Besides them only the record that the new key seals data now; format 7 also deleted and
     // put each card's PAN index entry (two random-position keys per card).

@@ -14,7 +14,9 @@ use crate::test_app::{KEY_A, TestApp as App};
 /// What reached the store: each write by key family (the tag, kind and field of its key) and
 /// how, and how many deletes or puts changed nothing there.
 #[derive(Default)]
-struct Writes {
+pub(crate) struct Writes {
+    /// Every key put or deleted, in order.
+    pub(crate) keys: Vec<Vec<u8>>,
     by_family: BTreeMap<String, usize>,
     puts: usize,
     new: usize,
@@ -23,9 +25,10 @@ struct Writes {
     idle: usize,
 }
 
-struct Tracing<'a> {
+/// A transaction over a `MemStore` that counts what it writes (also `vault_tests.rs`).
+pub(crate) struct Tracing<'a> {
     inner: &'a mut MemStore,
-    w: Writes,
+    pub(crate) w: Writes,
 }
 
 /// `r\0alice\0card\0available\0<value><id>` -> `r card available`: the key's first text parts.
@@ -51,8 +54,16 @@ fn family(key: &[u8]) -> String {
     }
 }
 
-impl Tracing<'_> {
+impl<'a> Tracing<'a> {
+    pub(crate) fn new(inner: &'a mut MemStore) -> Self {
+        Tracing {
+            inner,
+            w: Writes::default(),
+        }
+    }
+
     fn note(&mut self, key: &[u8]) {
+        self.w.keys.push(key.to_vec());
         *self.w.by_family.entry(family(key)).or_default() += 1;
     }
 }
@@ -136,10 +147,7 @@ fn funded() -> (App, Request) {
 fn a_funding_writes_only_what_changed() {
     let (mut app, fund) = funded();
     app.env.advance_millis(1);
-    let mut tx = Tracing {
-        inner: &mut app.store,
-        w: Writes::default(),
-    };
+    let mut tx = Tracing::new(&mut app.store);
     let resp = app.service.serve(&fund, &mut tx, &app.env);
     assert_eq!(resp.status, 200);
     let w = tx.w;
@@ -182,10 +190,7 @@ fn a_funding_writes_only_what_changed() {
 #[test]
 fn a_window_of_fundings_keeps_only_the_last_place_of_each_range_entry() {
     let (mut app, fund) = funded();
-    let mut tx = Tracing {
-        inner: &mut app.store,
-        w: Writes::default(),
-    };
+    let mut tx = Tracing::new(&mut app.store);
     {
         // Ten fundings in one window (what a memtable gathers between checkpoints).
         let mut window = Overlay::new(&mut tx);
@@ -254,10 +259,7 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
         .unwrap();
 
     app.env.advance_millis(1);
-    let mut tx = Tracing {
-        inner: &mut app.store,
-        w: Writes::default(),
-    };
+    let mut tx = Tracing::new(&mut app.store);
     let req = post("/accounts", account);
     assert_eq!(app.service.serve(&req, &mut tx, &app.env).status, 201);
     let enqueue = tx.w;
@@ -286,10 +288,7 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
         .iter()
         .map(|d| d.outcome(Some(200), 1, None))
         .collect();
-    let mut tx = Tracing {
-        inner: &mut app.store,
-        w: Writes::default(),
-    };
+    let mut tx = Tracing::new(&mut app.store);
     app.service
         .record_attempts(&mut tx, &app.env, &outcomes)
         .unwrap();
@@ -312,10 +311,7 @@ fn a_delivery_answered_within_a_window_leaves_only_its_record_and_index_entry() 
     let mut app = App::new();
     let endpoint = json!({"url": "http://127.0.0.1:9/h", "enabledEvents": ["account.created"]});
     assert_eq!(app.send(post("/webhook-endpoints", endpoint)).0, 201);
-    let mut tx = Tracing {
-        inner: &mut app.store,
-        w: Writes::default(),
-    };
+    let mut tx = Tracing::new(&mut app.store);
     {
         let mut window = Overlay::new(&mut tx);
         let req = post(
