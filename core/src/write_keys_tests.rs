@@ -7,6 +7,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::Service;
+use crate::domain::webhooks::deliveries::Outcome;
+use crate::env::Env;
 use crate::http::{Method, Request};
 use crate::storage::{Direction, KvPair, MemStore, Overlay, StoreError, Tx};
 use crate::test_app::{KEY_A, TestApp as App};
@@ -233,6 +236,18 @@ fn delivery_families(w: &Writes) -> Vec<(&str, usize)> {
         .collect()
 }
 
+/// The deliveries due now, planned on `tx` as the native host plans them, each answered 200.
+fn answered_200(service: &Service, tx: &mut dyn Tx, env: &dyn Env) -> Vec<Outcome> {
+    let planned = service
+        .plan_due_deliveries(tx, env, 0, 10, &|_, _| false)
+        .unwrap();
+    planned
+        .due
+        .iter()
+        .map(|d| d.outcome(Some(200), 1, None))
+        .collect()
+}
+
 /// What a delivery writes (ARCHITECTURE.md, "Webhooks"): with its event, in the client's write;
 /// then its successful first attempt, as the native host on redb records it (planned on a
 /// snapshot, the lease in memory).
@@ -245,15 +260,7 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
     assert_eq!(app.send(post("/webhook-endpoints", endpoint)).0, 201);
     // One delivery before, so the count shards exist as they do under load.
     assert_eq!(app.send(post("/accounts", account.clone())).0, 201);
-    let first = app
-        .service
-        .plan_due_deliveries(&mut app.store, &app.env, 0, 10, &|_, _| false)
-        .unwrap();
-    let outcomes: Vec<_> = first
-        .due
-        .iter()
-        .map(|d| d.outcome(Some(200), 1, None))
-        .collect();
+    let outcomes = answered_200(&app.service, &mut app.store, &app.env);
     app.service
         .record_attempts(&mut app.store, &app.env, &outcomes)
         .unwrap();
@@ -278,16 +285,8 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
         ]
     );
 
-    let planned = app
-        .service
-        .plan_due_deliveries(&mut app.store, &app.env, 0, 10, &|_, _| false)
-        .unwrap();
-    assert_eq!(planned.due.len(), 1);
-    let outcomes: Vec<_> = planned
-        .due
-        .iter()
-        .map(|d| d.outcome(Some(200), 1, None))
-        .collect();
+    let outcomes = answered_200(&app.service, &mut app.store, &app.env);
+    assert_eq!(outcomes.len(), 1);
     let mut tx = Tracing::new(&mut app.store);
     app.service
         .record_attempts(&mut tx, &app.env, &outcomes)
@@ -320,16 +319,8 @@ fn a_delivery_answered_within_a_window_leaves_only_its_record_and_index_entry() 
                 "category": "fiat", "currency": "USD"}),
         );
         assert_eq!(app.service.serve(&req, &mut window, &app.env).status, 201);
-        let planned = app
-            .service
-            .plan_due_deliveries(&mut window, &app.env, 0, 10, &|_, _| false)
-            .unwrap();
-        assert_eq!(planned.due.len(), 1);
-        let outcomes: Vec<_> = planned
-            .due
-            .iter()
-            .map(|d| d.outcome(Some(200), 1, None))
-            .collect();
+        let outcomes = answered_200(&app.service, &mut window, &app.env);
+        assert_eq!(outcomes.len(), 1);
         app.service
             .record_attempts(&mut window, &app.env, &outcomes)
             .unwrap();
