@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::permissions::Permissions;
 use crate::env::{Env, Timestamp};
 use crate::storage::codec::{self, Record};
-use crate::storage::{Direction, StoreError, Tx, keys, prefix_end};
+use crate::storage::{Direction, StoreError, Tx, for_each_page, keys, prefix_end};
 
 pub fn hash_key(key: &str) -> String {
     hex::encode(Sha256::digest(key.as_bytes()))
@@ -192,15 +192,8 @@ pub fn revoke_key(tx: &mut dyn Tx, key: &str) -> Result<bool, StoreError> {
 /// them), so this scans them all.
 pub fn list(tx: &mut dyn Tx, client: Option<&str>) -> Result<Vec<KeyInfo>, StoreError> {
     let start = keys::api_keys();
-    let end = prefix_end(&start);
     let mut out = Vec::new();
-    let mut from = start.clone();
-    loop {
-        let page = tx.scan(&from, &end, Direction::Forward, 256)?;
-        let Some((last, _)) = page.last() else { break };
-        from = last.clone();
-        from.push(0);
-        let full = page.len() == 256;
+    for_each_page(tx, &start, 256, |_, page| {
         for (k, v) in page {
             let hash = String::from_utf8_lossy(&k[start.len()..]).into_owned();
             let info = decode_stored(&hash, &v)?;
@@ -208,10 +201,8 @@ pub fn list(tx: &mut dyn Tx, client: Option<&str>) -> Result<Vec<KeyInfo>, Store
                 out.push(info);
             }
         }
-        if !full {
-            break;
-        }
-    }
+        Ok::<_, StoreError>(())
+    })?;
     out.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(out)
 }

@@ -20,7 +20,7 @@ use crate::storage::format::{self, FormatError};
 use crate::storage::keys::{self, Kind};
 use crate::storage::ordered::Ordered;
 use crate::storage::table::{self, Indexed};
-use crate::storage::{Direction, KvPair, StoreError, Tx, codec, prefix_end};
+use crate::storage::{Direction, KvPair, StoreError, Tx, codec, for_each_page, prefix_end};
 use rust_decimal::Decimal;
 
 /// Keys are read a chunk at a time, so a big store is never all in memory.
@@ -305,21 +305,7 @@ fn each(
     prefix: &[u8],
     mut f: impl FnMut(&mut dyn Tx, KvPair) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let end = prefix_end(prefix);
-    let mut start = prefix.to_vec();
-    loop {
-        let rows = tx.scan(&start, &end, Direction::Forward, CHUNK)?;
-        let Some((last, _)) = rows.last() else {
-            return Ok(());
-        };
-        start = last.clone();
-        start.push(0);
-        let done = rows.len() < CHUNK;
-        for row in rows {
-            f(tx, row)?;
-        }
-        if done {
-            return Ok(());
-        }
-    }
+    for_each_page(tx, prefix, CHUNK, |tx, rows| {
+        rows.into_iter().try_for_each(|row| f(tx, row))
+    })
 }

@@ -12,7 +12,10 @@ use super::{Result, Scope};
 use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
-use crate::storage::{Direction, StoreError, Tx, format, keys};
+use crate::storage::{Direction, StoreError, Tx, for_each_page, format, keys};
+
+/// Entries a walk over every card's sealed data (or PAN index) reads at a time.
+const PAGE: usize = 1024;
 
 /// A card's secrets in clear: only ever held in memory while issuing or revealing, and wiped when
 /// dropped.
@@ -594,14 +597,14 @@ impl Vault {
             return Ok(None);
         }
         let mut before = 0u64;
-        each_page(tx, &keys::pan_indexes(), |_, page| {
+        for_each_page(tx, &keys::pan_indexes(), PAGE, |_, page| {
             before += page.len() as u64;
-            Ok(())
+            Ok::<_, ApiError>(())
         })?;
         let pan_key = self.new_pan_key(tx, env, false)?;
         let mut done = Rekeyed::default();
         let mut removed = 0u64;
-        each_page(tx, &keys::sealed_cards(), |tx, page| {
+        for_each_page::<ApiError>(tx, &keys::sealed_cards(), PAGE, |tx, page| {
             for (key, value) in page {
                 let card_id = card_of(&key)?;
                 let sealed: Sealed = codec::decode(&value)?;
@@ -638,7 +641,7 @@ impl Vault {
     pub(crate) fn index_per_vault_key(&self, tx: &mut dyn Tx) -> Result<()> {
         let env = crate::env::DeterministicEnv::default();
         let pan_key = self.pan_key(tx, &env)?;
-        each_page(tx, &keys::sealed_cards(), |tx, page| {
+        for_each_page::<ApiError>(tx, &keys::sealed_cards(), PAGE, |tx, page| {
             for (key, value) in page {
                 let card_id = card_of(&key)?;
                 let sealed: Sealed = codec::decode(&value)?;
@@ -801,31 +804,6 @@ fn card_of(key: &[u8]) -> Result<String> {
         .and_then(|c| std::str::from_utf8(c).ok())
         .map(str::to_string)
         .ok_or_else(|| corrupt("a sealed entry's key names no card"))
-}
-
-/// Runs `f` on every page of entries under `prefix`, in key order; `f` may write, but not under
-/// `prefix`.
-fn each_page(
-    tx: &mut dyn Tx,
-    prefix: &[u8],
-    mut f: impl FnMut(&mut dyn Tx, Vec<(Vec<u8>, Vec<u8>)>) -> Result<()>,
-) -> Result<()> {
-    const PAGE: usize = 1024;
-    let end = crate::storage::prefix_end(prefix);
-    let mut start = prefix.to_vec();
-    loop {
-        let page = tx.scan(&start, &end, Direction::Forward, PAGE)?;
-        let Some((last, _)) = page.last() else {
-            return Ok(());
-        };
-        start = last.clone();
-        start.push(0);
-        let full = page.len() == PAGE;
-        f(tx, page)?;
-        if !full {
-            return Ok(());
-        }
-    }
 }
 
 /// The ids of the keys that may have sealed stored data: the original and those recorded since.

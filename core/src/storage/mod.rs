@@ -75,6 +75,31 @@ pub fn scan_prefix(tx: &mut dyn Tx, prefix: &[u8]) -> Result<Vec<KvPair>, StoreE
     tx.scan(prefix, &end, Direction::Forward, usize::MAX)
 }
 
+/// Runs `f` on every page of entries under `prefix` (at most `page` entries each), in key order,
+/// so a walk over a big prefix never holds it all. Each page starts after the last key of the one
+/// before: `f` may write, but a key it puts under `prefix` after that key is walked too.
+pub fn for_each_page<E: From<StoreError>>(
+    tx: &mut dyn Tx,
+    prefix: &[u8],
+    page: usize,
+    mut f: impl FnMut(&mut dyn Tx, Vec<KvPair>) -> Result<(), E>,
+) -> Result<(), E> {
+    let end = prefix_end(prefix);
+    let mut start = prefix.to_vec();
+    loop {
+        let rows = tx.scan(&start, &end, Direction::Forward, page)?;
+        let Some((last, _)) = rows.last() else {
+            return Ok(());
+        };
+        start = [last.as_slice(), &[0]].concat();
+        let full = rows.len() == page;
+        f(tx, rows)?;
+        if !full {
+            return Ok(());
+        }
+    }
+}
+
 /// The smallest key greater than every key starting with `prefix`.
 pub fn prefix_end(prefix: &[u8]) -> Vec<u8> {
     let mut end = prefix.to_vec();
@@ -120,6 +145,25 @@ mod tests {
     }
 
     proptest! {
+        /// A paged walk sees every entry under its prefix once, in order, none outside it, and
+        /// pages of at most the size asked (one short or empty page ends it).
+        #[test]
+        fn for_each_page_walks_the_whole_prefix(
+            keys in proptest::collection::btree_set((0u8..3, 0u8..40), 0..60),
+            page in 1usize..9,
+        ) {
+            let mut store = MemStore::new();
+            for (p, k) in &keys { store.put(&[*p, *k], &[*k]).unwrap(); }
+            let mut seen = Vec::new();
+            for_each_page(&mut store, &[1], page, |_, rows| {
+                assert!(rows.len() <= page);
+                seen.extend(rows.into_iter().map(|(k, _)| k));
+                Ok::<_, StoreError>(())
+            }).unwrap();
+            let want: Vec<Vec<u8>> = keys.iter().filter(|(p, _)| *p == 1).map(|(p, k)| vec![*p, *k]).collect();
+            prop_assert_eq!(seen, want);
+        }
+
         /// A scan through the overlay equals a scan of the store the overlay would commit to.
         #[test]
         fn overlay_scan_matches_committed(

@@ -12,7 +12,7 @@ use crate::domain::{Result, Scope};
 use crate::env::{Env, Timestamp};
 use crate::error::ApiError;
 use crate::storage::codec::{self, Record};
-use crate::storage::{Direction, Tx, keys};
+use crate::storage::{Tx, keys};
 
 /// How long a rotated-out secret keeps signing beside the new one.
 pub const PREVIOUS_SECRET_SECS: i64 = 24 * 3600;
@@ -152,12 +152,7 @@ fn for_each_endpoint(
     tx: &mut dyn Tx,
     mut each: impl FnMut(&mut dyn Tx, &[u8], &str, Endpoint) -> Result<()>,
 ) -> Result<()> {
-    let prefix = keys::authorization_endpoints();
-    let end = crate::storage::prefix_end(&prefix);
-    let mut start = prefix;
-    loop {
-        let page = tx.scan(&start, &end, Direction::Forward, 256)?;
-        let full = page.len() == 256;
+    crate::storage::for_each_page(tx, &keys::authorization_endpoints(), 256, |tx, page| {
         for (key, value) in &page {
             let client = keys::text_parts(key)
                 .get(1)
@@ -166,14 +161,8 @@ fn for_each_endpoint(
                 .to_string();
             each(tx, key, &client, codec::decode(value)?)?;
         }
-        match page.last() {
-            Some((key, _)) if full => {
-                start = key.clone();
-                start.push(0);
-            }
-            _ => return Ok(()),
-        }
-    }
+        Ok(())
+    })
 }
 
 /// Re-seals under the vault's active key every decision endpoint secret (current and previous)

@@ -222,35 +222,26 @@ pub fn replay(s: &mut Scope, endpoint: &Endpoint, from: Timestamp, to: Timestamp
 /// the client's clock like every other rule.
 pub fn clock_advanced(s: &mut Scope, seconds: i64) -> Result<()> {
     let prefix = keys::deliveries_pending(s.client);
-    let end = crate::storage::prefix_end(&prefix);
-    let mut start = prefix.clone();
-    loop {
-        let found = s.tx.scan(&start, &end, Direction::Forward, 256)?;
-        let Some((last, _)) = found.last() else {
-            return Ok(());
-        };
-        start = [last.as_slice(), &[0]].concat();
-        let whole = found.len() < 256;
-        for (key, _) in found {
+    let client = s.client;
+    crate::storage::for_each_page(s.tx, &prefix, 256, |tx, page| {
+        for (key, _) in page {
             let Some(id) = key
                 .get(prefix.len()..)
                 .and_then(|b| std::str::from_utf8(b).ok())
             else {
                 continue;
             };
-            let Some(mut d) = table::get::<Delivery>(s.tx, s.client, id)? else {
+            let Some(mut d) = table::get::<Delivery>(tx, client, id)? else {
                 continue;
             };
             if let Some(due) = d.due_ms {
                 let sooner = due.saturating_sub(seconds.saturating_mul(1000));
-                schedule(s.tx, s.client, &mut d, sooner)?;
-                table::save(s.tx, s.client, &d)?;
+                schedule(tx, client, &mut d, sooner)?;
+                table::save(tx, client, &d)?;
             }
         }
-        if whole {
-            return Ok(());
-        }
-    }
+        Ok(())
+    })
 }
 
 /// Deletes every delivery of an endpoint (and their queue entries).
