@@ -11,10 +11,10 @@
 //! - a read request runs in a READ ONLY REPEATABLE READ transaction: one snapshot, no conflicts;
 //! - the response leaves only after COMMIT succeeded.
 //!
-//! A re-run goes first: write requests hold the advisory lock [`sql::WRITE_LOCK`] shared on their
-//! first try; a re-run holds it alone from a second connection and runs beside it, so it waits only
-//! for the writes in flight and then runs with no other write beside it (native instances take the
-//! same lock). Both are transaction-level locks: Spin pools connections across requests, and a
+//! Writes run one at a time across every instance: a write request holds the advisory lock
+//! [`sql::WRITE_LOCK`] alone from a second connection and runs beside it (native instances take the
+//! same lock; its documentation says why), so the conflicts above arise only with a writer that
+//! does not take it. The lock is transaction-level: Spin pools connections across requests, and a
 //! session lock (or a transaction) an instance left behind when it trapped would pass to the next
 //! request. So every connection is reset first ([`sql::RESET`]), every write transaction sets its
 //! lock, statement and idle timeouts ([`sql::SET_TIMEOUTS`], the variable `store_timeout`), and a
@@ -30,7 +30,7 @@ use card_core::storage::KvPair;
 use card_core::{Access, Direction, Request, Response, Service, StoreError, Tx, Validated};
 use spin_sdk::pg3::{Connection, DbValue, ParameterValue, PgError};
 
-use crate::pg::{self as sql, Attempt, Failure, Lock, Next};
+use crate::pg::{self as sql, Attempt, Failure, Next};
 use crate::spin::{Asking, WasiEnv, fail};
 
 /// How one try of a request ended.
@@ -53,8 +53,8 @@ fn open(url: &str) -> Result<Connection, String> {
     Ok(conn)
 }
 
-/// The write lock held alone by a transaction on a connection of its own, for a re-run; released
-/// (ROLLBACK) when dropped.
+/// The write lock held alone by a transaction on a connection of its own, beside every write's
+/// transaction (`cards_pg_sql::WRITE_LOCK` says why); released (ROLLBACK) when dropped.
 struct Alone(Connection);
 
 impl Alone {
@@ -66,11 +66,9 @@ impl Alone {
                 .map_err(|e| failed("cannot take the write lock", &describe(&e)))
         };
         step(sql::BEGIN_SCHEMA, &[])?;
-        step(sql::SET_TIMEOUTS, timeouts)?;
-        step(
-            sql::LOCK_WRITE_ALONE,
-            &[ParameterValue::Int64(sql::WRITE_LOCK)],
-        )?;
+        let mut params = timeouts.to_vec();
+        params.push(ParameterValue::Int64(sql::WRITE_LOCK));
+        step(sql::SET_TIMEOUTS_AND_LOCK_ALONE, &params)?;
         Ok(Alone(conn))
     }
 }
@@ -101,24 +99,16 @@ pub(crate) fn serve(
     let mut set_up = false;
     let mut attempt = Attempt::FIRST;
     loop {
-        // A re-run: hold the lock alone first, then run without the shared one.
-        let alone = match attempt.lock() {
-            Lock::Alone if write => match Alone::take(url, &timeouts) {
+        // A write holds the lock alone first, so its own snapshot comes after the wait.
+        let alone = if write {
+            match Alone::take(url, &timeouts) {
                 Ok(alone) => Some(alone),
                 Err(outcome) => return finish(req, outcome),
-            },
-            _ => None,
+            }
+        } else {
+            None
         };
-        let outcome = run_once(
-            &conn,
-            req,
-            staged,
-            access,
-            service,
-            env,
-            &timeouts,
-            alone.is_none(),
-        );
+        let outcome = run_once(&conn, req, staged, access, service, env, &timeouts);
         drop(alone);
         match outcome {
             Outcome::NeedsSetup if !set_up => {
@@ -175,8 +165,7 @@ fn finish(req: &Request, outcome: Outcome) -> Response {
 }
 
 /// One try: BEGIN, the schema version, the data format, the core, COMMIT.
-/// A write sets its timeouts and, unless a re-run holds the lock alone beside it (`shared` false),
-/// takes the write lock shared.
+/// A write sets its timeouts (the caller holds the write lock beside it).
 /// A write that asks first, prechecked and validated on a read transaction (rolled back before the
 /// call), and what it should send (`spin::Asking`). None on a storage failure, or before the schema
 /// exists: the write then runs every stage itself, and answers it.
@@ -194,22 +183,22 @@ pub(crate) fn ask(req: &Request, service: &Service, env: &WasiEnv, url: &str) ->
     asking
 }
 
-/// Runs `f` in one short write transaction of its own (the store's write lock taken shared, as a
-/// request's), for the deliveries a host sends: take them, then record what came of them. A
+/// Runs `f` in one short write transaction of its own (beside the store's write lock held alone,
+/// as a request's), for the deliveries a host sends: take them, then record what came of them. A
 /// conflict or a failure is an error: nothing is written, and the deliveries stay queued.
 pub(crate) fn in_write<T>(
     url: &str,
     timeout_ms: u64,
     f: impl FnOnce(&mut dyn Tx) -> Result<T, String>,
 ) -> Result<T, String> {
-    let conn = open(url)?;
     let timeouts = sql::timeout_params(timeout_ms).map(ParameterValue::Str);
-    let lock = [ParameterValue::Int64(sql::WRITE_LOCK)];
-    let steps: [(&str, &[ParameterValue]); 3] = [
-        (sql::BEGIN_WRITE, &[]),
-        (sql::SET_TIMEOUTS, &timeouts),
-        (sql::LOCK_WRITE_SHARED, &lock),
-    ];
+    let _alone = Alone::take(url, &timeouts).map_err(|outcome| match outcome {
+        Outcome::Conflict(cause) | Outcome::Busy(cause) | Outcome::Failed(cause) => cause,
+        Outcome::Done(_) | Outcome::NeedsSetup => "cannot take the write lock".to_string(),
+    })?;
+    let conn = open(url)?;
+    let steps: [(&str, &[ParameterValue]); 2] =
+        [(sql::BEGIN_WRITE, &[]), (sql::SET_TIMEOUTS, &timeouts)];
     for (statement, params) in steps {
         if let Err(e) = conn.execute(statement, params) {
             rollback(&conn);
@@ -240,7 +229,6 @@ pub(crate) fn in_write<T>(
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_once(
     conn: &Connection,
     req: &Request,
@@ -249,7 +237,6 @@ fn run_once(
     service: &Service,
     env: &WasiEnv,
     timeouts: &[ParameterValue],
-    shared: bool,
 ) -> Outcome {
     let begin = match access {
         Access::Write => sql::BEGIN_WRITE,
@@ -260,18 +247,10 @@ fn run_once(
     }
     let mut outcome = None;
     if access == Access::Write {
-        let lock = [ParameterValue::Int64(sql::WRITE_LOCK)];
-        let steps: &[(&str, &[ParameterValue])] = if shared {
-            &[
-                (sql::SET_TIMEOUTS, timeouts),
-                (sql::LOCK_WRITE_SHARED, &lock),
-            ]
-        } else {
-            &[(sql::SET_TIMEOUTS, timeouts)]
-        };
+        let steps: &[(&str, &[ParameterValue])] = &[(sql::SET_TIMEOUTS, timeouts)];
         for (statement, params) in steps {
             if let Err(e) = conn.execute(statement, params) {
-                outcome = Some(failed("cannot take the write lock", &describe(&e)));
+                outcome = Some(failed("cannot set the timeouts", &describe(&e)));
                 break;
             }
         }

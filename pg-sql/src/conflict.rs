@@ -1,7 +1,8 @@
 //! The conflict policy of a write, the same on both hosts (ARCHITECTURE.md, "PostgreSQL, both
-//! hosts"): the first try holds [`WRITE_LOCK`](crate::WRITE_LOCK) shared; a serialization failure
-//! or deadlock runs the write again, holding the lock alone, after a random pause that grows with
-//! the try ([`backoff_cap_ms`](crate::backoff_cap_ms)), up to [`MAX_ATTEMPTS`](crate::MAX_ATTEMPTS)
+//! hosts"): every try holds [`WRITE_LOCK`](crate::WRITE_LOCK) alone, so the service's own writes
+//! never conflict; a serialization failure or deadlock (with a writer that does not take the lock)
+//! runs the write again after a random pause that grows with the try
+//! ([`backoff_cap_ms`](crate::backoff_cap_ms)), up to [`MAX_ATTEMPTS`](crate::MAX_ATTEMPTS)
 //! tries, then answers `503 busy`; a lock wait or statement that runs out of time is `busy` at
 //! once. Pure: the host runs each try on its driver, sleeps the pause and draws the randomness
 //! (`host-native`'s `store::pg`, `host-wasm`'s `spin_pg`).
@@ -41,19 +42,7 @@ impl Failure {
     }
 }
 
-/// How a try holds the write lock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lock {
-    /// In the write's own transaction ([`SET_TIMEOUTS_AND_LOCK_SHARED`](crate::SET_TIMEOUTS_AND_LOCK_SHARED)),
-    /// beside the other first tries.
-    Shared,
-    /// From a transaction on a second connection, taken before the write's own transaction begins
-    /// ([`LOCK_WRITE_ALONE`](crate::LOCK_WRITE_ALONE)), so the write's snapshot comes after the wait;
-    /// the write's transaction then only sets its timeouts.
-    Alone,
-}
-
-/// One try of a write: which it is, how it holds the lock, and what follows when it fails.
+/// One try of a write: which it is, and what follows when it fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attempt(u32);
 
@@ -76,14 +65,6 @@ impl Attempt {
         self.0
     }
 
-    pub fn lock(self) -> Lock {
-        if self.0 == 1 {
-            Lock::Shared
-        } else {
-            Lock::Alone
-        }
-    }
-
     /// What follows this try's `failure`; `random` is any random number (the pause is drawn from
     /// it: 1 to [`backoff_cap_ms`] of this try milliseconds).
     pub fn after(self, failure: Failure, random: u64) -> Next {
@@ -103,10 +84,10 @@ mod tests {
     use super::*;
 
     /// The tries a write that always conflicts goes through, with the pause before each re-run.
-    fn conflicting(random: u64) -> (Vec<(u32, Lock)>, Vec<u64>, Next) {
+    fn conflicting(random: u64) -> (Vec<u32>, Vec<u64>, Next) {
         let (mut tries, mut pauses, mut attempt) = (Vec::new(), Vec::new(), Attempt::FIRST);
         loop {
-            tries.push((attempt.number(), attempt.lock()));
+            tries.push(attempt.number());
             match attempt.after(Failure::Conflict, random) {
                 Next::Rerun {
                     attempt: next,
@@ -121,13 +102,9 @@ mod tests {
     }
 
     #[test]
-    fn the_first_try_is_shared_re_runs_are_alone_and_the_last_conflict_is_busy() {
+    fn a_conflict_is_re_run_until_the_last_try_which_is_busy() {
         let (tries, pauses, end) = conflicting(u64::MAX);
-        assert_eq!(tries.len(), MAX_ATTEMPTS as usize);
-        assert_eq!(tries[0], (1, Lock::Shared));
-        for (i, (n, lock)) in tries.iter().enumerate().skip(1) {
-            assert_eq!((*n, *lock), (i as u32 + 1, Lock::Alone));
-        }
+        assert_eq!(tries, (1..=MAX_ATTEMPTS).collect::<Vec<_>>());
         assert_eq!(end, Next::Busy);
         // The largest draw gives each try's cap: 2, 4, .. 64 ms, then 64 (capped).
         assert_eq!(pauses, [2, 4, 8, 16, 32, 64, 64]);

@@ -5,7 +5,7 @@
 
 mod conflict;
 
-pub use conflict::{Attempt, Failure, Lock, Next};
+pub use conflict::{Attempt, Failure, Next};
 
 /// The schema this release creates and reads (`cards_schema.version`).
 pub const SCHEMA_VERSION: i32 = 1;
@@ -102,31 +102,29 @@ pub const COMMIT: &str = "COMMIT";
 pub const ROLLBACK: &str = "ROLLBACK";
 
 /// The write lock of every write transaction, native or Spin (any fixed number other than
-/// [`SCHEMA_LOCK`]). A first try holds it shared, so tries run side by side; a re-run after a
-/// conflict holds it alone: it waits for the tries in flight, new ones wait for it (PostgreSQL
-/// queues them behind a waiting exclusive request), and it runs with no other write beside it.
-/// Without that, a request re-run after a pause starts behind the other instances' next
-/// requests and loses to them again and again.
+/// [`SCHEMA_LOCK`]), held alone: the instances' writes run one after another. Every write touches
+/// a few shared keys (the sharded counts of events and ledger entries), so two writes side by
+/// side conflicted nearly always: SERIALIZABLE aborted one, or they deadlocked and waited out
+/// `deadlock_timeout` (1 s) first; two instances funding cards did 13 to 56 requests a second
+/// against 465 to 586 with the lock held alone (README "Scale out").
 ///
 /// Transaction-level locks only: COMMIT or ROLLBACK releases them, so a connection that goes
 /// back to a pool (Spin pools them across requests) keeps no lock, and PostgreSQL ends a
 /// transaction left idle by a dead instance after [`SET_TIMEOUTS`]'s idle timeout.
 pub const WRITE_LOCK: i64 = 0x6361_7264_7301;
-/// Taken inside a write transaction, after [`SET_TIMEOUTS`] (parameter: [`WRITE_LOCK`]).
-pub const LOCK_WRITE_SHARED: &str = "SELECT pg_advisory_xact_lock_shared($1)";
-/// A re-run holds this in a transaction of its own on a second connection, and runs its
-/// SERIALIZABLE transaction beside it without the shared lock: that transaction's snapshot is
-/// then taken after the wait, so it sees every write that went before it.
-pub const LOCK_WRITE_ALONE: &str = "SELECT pg_advisory_xact_lock($1)";
 /// Bounded waits for one transaction (`SET LOCAL`, as `set_config(.., true)` so the values can
 /// be parameters): `$1` milliseconds for a lock (`lock_timeout`) and for each statement
 /// (`statement_timeout`), `$2` for the transaction to sit idle (a dead or trapped instance's
 /// transaction, and its locks, end then). A timeout fails the statement with SQLSTATE 55P03 or
 /// 57014 ([`is_timeout`]); hosts answer it `503 busy` with `Retry-After`.
 pub const SET_TIMEOUTS: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)";
-/// [`SET_TIMEOUTS`] and then [`LOCK_WRITE_SHARED`] (`$3`) in one statement, one round trip: the
-/// target list is evaluated in order, so `lock_timeout` already bounds the wait for the lock.
-pub const SET_TIMEOUTS_AND_LOCK_SHARED: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true), pg_advisory_xact_lock_shared($3)";
+/// [`SET_TIMEOUTS`] and then [`WRITE_LOCK`] (`$3`) alone, in one statement, one round trip (the
+/// target list is evaluated in order, so `lock_timeout` already bounds the wait for the lock). A
+/// write runs this in a transaction of its own on a second connection, and its SERIALIZABLE
+/// transaction beside it: that transaction's snapshot is then taken after the wait, so it sees
+/// every write that went before it (taken in the write's own transaction, the snapshot would come
+/// before the wait).
+pub const SET_TIMEOUTS_AND_LOCK_ALONE: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true), pg_advisory_xact_lock($3)";
 /// The default of the hosts' store timeout setting (milliseconds).
 pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 

@@ -3,20 +3,17 @@
 //! One table `cards_kv` of `bytea` keys (primary key, so ordered by bytes) to `bytea` values: the core
 //! owns the key layout and its indexes. `cards_schema` holds the schema version, created on first start.
 //!
-//! Transactions: a group-commit batch is one SERIALIZABLE transaction, so two instances that read and
-//! write the same account cannot both commit on a stale read (PostgreSQL's SSI aborts one with SQLSTATE
-//! 40001). A batch that fails on such a conflict (or a deadlock) is split and re-run from scratch, so one
-//! conflicting request cannot fail the others; a single request is re-run a bounded number of times,
-//! then answered 503 `busy`. A retried request goes first: every write transaction holds the advisory
-//! lock [`sql::WRITE_LOCK`] shared, except a single request's retry, which holds it alone (from a
-//! transaction on a second connection, so its own snapshot comes after the wait): it waits only for
-//! the writes in flight (of every instance, native or Spin) and then runs with no other write beside
-//! it, instead of starting behind the other instance's next batches and losing to them again. The
-//! halves of a split batch run shared: alone, a hot account's split batches would run one at a time
-//! across all instances. The locks are transaction-level (released by COMMIT or ROLLBACK, so no
-//! pooled connection keeps one), and every write transaction bounds its lock waits and statements
-//! (`--store-timeout`): a write that times out is answered 503 `busy` with `Retry-After`. Reads run
-//! in READ ONLY REPEATABLE READ transactions: one snapshot, no conflicts.
+//! Transactions: a group-commit batch is one SERIALIZABLE transaction, run while a transaction on a
+//! second connection holds the advisory lock [`sql::WRITE_LOCK`] alone: the writes of every
+//! instance, native or Spin, run one after another (why: the lock's documentation), and the batch's
+//! snapshot is taken after the wait. SERIALIZABLE stays as the guard against a writer that does not
+//! take the lock: a batch that fails on a conflict (SQLSTATE 40001) or a deadlock is split and
+//! re-run from scratch, so one conflicting request cannot fail the others; a single request is
+//! re-run a bounded number of times, then answered 503 `busy`. The locks are transaction-level
+//! (released by COMMIT or ROLLBACK, so no pooled connection keeps one), and every write transaction
+//! bounds its lock waits and statements (`--store-timeout`): a write that times out is answered 503
+//! `busy` with `Retry-After`. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
+//! conflicts, no lock.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -37,7 +34,7 @@ use tracing::{error, info, warn};
 use crate::store::batch::{Batch, BatchStore, Committed, Fatal, Settle};
 
 /// The SQL text and schema version, shared with the Spin component (`host-wasm --features postgres`).
-use cards_pg_sql::{self as sql, Attempt, Failure, Lock, Next, SCHEMA_LOCK, SCHEMA_VERSION};
+use cards_pg_sql::{self as sql, Attempt, Failure, Next, SCHEMA_LOCK, SCHEMA_VERSION};
 
 /// Connections per instance (the writer holds one; reads share the rest).
 const POOL_SIZE: u32 = 16;
@@ -50,10 +47,8 @@ struct Statements {
     scan_reverse: Statement,
     /// A write transaction's lock, statement and idle timeouts.
     timeouts: Statement,
-    /// The timeouts and the shared write lock in one round trip (a first try's write).
-    timeouts_lock_shared: Statement,
-    /// The write lock, transaction-level, alone.
-    lock_alone: Statement,
+    /// The timeouts and the write lock, transaction-level, alone, in one round trip.
+    timeouts_lock_alone: Statement,
 }
 
 pub struct Conn {
@@ -81,8 +76,7 @@ impl r2d2::ManageConnection for Manager {
             scan_forward: client.prepare(sql::SCAN_FORWARD)?,
             scan_reverse: client.prepare(sql::SCAN_REVERSE)?,
             timeouts: client.prepare(sql::SET_TIMEOUTS)?,
-            timeouts_lock_shared: client.prepare(sql::SET_TIMEOUTS_AND_LOCK_SHARED)?,
-            lock_alone: client.prepare(sql::LOCK_WRITE_ALONE)?,
+            timeouts_lock_alone: client.prepare(sql::SET_TIMEOUTS_AND_LOCK_ALONE)?,
         };
         Ok(Conn {
             client,
@@ -119,11 +113,23 @@ fn classify(e: &postgres::Error) -> Failure {
 }
 
 fn failure(e: postgres::Error) -> (Failure, String) {
-    (classify(&e), e.to_string())
+    (classify(&e), cause(&e))
 }
 
-fn store_err(e: impl std::fmt::Display) -> StoreError {
-    StoreError(e.to_string())
+/// The server's own words for an error it sent (SQLSTATE, message, detail): `postgres::Error`
+/// displays only "db error" for those.
+fn cause(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(detail) => format!("{} {}: {detail}", db.code().code(), db.message()),
+            None => format!("{} {}", db.code().code(), db.message()),
+        },
+        None => e.to_string(),
+    }
+}
+
+fn store_err(e: postgres::Error) -> StoreError {
+    StoreError(cause(&e))
 }
 
 /// True for a `--store` value this adapter takes.
@@ -180,7 +186,7 @@ impl PgStore {
     }
 
     fn conn(&self) -> Result<r2d2::PooledConnection<Manager>, StoreError> {
-        self.pool.get().map_err(store_err)
+        self.pool.get().map_err(|e| StoreError(e.to_string()))
     }
 
     /// Runs `f` in a read-only snapshot (REPEATABLE READ) transaction.
@@ -210,7 +216,7 @@ impl PgStore {
     ) -> Result<R, E> {
         let mut attempt = Attempt::FIRST;
         loop {
-            let failure = match self.in_write(attempt.lock(), |tx| {
+            let failure = match self.in_write(|tx| {
                 let out = f(tx);
                 match (tx.failure.take(), out) {
                     (None, Ok(value)) => Ok(Ok(value)),
@@ -239,19 +245,14 @@ impl PgStore {
         }
     }
 
-    /// Runs `f` in a SERIALIZABLE write transaction with its timeouts set, holding the write lock
-    /// as `lock` says (shared, or beside a transaction on another connection that holds it alone);
-    /// commits when `f` returns `Ok(Ok(_))`.
+    /// Runs `f` in a SERIALIZABLE write transaction with its timeouts set, beside a transaction on
+    /// another connection that holds the write lock alone; commits when `f` returns `Ok(Ok(_))`.
     fn in_write<R, E>(
         &self,
-        lock: Lock,
         f: impl FnOnce(&mut PgTx<'_>) -> Result<Result<R, E>, (Failure, String)>,
     ) -> Result<Result<R, E>, (Failure, String)> {
         // Taken first: the work's snapshot then comes after the wait.
-        let _alone = match lock {
-            Lock::Alone => Some(self.alone()?),
-            Lock::Shared => None,
-        };
+        let _alone = self.alone()?;
         let mut conn = self.conn().map_err(|e| (Failure::Other, e.0))?;
         let conn = &mut *conn;
         let mut tx = conn
@@ -261,14 +262,8 @@ impl PgStore {
             .start()
             .map_err(failure)?;
         let [wait, idle] = &self.timeouts;
-        match lock {
-            Lock::Alone => tx.execute(&conn.stmts.timeouts, &[wait, idle]),
-            Lock::Shared => tx.execute(
-                &conn.stmts.timeouts_lock_shared,
-                &[wait, idle, &sql::WRITE_LOCK],
-            ),
-        }
-        .map_err(failure)?;
+        tx.execute(&conn.stmts.timeouts, &[wait, idle])
+            .map_err(failure)?;
         let mut adapter = PgTx::new(tx, &conn.stmts, false);
         match f(&mut adapter)? {
             Ok(value) => {
@@ -291,23 +286,21 @@ impl PgStore {
         let conn = &mut *alone.0;
         let [lock, idle] = &self.timeouts;
         conn.client
-            .execute(&conn.stmts.timeouts, &[lock, idle])
-            .map_err(failure)?;
-        conn.client
-            .execute(&conn.stmts.lock_alone, &[&sql::WRITE_LOCK])
+            .execute(
+                &conn.stmts.timeouts_lock_alone,
+                &[lock, idle, &sql::WRITE_LOCK],
+            )
             .map_err(failure)?;
         Ok(alone)
     }
 
-    /// One try of `requests` in one transaction (a re-run, holding the lock alone, is always a
-    /// single request that conflicted).
+    /// One try of `requests` in one transaction.
     fn attempt(
         &self,
         batch: &dyn Batch,
         requests: Range<usize>,
-        lock: Lock,
     ) -> Result<Vec<Response>, (Failure, String)> {
-        self.in_write(lock, |adapter| {
+        self.in_write(|adapter| {
             let mut responses = Vec::with_capacity(requests.len());
             for i in requests {
                 responses.push(batch.run(i, adapter));
@@ -327,11 +320,12 @@ impl PgStore {
         })
     }
 
-    /// Runs `requests` in order; on a conflict, halves are run on their own (each committed
-    /// before the next starts, so order is kept, each a first try), down to single requests that
-    /// the conflict policy ([`Attempt`]) re-runs.
+    /// Runs `requests` in order; on a conflict (only with a writer that does not take the write
+    /// lock), halves are run on their own (each committed before the next starts, so order is
+    /// kept, each a first try), down to single requests that the conflict policy ([`Attempt`])
+    /// re-runs.
     fn run(&self, batch: &dyn Batch, requests: Range<usize>, attempt: Attempt) -> Vec<Response> {
-        let (failure, cause) = match self.attempt(batch, requests.clone(), attempt.lock()) {
+        let (failure, cause) = match self.attempt(batch, requests.clone()) {
             Ok(responses) => return responses,
             Err(failed) => failed,
         };
@@ -583,7 +577,7 @@ impl<'a> PgTx<'a> {
 
     fn note<T>(&mut self, r: Result<T, postgres::Error>) -> Result<T, StoreError> {
         r.map_err(|e| {
-            let cause = e.to_string();
+            let cause = cause(&e);
             if self.failure.is_none() {
                 self.failure = Some((classify(&e), cause.clone()));
             }

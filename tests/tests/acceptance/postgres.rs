@@ -1,5 +1,5 @@
 //! Several `cards` instances on one PostgreSQL database (`--store`): money is conserved across
-//! instances, write conflicts are re-run instead of failing, keys made by the command line work on
+//! instances, their writes take turns (no conflict to re-run), keys made by the command line work on
 //! every instance, data survives restarts and crashes. Each test has a database of its own on the
 //! run's throwaway cluster ([`pg_cluster::shared`]); needs Debian's `postgresql`.
 //!
@@ -207,7 +207,9 @@ fn concurrent_fundings_on_a_spin_and_a_native_instance_conserve_money() {
 
 /// 100 concurrent fundings of 10 from an account holding 500, sent alternately to two instances of
 /// `kinds` on one database: exactly 50 succeed, every response matches the final balances, and at
-/// least one write conflict between the instances was re-run (never answered busy).
+/// no write conflicted: every write holds the write lock alone, so the instances' writes take turns
+/// (before, nearly every pair conflicted on the shared count keys, and re-runs and deadlock waits
+/// brought two instances down to tens of requests a second).
 fn fundings_on_two_instances(kinds: [HostKind; 2]) {
     let db = Db::new();
     let (a, b, ta, tb) = two_instances(&db, kinds);
@@ -215,8 +217,7 @@ fn fundings_on_two_instances(kinds: [HostKind; 2]) {
         let log = a.output() + &b.output();
         log.matches("re-running").count()
     };
-    // Conflicts depend on timing: repeat the round (each one fully checked) until one was seen.
-    for round in 1..=5 {
+    for round in 1..=2 {
         let (acct, card) = account_and_card(&ta, 500);
         let responses = post_concurrently(
             &[ta.clone(), tb.clone()],
@@ -264,16 +265,13 @@ fn fundings_on_two_instances(kinds: [HostKind; 2]) {
             fundings, 50,
             "round {round}: one ledger entry per acknowledged funding"
         );
-        if conflicts() > 0 {
-            break;
-        }
     }
-    assert!(
-        conflicts() > 0,
-        "no write conflict between the instances in 5 rounds: the retry path was not exercised"
+    assert_eq!(
+        conflicts(),
+        0,
+        "a write conflicted though writes take turns"
     );
     assert!(!(a.output() + &b.output()).contains("answered busy"));
-    eprintln!("{kinds:?}: {} re-runs after a conflict", conflicts());
 }
 
 #[test]
@@ -672,7 +670,7 @@ fn a_write_behind_a_held_lock_answers_busy_within_the_timeout_then_succeeds() {
         Decimal::from(kinds.len() as i64)
     );
     assert_eq!(
-        db.write_locks("ShareLock", true),
+        db.write_locks("ExclusiveLock", true),
         0,
         "no lock outlives its transaction"
     );
@@ -720,13 +718,13 @@ fn an_instance_that_stops_mid_transaction_does_not_wedge_the_database() {
         })
     };
     // A's transaction is open and waits for the lock; stop A, then let PostgreSQL grant it.
-    db.wait_for_locks("ShareLock", false, 1);
+    db.wait_for_locks("ExclusiveLock", false, 1);
     // SAFETY: signals to a child process this test started.
     unsafe { libc::kill(a.pid() as libc::pid_t, libc::SIGSTOP) };
     drop(session);
-    db.wait_for_locks("ShareLock", true, 1);
+    db.wait_for_locks("ExclusiveLock", true, 1);
 
-    // A writer that needs the lock alone (as a re-run does) gets it once A's transaction is ended.
+    // Another writer gets the lock once A's transactions are ended.
     let started = Instant::now();
     let db_name = db.url.rsplit('/').next().unwrap().to_string();
     db.cluster.psql(
@@ -740,13 +738,23 @@ fn an_instance_that_stops_mid_transaction_does_not_wedge_the_database() {
         waited < Duration::from_secs(20),
         "the stopped instance held the write lock for {waited:?}"
     );
-    let idle = db.cluster.psql(
-        &db_name,
-        // This database's sessions only: other tests use other databases of the cluster.
-        "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' \
-         AND datname = current_database()",
-    );
-    assert_eq!(idle.trim(), "0", "a transaction is left open");
+    // Every transaction the stopped instance had open ends by its idle timeout (10 s), also one
+    // that waited for the lock behind the first (a background write of A's) and gave up: that one
+    // is left "idle in transaction (aborted)" until its own timeout.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let idle = db.cluster.psql(
+            &db_name,
+            // This database's sessions only: other tests use other databases of the cluster.
+            "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' \
+             AND datname = current_database()",
+        );
+        if idle.trim() == "0" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "a transaction is left open");
+        thread::sleep(Duration::from_millis(100));
+    }
 
     // Kill A; the next write through B goes through at once.
     drop(a);
