@@ -31,12 +31,14 @@ pub const GET: &str = "SELECT v FROM cards_kv WHERE k = $1";
 pub const PUT: &str =
     "INSERT INTO cards_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
 pub const DELETE: &str = "DELETE FROM cards_kv WHERE k = $1";
-/// A transaction's buffered writes in one round trip: deletes `$1`, puts `$2` -> `$3` (the key sets
-/// are disjoint; each key once, so `ON CONFLICT` never meets a row twice). Both parts see the same
-/// snapshot, which disjoint keys make safe.
-pub const WRITE_MANY: &str = "WITH gone AS (DELETE FROM cards_kv WHERE k = ANY($1::bytea[])) \
-     INSERT INTO cards_kv (k, v) SELECT * FROM unnest($2::bytea[], $3::bytea[]) \
+/// A transaction's held puts in one statement: `$1` -> `$2`, each key once (so `ON CONFLICT` never
+/// meets a row twice).
+pub const PUT_MANY: &str = "INSERT INTO cards_kv (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[]) \
      ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+/// A transaction's held deletes in one statement: a join with the keys, each looked up in the
+/// primary key.
+pub const DELETE_MANY: &str =
+    "DELETE FROM cards_kv USING unnest($1::bytea[]) AS gone(k) WHERE cards_kv.k = gone.k";
 pub const SCAN_FORWARD: &str =
     "SELECT k, v FROM cards_kv WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3";
 pub const SCAN_REVERSE: &str =

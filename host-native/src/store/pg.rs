@@ -42,7 +42,8 @@ const POOL_SIZE: u32 = 16;
 /// The prepared statements of one connection: prepared once, not per query.
 struct Statements {
     get: Statement,
-    write_many: Statement,
+    put_many: Statement,
+    delete_many: Statement,
     scan_forward: Statement,
     scan_reverse: Statement,
     /// A write transaction's lock, statement and idle timeouts.
@@ -72,7 +73,8 @@ impl r2d2::ManageConnection for Manager {
         let mut client = self.config.connect(self.tls.clone())?;
         let stmts = Statements {
             get: client.prepare(sql::GET)?,
-            write_many: client.prepare(sql::WRITE_MANY)?,
+            put_many: client.prepare(sql::PUT_MANY)?,
+            delete_many: client.prepare(sql::DELETE_MANY)?,
             scan_forward: client.prepare(sql::SCAN_FORWARD)?,
             scan_reverse: client.prepare(sql::SCAN_REVERSE)?,
             timeouts: client.prepare(sql::SET_TIMEOUTS)?,
@@ -515,7 +517,7 @@ fn migrate(client: &mut Client) -> anyhow::Result<()> {
 /// One PostgreSQL transaction as the core's `Tx`. Remembers the first failure: after an error
 /// PostgreSQL refuses every later statement of the transaction, and the batch needs the first cause.
 ///
-/// Writes are held back and sent together ([`sql::WRITE_MANY`]) before the next read and before
+/// Writes are held back and sent together ([`sql::PUT_MANY`], [`sql::DELETE_MANY`]) before the next scan and before
 /// the commit: a request's writes come from the core's overlay in one burst after its reads, so a
 /// request costs one write round trip instead of one per key. Their failures (a conflict, a
 /// timeout) then show at that read or at the commit, which fail the whole transaction as before.
@@ -556,10 +558,15 @@ impl<'a> PgTx<'a> {
                 None => gone.push(key),
             }
         }
-        let r = self
-            .tx
-            .execute(&self.stmts.write_many, &[&gone, &keys, &values]);
-        self.note(r).map(|_| ())
+        if !gone.is_empty() {
+            let r = self.tx.execute(&self.stmts.delete_many, &[&gone]);
+            self.note(r)?;
+        }
+        if !keys.is_empty() {
+            let r = self.tx.execute(&self.stmts.put_many, &[&keys, &values]);
+            self.note(r)?;
+        }
+        Ok(())
     }
 
     /// Sends the held writes and commits; the first failure of the transaction, if any.
