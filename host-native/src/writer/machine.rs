@@ -176,7 +176,7 @@ impl<J, A> GroupCommit<J, A> {
         std::mem::take(&mut self.out)
     }
 
-    /// Why the store failed, once it did.
+    #[cfg(test)]
     pub fn failure(&self) -> Option<&str> {
         self.failed.as_deref()
     }

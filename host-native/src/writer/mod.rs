@@ -280,10 +280,10 @@ impl WriterHandle {
     /// For an answer read from a snapshot: Some(503) once the store failed, to answer instead. A
     /// snapshot holds only durable writes (redb's is taken at the durable point,
     /// `RedbFile::view`; PostgreSQL's commits are durable), so an answer never waits; but a failed
-    /// store serves no more (the process is stopping, `/health` says so), as writes do not.
+    /// store serves no more (the process is stopping, `/health` says so), as writes do not. An
+    /// atomic load, not the pipeline's lock: every read asks.
     pub fn settled(&self) -> Option<Response> {
-        let failed = self.pipeline.lock().machine.failure().is_some();
-        failed.then(unsettled)
+        (!self.pipeline.health.is_ok()).then(unsettled)
     }
 }
 
