@@ -572,6 +572,69 @@ mod tests {
         assert_eq!(stored(&file), 200);
     }
 
+    /// Reads beside checkpoints in parts of two keys (a checkpoint after about every batch): each
+    /// read sees every key of one whole batch (never part of one, though redb may hold part of a
+    /// checkpoint under its snapshot), never an older batch than a read before it, and at least
+    /// every batch answered before it began.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_beside_checkpoints_in_parts_see_whole_batches_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let parts = Checkpoints {
+            interval: Duration::from_millis(1),
+            bytes: 1,
+            commit_keys: 2,
+            ..Checkpoints::every(Duration::from_millis(1))
+        };
+        let (file, writer) = start_checkpointing(open(&dir, "p.redb"), 8, parts);
+        let h = writer.handle();
+        let answered = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let (file, answered, done) = (file.clone(), answered.clone(), done.clone());
+                thread::spawn(move || {
+                    let (mut last, mut reads) = (0u64, 0u64);
+                    while !done.load(Ordering::SeqCst) {
+                        let floor = answered.load(Ordering::SeqCst);
+                        let rows = scan_prefix(&mut file.view().unwrap(), b"k/").unwrap();
+                        let values: Vec<u64> = rows
+                            .iter()
+                            .map(|(_, v)| std::str::from_utf8(v).unwrap().parse().unwrap())
+                            .collect();
+                        let seen = values.first().copied().unwrap_or(0);
+                        assert!(
+                            values.is_empty()
+                                || (values.len() == 10 && values.iter().all(|v| *v == seen)),
+                            "part of a batch: {values:?}"
+                        );
+                        assert!(seen >= last, "went back from {last} to {seen}");
+                        assert!(seen >= floor, "missed answered write {floor} (saw {seen})");
+                        last = seen;
+                        reads += 1;
+                    }
+                    reads
+                })
+            })
+            .collect();
+        for i in 1..=150u64 {
+            let write: Internal = Arc::new(move |tx: &mut dyn Tx, _: &dyn Env| {
+                for k in 0..10 {
+                    tx.put(format!("k/{k}").as_bytes(), i.to_string().as_bytes())
+                        .unwrap();
+                }
+                Job::done()
+            });
+            assert_eq!(h.submit(Job::internal(write)).await.status, 200);
+            answered.store(i, Ordering::SeqCst);
+        }
+        done.store(true, Ordering::SeqCst);
+        for r in readers {
+            assert!(r.join().unwrap() > 0);
+        }
+        writer.stop();
+        assert_eq!(stored(&file), 10);
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn max_batch_one_commits_each_request_alone() {
         let dir = tempfile::tempdir().unwrap();
