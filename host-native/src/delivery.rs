@@ -365,7 +365,7 @@ impl Deliverer {
             Ok(Err(e)) => return Err(TakeError::Core(e.to_string())),
             Err(_) => return Err(TakeError::Core("the plan panicked".into())),
         };
-        if let Some(answer) = self.writer.settled().await {
+        if let Some(answer) = self.writer.settled() {
             return Err(TakeError::Write(answer.status));
         }
         held.hold(

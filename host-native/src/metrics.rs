@@ -30,7 +30,6 @@ pub const COMMIT_SECONDS: &str = "cards_writer_commit_duration_seconds";
 pub const QUEUE_DEPTH: &str = "cards_writer_queue_depth";
 pub const BODY_BYTES_HELD: &str = "cards_body_bytes_held";
 pub const LOG_FSYNC_SECONDS: &str = "cards_wal_fsync_duration_seconds";
-pub const READ_WAIT_SECONDS: &str = "cards_read_durability_wait_seconds";
 pub const CHECKPOINT_SECONDS: &str = "cards_checkpoint_duration_seconds";
 pub const PG_RERUNS: &str = "cards_postgres_reruns_total";
 pub const PG_BUSY: &str = "cards_postgres_busy_total";
@@ -85,11 +84,6 @@ pub fn install() -> anyhow::Result<PrometheusHandle> {
         LOG_FSYNC_SECONDS,
         metrics::Unit::Seconds,
         "write-ahead log fsyncs (redb)"
-    );
-    metrics::describe_histogram!(
-        READ_WAIT_SECONDS,
-        metrics::Unit::Seconds,
-        "reads held until the writes their snapshot may show are durable (redb: a log fsync)"
     );
     metrics::describe_histogram!(
         CHECKPOINT_SECONDS,
@@ -192,11 +186,6 @@ pub fn batch(size: usize, took: Duration) {
 
 pub fn log_fsync(took: Duration) {
     histogram!(LOG_FSYNC_SECONDS).record(took.as_secs_f64());
-}
-
-/// A read that waited for the log's fsync before answering, and how long.
-pub fn read_wait(took: Duration) {
-    histogram!(READ_WAIT_SECONDS).record(took.as_secs_f64());
 }
 
 pub fn checkpoint(took: Duration) {

@@ -144,7 +144,6 @@ impl Rotator {
             })
             .await?,
         );
-        let last = planned.is_last();
         let slot: Arc<Mutex<Option<Result<Step, RotationError>>>> = Arc::default();
         let (vault, out) = (self.vault.clone(), slot.clone());
         let write: Internal = Arc::new(move |tx: &mut dyn Tx, env: &dyn Env| {
@@ -158,17 +157,9 @@ impl Rotator {
                 Some(step.map_err(RotationError::Core));
             answer
         });
-        // A card batch changes nothing a read can observe (a reveal opens the same secrets under
-        // either key; a batch lost in a crash leaves the old key's entries, still configured), so
-        // reads do not wait for it to be durable (`Job::unseen`); this answer still does. The last
-        // step (the PAN-index key and endpoint secrets, the resume point cleared) goes as an
-        // ordinary write.
-        let job = if last {
-            Job::internal(write)
-        } else {
-            Job::unseen(write)
-        };
-        let answer = self.writer.submit(job).await;
+        // Its answer waits for the step to be durable, so the progress it reports rests on durable
+        // data. Reads never wait for it (they see the store as of its durable point).
+        let answer = self.writer.submit(Job::internal(write)).await;
         let step = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
         match (answer.status, step) {
             (200, Some(step)) => step,

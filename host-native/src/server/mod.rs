@@ -269,12 +269,10 @@ async fn respond(
     let (pre, head) = match stage {
         Stage::Done(response) if body_pending => {
             // The body stays unread: the connection cannot be reused.
-            return settle(state, response)
-                .await
-                .with_header("connection", "close");
+            return settle(state, response).with_header("connection", "close");
         }
-        Stage::Done(response) => return settle(state, response).await,
-        Stage::Scan(pre, head) => return settle(state, read(state, pre, head).await).await,
+        Stage::Done(response) => return settle(state, response),
+        Stage::Scan(pre, head) => return settle(state, read(state, pre, head).await),
         Stage::Body(pre, head) => (pre, head),
     };
     let (req, budget) = match read_body(state, head, body, announced, deadline).await {
@@ -285,14 +283,14 @@ async fn respond(
         Access::Read => {
             let response = read(state, pre, req).await;
             drop(budget);
-            settle(state, response).await
+            settle(state, response)
         }
         Access::Write => {
             // Parse and validate here, concurrently, so the single writer never spends time on a
             // body it will refuse, and runs the command parsed here.
             let mut validated = match validate(state, pre, req).await {
                 Ok(validated) => validated,
-                Err(response) => return settle(state, response).await,
+                Err(response) => return settle(state, response),
             };
             // A write that asks an outside endpoint first: asked and answered here, before the
             // writer sees it, so the writer never waits on the endpoint.
@@ -310,10 +308,10 @@ async fn respond(
     }
 }
 
-/// An answer from a read snapshot goes out once every write the snapshot may hold is durable: a
-/// batch is visible a moment before its log record is fsynced (see `wal.rs`).
-async fn settle(state: &AppState, response: Response) -> Response {
-    state.writer.settled().await.unwrap_or(response)
+/// An answer from a read snapshot goes out at once (the snapshot holds only durable writes), or
+/// 503 once the store failed.
+fn settle(state: &AppState, response: Response) -> Response {
+    state.writer.settled().unwrap_or(response)
 }
 
 /// What the head alone decided.

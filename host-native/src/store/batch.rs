@@ -1,6 +1,6 @@
 //! What the group-commit writer needs from a store, and nothing more: run one batch of writes in
 //! one transaction and commit it. A store whose commits become durable only later (redb behind the
-//! write-ahead log) reports how far they are visible and durable through [`Progress`]; PostgreSQL's
+//! write-ahead log) reports how far they are durable through [`Progress`]; PostgreSQL's
 //! commits are durable when they return and it needs none of that.
 
 use std::time::Duration;
@@ -49,10 +49,8 @@ pub trait BatchStore: Send + Sync + 'static {
     fn close(&self) {}
 }
 
-/// How a store whose commits become durable after they become visible tells the writer.
+/// How a store whose commits become durable after they are made tells the writer.
 pub trait Progress: Send + Sync + 'static {
-    /// Reads may see the store through `point` from now on; called before the commit shows it.
-    fn visible(&self, point: u64);
     /// Everything through `point` is durable.
     fn synced(&self, point: u64);
     /// Nothing more becomes durable.

@@ -278,6 +278,11 @@ pub struct Syncer {
     files: [Arc<dyn LogFile>; 2],
     state: Mutex<SyncState>,
     wake: Condvar,
+    /// Held through a sync: the syncer thread and a checkpoint that needs its memtable's batches
+    /// durable ([`Syncer::sync_through`]) may both sync, one at a time (each takes the files
+    /// appended to since the last sync, so a second one beside the first could skip a file the
+    /// first is still syncing).
+    syncing: Mutex<()>,
 }
 
 #[derive(Default)]
@@ -287,6 +292,9 @@ struct SyncState {
     /// Files appended to since their last sync.
     dirty: [bool; 2],
     stopping: bool,
+    /// A sync failed: nothing more becomes durable (a later fsync of the same file may succeed
+    /// without the pages the failed one lost).
+    failed: bool,
     /// Each fsync's duration.
     timings: Timings,
 }
@@ -301,6 +309,7 @@ impl Syncer {
                 ..SyncState::default()
             }),
             wake: Condvar::new(),
+            syncing: Mutex::new(()),
         }
     }
 
@@ -333,8 +342,21 @@ impl Syncer {
 
     /// Syncs if a record is not yet durable; returns the point durable now.
     pub fn sync_pending(&self) -> io::Result<u64> {
+        self.sync_through(u64::MAX)
+    }
+
+    /// Makes the log durable through `point` (syncing what was appended, if it is not yet), one
+    /// sync at a time; returns the point durable now.
+    pub fn sync_through(&self, point: u64) -> io::Result<u64> {
+        let _syncing = self.syncing.lock().unwrap_or_else(|e| e.into_inner());
         let (target, synced, dirty) = {
             let mut s = self.lock();
+            if s.failed {
+                return Err(io::Error::other("an earlier fsync of the log failed"));
+            }
+            if s.synced >= point {
+                return Ok(s.synced);
+            }
             (s.appended, s.synced, std::mem::take(&mut s.dirty))
         };
         if target <= synced {
@@ -342,8 +364,9 @@ impl Syncer {
         }
         let started = Instant::now();
         for (file, dirty) in self.files.iter().zip(dirty) {
-            if dirty {
-                file.sync()?;
+            if dirty && let Err(e) = file.sync() {
+                self.lock().failed = true;
+                return Err(e);
             }
         }
         let took = started.elapsed();

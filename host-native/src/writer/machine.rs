@@ -1,36 +1,21 @@
 //! Group commit as a state machine without I/O, after quinn-proto's deterministic core that threads
-//! drive: it decides which writes form the next batch, when a batch's answers may go out, and when
-//! a read's answer may go out; the writer thread, the store's syncer and the connections only feed
-//! it events and carry out what it hands back (`writer.rs`).
+//! drive: it decides which writes form the next batch and when a batch's answers may go out; the
+//! writer thread, the store's syncer and the connections only feed it events and carry out what it
+//! hands back (`writer.rs`).
 //!
 //! Events: [`GroupCommit::submit`] a write; the writer takes [`GroupCommit::next_batch`], runs it in
 //! one store transaction and reports [`GroupCommit::committed`] with the batch's answers and when
 //! they are durable; a store whose commits become durable later (the write-ahead log) reports
-//! [`GroupCommit::visible`] before a batch can be seen and [`GroupCommit::synced`] once it is on
-//! disk; [`GroupCommit::failed`] when the store cannot go on. Queries: [`GroupCommit::take_output`]
-//! (which answers may go out now, which never will) and [`GroupCommit::read_gate`] (may a read that
-//! just finished answer yet).
+//! [`GroupCommit::synced`] once a batch is on disk; [`GroupCommit::failed`] when the store cannot
+//! go on. Query: [`GroupCommit::take_output`] (which answers may go out now, which never will).
 //!
 //! The rule it keeps: no answer goes out before everything it could rest on is durable. A batch's
-//! answers wait for the batch; a read's answer waits for every batch that was visible when it ended
-//! and that a read can observe. A write submitted as unseen ([`GroupCommit::submit_unseen`]: one
-//! that changes nothing a read can tell, a vault rotation step) runs in batches of unseen writes
-//! only, and such a batch does not hold reads back: should it be lost, what a read answered is
-//! still true. Its own answer still waits for it to be durable.
+//! answers wait for the batch. Reads need nothing of it: they see the store as of its durable point
+//! (redb: `RedbFile::view`; PostgreSQL's commits are durable), so they never wait for a sync.
 
 use std::collections::VecDeque;
 
 pub use crate::store::Settle;
-
-/// May a read that has just finished answer?
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Gate {
-    Open,
-    /// Once the store is durable through this point (it saw a batch that is not yet).
-    Wait(u64),
-    /// Never: the store failed, so what the read saw may not survive.
-    Failed,
-}
 
 /// What the driving threads must deliver, taken with [`GroupCommit::take_output`].
 #[derive(Debug)]
@@ -68,20 +53,14 @@ pub enum Refusal {
 }
 
 pub struct GroupCommit<J, A> {
-    /// Queued writes, each with whether a read can observe it.
-    queue: VecDeque<(J, bool)>,
+    /// Queued writes.
+    queue: VecDeque<J>,
     max_batch: usize,
     /// A batch is out with the writer.
     running: bool,
-    /// The batch out holds only unseen writes: the points it makes visible hold no read back.
-    running_unseen: bool,
     stopping: bool,
     /// The failure that stopped the store, once it did.
     failed: Option<String>,
-    /// The furthest point a read may have seen that changed what a read can observe.
-    visible: u64,
-    /// The furthest point a read may have seen, unseen batches included.
-    written: u64,
     /// The furthest point known durable.
     durable: u64,
     /// Committed batches' answers waiting for their point to be durable, oldest first.
@@ -97,11 +76,8 @@ impl<J, A> GroupCommit<J, A> {
             queue: VecDeque::new(),
             max_batch: max_batch.max(1),
             running: false,
-            running_unseen: false,
             stopping: false,
             failed: None,
-            visible: durable,
-            written: durable,
             durable,
             waiting: VecDeque::new(),
             out: Output::default(),
@@ -112,24 +88,13 @@ impl<J, A> GroupCommit<J, A> {
     /// Queues a write; returns its place in the submission order. Refused once the store failed
     /// or the writer is stopping (the write comes back to be answered).
     pub fn submit(&mut self, job: J) -> Result<u64, (J, Refusal)> {
-        self.push(job, true)
-    }
-
-    /// Queues a write that changes nothing a read can observe (the same answers whether or not it
-    /// survives a crash): reads do not wait for its batch to be durable. It is batched only with
-    /// other such writes, so a read never waits for it through a write it shares a batch with.
-    pub fn submit_unseen(&mut self, job: J) -> Result<u64, (J, Refusal)> {
-        self.push(job, false)
-    }
-
-    fn push(&mut self, job: J, seen: bool) -> Result<u64, (J, Refusal)> {
         if self.failed.is_some() {
             return Err((job, Refusal::Failed));
         }
         if self.stopping {
             return Err((job, Refusal::Stopping));
         }
-        self.queue.push_back((job, seen));
+        self.queue.push_back(job);
         self.stats.submitted += 1;
         Ok(self.stats.submitted)
     }
@@ -139,32 +104,15 @@ impl<J, A> GroupCommit<J, A> {
         self.queue.len()
     }
 
-    /// The next batch for the writer: the waiting writes, up to the batch limit, in order, as long
-    /// as they are all seen or all unseen. None while a batch is out, when nothing waits, or once
-    /// the store failed.
+    /// The next batch for the writer: the waiting writes, up to the batch limit, in order. None
+    /// while a batch is out, when nothing waits, or once the store failed.
     pub fn next_batch(&mut self) -> Option<Vec<J>> {
-        if self.running || self.failed.is_some() {
+        if self.running || self.failed.is_some() || self.queue.is_empty() {
             return None;
         }
-        let seen = self.queue.front()?.1;
-        let n = self
-            .queue
-            .iter()
-            .take(self.max_batch)
-            .take_while(|(_, s)| *s == seen)
-            .count();
+        let n = self.queue.len().min(self.max_batch);
         self.running = true;
-        self.running_unseen = !seen;
-        Some(self.queue.drain(..n).map(|(job, _)| job).collect())
-    }
-
-    /// Reads may see the store through `point` from now on (reported before the commit shows it).
-    /// A point the batch of unseen writes out makes visible does not move what reads wait for.
-    pub fn visible(&mut self, point: u64) {
-        self.written = self.written.max(point);
-        if !(self.running && self.running_unseen) {
-            self.visible = self.visible.max(point);
-        }
+        Some(self.queue.drain(..n).collect())
     }
 
     /// The batch the writer took is committed (or was abandoned: `wrote` false); its answers may go
@@ -174,7 +122,6 @@ impl<J, A> GroupCommit<J, A> {
         match settle {
             Settle::Now => self.out.answers.extend(answers),
             Settle::At(point) => {
-                self.visible(point);
                 if point <= self.durable {
                     self.out.answers.extend(answers);
                 } else if self.failed.is_some() {
@@ -185,7 +132,6 @@ impl<J, A> GroupCommit<J, A> {
             }
         }
         self.running = false;
-        self.running_unseen = false;
     }
 
     /// The store is durable through `point`: the batches up to it may answer.
@@ -212,9 +158,7 @@ impl<J, A> GroupCommit<J, A> {
         for (_, answers) in self.waiting.drain(..) {
             self.out.lost.extend(answers);
         }
-        self.out
-            .refused
-            .extend(self.queue.drain(..).map(|(job, _)| job));
+        self.out.refused.extend(self.queue.drain(..));
     }
 
     /// No more writes are taken; the queued ones still run.
@@ -225,29 +169,6 @@ impl<J, A> GroupCommit<J, A> {
     /// Stopping, and nothing is queued or running.
     pub fn finished(&self) -> bool {
         (self.stopping || self.failed.is_some()) && self.queue.is_empty() && !self.running
-    }
-
-    /// Whether a read that has just finished may answer now.
-    pub fn read_gate(&self) -> Gate {
-        self.gate_for(self.visible)
-    }
-
-    /// Whether an answer resting on everything a read may have seen, unseen writes included (what
-    /// a rotation has done so far), may go out now.
-    #[cfg(test)]
-    pub fn written_gate(&self) -> Gate {
-        self.gate_for(self.written)
-    }
-
-    /// Whether an answer resting on `point` may go out now.
-    pub fn gate_for(&self, point: u64) -> Gate {
-        if self.failed.is_some() {
-            Gate::Failed
-        } else if point <= self.durable {
-            Gate::Open
-        } else {
-            Gate::Wait(point)
-        }
     }
 
     /// What the threads must deliver now.
@@ -346,8 +267,6 @@ mod tests {
         assert_eq!(batch, vec![0, 1, 2]);
         assert_eq!(m.next_batch(), None, "one batch at a time");
         m.submit(3).unwrap();
-        m.visible(1);
-        assert_eq!(m.read_gate(), Gate::Wait(1));
         m.committed(batch.iter().map(|j| (*j, 1)).collect(), Settle::At(1), true);
         assert!(m.take_output().is_empty(), "nothing before the sync");
         assert_eq!(
@@ -357,7 +276,6 @@ mod tests {
         );
         m.synced(1);
         assert_eq!(m.take_output().answers, vec![(0, 1), (1, 1), (2, 1)]);
-        assert_eq!(m.read_gate(), Gate::Open);
         m.committed(vec![(3, 1)], Settle::At(1), false);
         assert_eq!(m.take_output().answers, vec![(3, 1)], "already durable");
         assert_eq!(m.stats().commits, 1);
@@ -371,7 +289,6 @@ mod tests {
         m.submit(1).unwrap();
         let b = m.next_batch().unwrap();
         m.committed(vec![(b[0], 1)], Settle::At(1), true);
-        m.visible(2);
         m.failed("disk full");
         m.failed("later cause");
         let out = m.take_output();
@@ -380,7 +297,6 @@ mod tests {
             (vec![], vec![(0, 1)], vec![1])
         );
         assert_eq!(m.failure(), Some("disk full"));
-        assert_eq!(m.read_gate(), Gate::Failed);
         assert_eq!(m.submit(5), Err((5, Refusal::Failed)));
         assert_eq!(m.next_batch(), None);
         m.synced(2);
@@ -405,84 +321,22 @@ mod tests {
         assert_eq!(m.take_output().answers.len(), 1);
     }
 
-    /// A rotation step's batch (unseen) holds no read back; its own answer still waits for its
-    /// sync, a seen batch after it holds reads back again, and a failure fails reads either way.
-    #[test]
-    fn reads_do_not_wait_for_unseen_batches() {
-        let mut m = Machine::new(8, 0);
-        m.submit_unseen(0).unwrap();
-        m.submit_unseen(1).unwrap();
-        m.submit(2).unwrap();
-        m.submit_unseen(3).unwrap();
-        let unseen = m.next_batch().unwrap();
-        assert_eq!(unseen, vec![0, 1], "a seen write does not join unseen ones");
-        m.visible(1);
-        assert_eq!(m.read_gate(), Gate::Open, "visible, but a read cannot tell");
-        assert_eq!(m.written_gate(), Gate::Wait(1));
-        m.committed(vec![(0, 1), (1, 1)], Settle::At(1), true);
-        assert_eq!(m.read_gate(), Gate::Open);
-        assert!(m.take_output().is_empty(), "its answers wait for the sync");
-
-        let seen = m.next_batch().unwrap();
-        assert_eq!(seen, vec![2], "nor an unseen one a seen one");
-        m.visible(2);
-        assert_eq!(
-            m.read_gate(),
-            Gate::Wait(2),
-            "a seen batch holds reads back"
-        );
-        m.committed(vec![(2, 2)], Settle::At(2), true);
-        assert_eq!(m.next_batch(), Some(vec![3]));
-        m.visible(3);
-        m.committed(vec![(3, 3)], Settle::At(3), true);
-        assert_eq!(
-            m.read_gate(),
-            Gate::Wait(2),
-            "the unseen one after it adds nothing"
-        );
-        m.synced(1);
-        assert_eq!(m.take_output().answers, vec![(0, 1), (1, 1)]);
-        assert_eq!(m.read_gate(), Gate::Wait(2));
-        m.synced(2);
-        assert_eq!(m.read_gate(), Gate::Open);
-        assert_eq!(m.written_gate(), Gate::Wait(3));
-        assert_eq!(m.take_output().answers, vec![(2, 2)]);
-
-        // An unseen batch that wrote nothing rests on the last point: no read waits for it either.
-        m.submit_unseen(4).unwrap();
-        m.next_batch().unwrap();
-        m.committed(vec![(4, 3)], Settle::At(3), false);
-        assert_eq!(m.read_gate(), Gate::Open);
-
-        m.submit_unseen(5).unwrap();
-        m.next_batch().unwrap();
-        m.visible(4);
-        m.failed("disk full");
-        assert_eq!(m.read_gate(), Gate::Failed, "a failed store fails reads");
-        m.committed(vec![(5, 4)], Settle::At(4), true);
-        let out = m.take_output();
-        assert_eq!(out.lost, vec![(3, 3), (4, 3), (5, 4)]);
-    }
-
     #[derive(Debug, Clone)]
     enum Event {
-        /// A write reads can observe (`true`) or an unseen one.
-        Submit(bool),
+        Submit,
         Take,
         /// Commit the batch out: durable now, or at a new point (`true`), or resting on the last.
         Commit(u8),
         Sync,
-        Read,
         Fail,
     }
 
     fn event() -> impl Strategy<Value = Event> {
         prop_oneof![
-            4 => any::<bool>().prop_map(Event::Submit),
+            4 => Just(Event::Submit),
             3 => Just(Event::Take),
             3 => (0u8..3).prop_map(Event::Commit),
             2 => Just(Event::Sync),
-            2 => Just(Event::Read),
             1 => Just(Event::Fail),
         ]
     }
@@ -515,9 +369,8 @@ mod tests {
 
     proptest! {
         /// Against a model: every write is answered exactly once (answered, lost or refused), in
-        /// submission order among the answered, batches keep order and size and are all seen or
-        /// all unseen, nothing is answered before its point is durable, and a read is let through
-        /// exactly when every point a seen batch made visible is durable.
+        /// submission order among the answered, batches keep order and size, and nothing is
+        /// answered before its point is durable.
         #[test]
         fn no_answer_before_its_point_is_durable(
             max_batch in 1usize..5,
@@ -532,30 +385,24 @@ mod tests {
             let mut answered = Vec::new();
             let mut settled = 0usize;
             let mut taken = 0u32;
-            // Whether each job is seen; the last point a seen batch made visible.
-            let mut seen: Vec<bool> = Vec::new();
-            let mut seen_point = 0u64;
             for e in events {
                 match e {
-                    Event::Submit(is_seen) => {
-                        let r = if is_seen { m.submit(next_job) } else { m.submit_unseen(next_job) };
+                    Event::Submit => {
+                        let r = m.submit(next_job);
                         prop_assert_eq!(r.is_ok(), !failed);
                         if r.is_err() {
                             settled += 1;
                         }
-                        seen.push(is_seen);
                         next_job += 1;
                     }
                     Event::Take => {
                         if out_batch.is_none() && let Some(b) = m.next_batch() {
                             prop_assert!(!b.is_empty() && b.len() <= max_batch);
                             prop_assert_eq!(b[0], taken, "batches keep submission order");
-                            let kind = seen[b[0] as usize];
-                            prop_assert!(b.iter().all(|j| seen[*j as usize] == kind), "mixed batch {:?}", b);
-                            // Cut short only by the limit or a job of the other kind.
-                            let after = taken as usize + b.len();
+                            // Cut short only by the limit.
+                            let after = taken + b.len() as u32;
                             prop_assert!(
-                                b.len() == max_batch || after == seen.len() || seen[after] != kind,
+                                b.len() == max_batch || after == next_job,
                                 "batch {:?} stopped early", b
                             );
                             taken += b.len() as u32;
@@ -564,21 +411,16 @@ mod tests {
                     }
                     Event::Commit(kind) => {
                         if let Some(b) = out_batch.take() {
-                            let batch_seen = seen[b[0] as usize];
                             let settle = match kind {
                                 // Durable at once: a store with nothing pending (a durable commit).
                                 0 if synced == last_point => Settle::Now,
                                 1 => {
                                     last_point += 1;
-                                    m.visible(last_point);
                                     Settle::At(last_point)
                                 }
                                 _ => Settle::At(last_point),
                             };
                             let point = match settle { Settle::Now => 0, Settle::At(p) => p };
-                            if batch_seen {
-                                seen_point = seen_point.max(point);
-                            }
                             m.committed(b.into_iter().map(|j| (j, point)).collect(), settle, kind == 1);
                         }
                     }
@@ -586,15 +428,6 @@ mod tests {
                         if !failed && synced < last_point {
                             synced += 1;
                             m.synced(synced);
-                        }
-                    }
-                    Event::Read => {
-                        for (gate, point) in [(m.read_gate(), seen_point), (m.written_gate(), last_point)] {
-                            match gate {
-                                Gate::Open => prop_assert!(!failed && point <= synced),
-                                Gate::Wait(p) => prop_assert!(!failed && p > synced && p == point),
-                                Gate::Failed => prop_assert!(failed),
-                            }
                         }
                     }
                     Event::Fail => {

@@ -16,12 +16,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
 use card_core::{Env, Response, Service, Tx, Validated};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot, watch};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot};
 use tracing::error;
 
 pub mod machine;
 
-use self::machine::{BatchStats, Gate, GroupCommit, Output, Refusal};
+use self::machine::{BatchStats, GroupCommit, Output, Refusal};
 use crate::store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
 
 /// What the writer runs for each request. `Service` in production; tests may plug in their own.
@@ -40,9 +40,6 @@ impl Handler for Service {
 pub struct Job {
     pub work: Work,
     pub budget: Option<OwnedSemaphorePermit>,
-    /// Changes nothing a read can observe: reads need not wait for it to be durable
-    /// ([`GroupCommit::submit_unseen`]).
-    pub unseen: bool,
 }
 
 /// What a queued write runs.
@@ -69,7 +66,6 @@ impl Job {
         Job {
             work: Work::Request(Box::new(validated)),
             budget,
-            unseen: false,
         }
     }
 
@@ -78,18 +74,6 @@ impl Job {
         Job {
             work: Work::Internal(write),
             budget: None,
-            unseen: false,
-        }
-    }
-
-    /// A host's own write that changes nothing a read can observe, whether or not it survives a
-    /// crash (a vault rotation step: each entry reveals the same under either key, and a lost step
-    /// leaves the old, still configured key's entry). Reads do not wait for it to be durable; its
-    /// own answer does, so what reports its progress rests on durable data.
-    pub fn unseen(write: Internal) -> Job {
-        Job {
-            unseen: true,
-            ..Job::internal(write)
         }
     }
 }
@@ -149,15 +133,11 @@ impl Health {
     }
 }
 
-/// How far the store is durable, for reads that wait on it: None once it failed.
-type Durable = Option<u64>;
-
 /// The state machine and what wakes its threads; the store's [`Progress`].
 pub struct Pipeline {
     inner: Mutex<Inner>,
     /// Wakes the writer thread when there is work or it should stop.
     work: Condvar,
-    durable: watch::Sender<Durable>,
     health: Health,
 }
 
@@ -178,7 +158,6 @@ impl Pipeline {
                 writer_idle: false,
             }),
             work: Condvar::new(),
-            durable: watch::Sender::new(Some(0)),
             health: Health::default(),
         })
     }
@@ -195,7 +174,6 @@ impl Pipeline {
             inner.machine.take_output()
         };
         self.health.fail();
-        self.durable.send_replace(None);
         self.work.notify_one();
         deliver(out);
     }
@@ -212,23 +190,12 @@ impl Pipeline {
 }
 
 impl Progress for Pipeline {
-    fn visible(&self, point: u64) {
-        self.lock().machine.visible(point);
-    }
-
     fn synced(&self, point: u64) {
         let out = {
             let mut inner = self.lock();
             inner.machine.synced(point);
             inner.machine.take_output()
         };
-        self.durable.send_if_modified(|d| match d {
-            Some(d) if *d < point => {
-                *d = point;
-                true
-            }
-            _ => false,
-        });
         deliver(out);
     }
 
@@ -275,15 +242,9 @@ impl WriterHandle {
             reply,
             _slot: slot,
         };
-        let unseen = queued.job.unseen;
         let wake = {
             let mut inner = self.pipeline.lock();
-            let queued = if unseen {
-                inner.machine.submit_unseen(queued)
-            } else {
-                inner.machine.submit(queued)
-            };
-            match queued {
+            match inner.machine.submit(queued) {
                 Ok(_) => inner.writer_idle,
                 Err((_, Refusal::Failed)) => {
                     return Service::unavailable("The writer cannot serve");
@@ -316,24 +277,13 @@ impl WriterHandle {
         self.pipeline.lock().machine.stats().submitted
     }
 
-    /// For an answer read from a snapshot: waits until every write it may have seen is durable,
-    /// but for unseen ones ([`Job::unseen`]). Some(503) when it never will be (the store failed):
-    /// answer that instead.
-    pub async fn settled(&self) -> Option<Response> {
-        let gate = self.pipeline.lock().machine.read_gate();
-        let point = match gate {
-            Gate::Open => return None,
-            Gate::Failed => return Some(unsettled()),
-            Gate::Wait(point) => point,
-        };
-        let started = std::time::Instant::now();
-        let mut rx = self.pipeline.durable.subscribe();
-        let settled = match rx.wait_for(|d| d.is_none_or(|d| d >= point)).await {
-            Ok(d) if d.is_some() => None,
-            _ => Some(unsettled()),
-        };
-        crate::metrics::read_wait(started.elapsed());
-        settled
+    /// For an answer read from a snapshot: Some(503) once the store failed, to answer instead. A
+    /// snapshot holds only durable writes (redb's is taken at the durable point,
+    /// `RedbFile::view`; PostgreSQL's commits are durable), so an answer never waits; but a failed
+    /// store serves no more (the process is stopping, `/health` says so), as writes do not. An
+    /// atomic load, not the pipeline's lock: every read asks.
+    pub fn settled(&self) -> Option<Response> {
+        (!self.pipeline.health.is_ok()).then(unsettled)
     }
 }
 
@@ -622,6 +572,69 @@ mod tests {
         assert_eq!(stored(&file), 200);
     }
 
+    /// Reads beside checkpoints in parts of two keys (a checkpoint after about every batch): each
+    /// read sees every key of one whole batch (never part of one, though redb may hold part of a
+    /// checkpoint under its snapshot), never an older batch than a read before it, and at least
+    /// every batch answered before it began.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_beside_checkpoints_in_parts_see_whole_batches_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let parts = Checkpoints {
+            interval: Duration::from_millis(1),
+            bytes: 1,
+            commit_keys: 2,
+            ..Checkpoints::every(Duration::from_millis(1))
+        };
+        let (file, writer) = start_checkpointing(open(&dir, "p.redb"), 8, parts);
+        let h = writer.handle();
+        let answered = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let (file, answered, done) = (file.clone(), answered.clone(), done.clone());
+                thread::spawn(move || {
+                    let (mut last, mut reads) = (0u64, 0u64);
+                    while !done.load(Ordering::SeqCst) {
+                        let floor = answered.load(Ordering::SeqCst);
+                        let rows = scan_prefix(&mut file.view().unwrap(), b"k/").unwrap();
+                        let values: Vec<u64> = rows
+                            .iter()
+                            .map(|(_, v)| std::str::from_utf8(v).unwrap().parse().unwrap())
+                            .collect();
+                        let seen = values.first().copied().unwrap_or(0);
+                        assert!(
+                            values.is_empty()
+                                || (values.len() == 10 && values.iter().all(|v| *v == seen)),
+                            "part of a batch: {values:?}"
+                        );
+                        assert!(seen >= last, "went back from {last} to {seen}");
+                        assert!(seen >= floor, "missed answered write {floor} (saw {seen})");
+                        last = seen;
+                        reads += 1;
+                    }
+                    reads
+                })
+            })
+            .collect();
+        for i in 1..=150u64 {
+            let write: Internal = Arc::new(move |tx: &mut dyn Tx, _: &dyn Env| {
+                for k in 0..10 {
+                    tx.put(format!("k/{k}").as_bytes(), i.to_string().as_bytes())
+                        .unwrap();
+                }
+                Job::done()
+            });
+            assert_eq!(h.submit(Job::internal(write)).await.status, 200);
+            answered.store(i, Ordering::SeqCst);
+        }
+        done.store(true, Ordering::SeqCst);
+        for r in readers {
+            assert!(r.join().unwrap() > 0);
+        }
+        writer.stop();
+        assert_eq!(stored(&file), 10);
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn max_batch_one_commits_each_request_alone() {
         let dir = tempfile::tempdir().unwrap();
@@ -712,14 +725,41 @@ mod tests {
         assert_eq!(v["data"].as_array().map(Vec::len), Some(39), "{v}");
     }
 
-    /// A log whose fsyncs wait until released and whose appends fail from the `fail_from`-th on:
-    /// a disk that fills up while a sync is slow.
+    /// A log whose fsyncs wait until released (and then fail, with `sync_fails`) and whose
+    /// appends fail from the `fail_from`-th on: a disk that fills up while a sync is slow.
     struct Faulty {
         inner: Arc<dyn LogFile>,
         appends: AtomicUsize,
         fail_from: usize,
+        sync_fails: bool,
         released: Mutex<bool>,
         release: Condvar,
+    }
+
+    impl Faulty {
+        /// Over `file`'s first log, which it replaces.
+        fn over(file: &mut RedbFile, fail_from: usize, sync_fails: bool) -> Arc<Faulty> {
+            let faulty = Arc::new(Faulty {
+                inner: file.logs[0].clone(),
+                appends: AtomicUsize::new(0),
+                fail_from,
+                sync_fails,
+                released: Mutex::new(false),
+                release: Condvar::new(),
+            });
+            file.logs[0] = faulty.clone();
+            faulty
+        }
+
+        fn release(&self) {
+            *self.released.lock().unwrap() = true;
+            self.release.notify_all();
+        }
+
+        /// Holds the fsyncs from now on.
+        fn hold(&self) {
+            *self.released.lock().unwrap() = false;
+        }
     }
 
     impl LogFile for Faulty {
@@ -734,6 +774,9 @@ mod tests {
             while !*released {
                 released = self.release.wait(released).unwrap();
             }
+            if self.sync_fails {
+                return Err(std::io::Error::other("fsync failed (injected)"));
+            }
             self.inner.sync()
         }
         fn truncate(&self) -> std::io::Result<()> {
@@ -741,138 +784,122 @@ mod tests {
         }
     }
 
-    /// The fatal path: a failed log append stops the writer at once. The write whose record failed
-    /// and the one still waiting for its fsync answer 500, a read waiting for that fsync answers 503
-    /// without waiting for it, `/health`'s flag and future resolve, and later writes answer 503.
+    /// Waits until a committed batch waits for its fsync (its writes in the memtable, its record
+    /// appended).
+    async fn until_awaiting_sync(h: &WriterHandle) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while h.pipeline.lock().machine.awaiting_sync() == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the write was never committed"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    fn keys_read(file: &RedbFile) -> Vec<Vec<u8>> {
+        let rows = scan_prefix(&mut file.view().unwrap(), b"k/").unwrap();
+        rows.into_iter().map(|(k, _)| k).collect()
+    }
+
+    /// With a write's fsync held back, a read answers at once with the state before that write
+    /// (the write answers only after the fsync), and a read after the write's answer sees it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_failed_log_append_fails_the_store_and_waiting_reads_at_once() {
+    async fn a_read_does_not_wait_for_a_write_not_yet_durable() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = open(&dir, "h.redb");
+        let held = Faulty::over(&mut file, usize::MAX, false);
+        let (file, writer) = start_on(file, 256);
+        let h = writer.handle();
+        held.release();
+        assert_eq!(h.submit(kv("before")).await.status, 201);
+        assert_eq!(keys_read(&file), vec![b"k/before".to_vec()]);
+        held.hold();
+        let write = tokio::spawn({
+            let h = h.clone();
+            async move { h.submit(kv("held")).await.status }
+        });
+        until_awaiting_sync(&h).await;
+        assert_eq!(h.settled().map(|r| r.status), None, "no wait, no failure");
+        assert_eq!(keys_read(&file), vec![b"k/before".to_vec()]);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!write.is_finished(), "the write waits for its fsync");
+        assert_eq!(keys_read(&file), vec![b"k/before".to_vec()]);
+
+        held.release();
+        assert_eq!(write.await.unwrap(), 201);
+        assert_eq!(
+            keys_read(&file),
+            vec![b"k/before".to_vec(), b"k/held".to_vec()],
+            "answered, so durable, so seen"
+        );
+        writer.stop();
+        assert_eq!(stored(&file), 2);
+    }
+
+    /// A read never sees a batch whose fsync then fails: before the failure it answers without it,
+    /// after it 503 (the store is failing); the write answers 500.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_read_never_sees_a_write_whose_fsync_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut file = open(&dir, "s.redb");
+        let failing = Faulty::over(&mut file, usize::MAX, true);
+        let (file, writer) = start_on(file, 256);
+        let h = writer.handle();
+        let write = tokio::spawn({
+            let h = h.clone();
+            async move { h.submit(kv("lost")).await.status }
+        });
+        until_awaiting_sync(&h).await;
+        assert!(keys_read(&file).is_empty(), "not durable, not seen");
+        assert_eq!(h.settled().map(|r| r.status), None);
+
+        failing.release();
+        assert_eq!(write.await.unwrap(), 500, "its batch will never be durable");
+        tokio::time::timeout(Duration::from_secs(5), h.health().failed())
+            .await
+            .unwrap();
+        assert!(keys_read(&file).is_empty(), "still not seen");
+        assert_eq!(h.settled().map(|r| r.status), Some(503));
+        assert_eq!(h.submit(kv("after")).await.status, 503);
+        writer.stop();
+    }
+
+    /// The fatal path: a failed log append stops the writer at once. The write whose record failed
+    /// and the one still waiting for its fsync answer 500, a read meanwhile answers at once (without
+    /// the write) and 503 once the store failed, `/health`'s flag and future resolve, and later
+    /// writes answer 503.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_log_append_fails_the_store_and_reads_at_once() {
         let dir = tempfile::tempdir().unwrap();
         let mut file = open(&dir, "f.redb");
-        let faulty = Arc::new(Faulty {
-            inner: file.logs[0].clone(),
-            appends: AtomicUsize::new(0),
-            fail_from: 2,
-            released: Mutex::new(false),
-            release: Condvar::new(),
-        });
-        file.logs[0] = faulty.clone();
-        let (_file, writer) = start_on(file, 256);
+        let faulty = Faulty::over(&mut file, 2, false);
+        let (file, writer) = start_on(file, 256);
         let h = writer.handle();
         let first = tokio::spawn({
             let h = h.clone();
             async move { h.submit(kv("a")).await.status }
         });
-        // Committed and visible, its fsync held: a read that may have seen it waits. Polled, not
-        // slept: on a loaded machine 100 ms was sometimes too short for the first batch to commit.
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while !matches!(h.pipeline.lock().machine.read_gate(), Gate::Wait(_)) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the first write never became visible"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        let read = tokio::spawn({
-            let h = h.clone();
-            async move { h.settled().await.map(|r| r.status) }
-        });
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        assert!(
-            !first.is_finished() && !read.is_finished(),
-            "both wait for the fsync"
-        );
+        // Committed, its fsync held: a read answers at once, without it.
+        until_awaiting_sync(&h).await;
+        assert_eq!(h.settled().map(|r| r.status), None);
+        assert!(keys_read(&file).is_empty());
         assert!(h.health().is_ok());
 
         let second = h.submit(kv("b")).await.status;
         assert_eq!(second, 500, "its log record could not be written");
-        let waited = tokio::time::timeout(Duration::from_secs(5), read).await;
-        assert_eq!(
-            waited.unwrap().unwrap(),
-            Some(503),
-            "the read gives up at once"
-        );
         assert_eq!(first.await.unwrap(), 500, "its batch will never be durable");
         assert!(!h.health().is_ok());
         tokio::time::timeout(Duration::from_secs(5), h.health().failed())
             .await
             .unwrap();
         assert_eq!(h.submit(kv("c")).await.status, 503);
-        assert_eq!(h.settled().await.map(|r| r.status), Some(503));
+        assert_eq!(h.settled().map(|r| r.status), Some(503));
+        assert!(keys_read(&file).is_empty());
 
-        *faulty.released.lock().unwrap() = true;
-        faulty.release.notify_all();
+        faulty.release();
         let stats = writer.stop();
         assert_eq!(stats.requests, 2);
-    }
-
-    /// Through the threads: with the log's fsync held, a read does not wait for an unseen write
-    /// (a rotation step) that is visible and not durable, while the write itself does; a seen
-    /// write after it holds reads back until the fsync.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn reads_do_not_wait_for_an_unseen_write() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut file = open(&dir, "u.redb");
-        let held = Arc::new(Faulty {
-            inner: file.logs[0].clone(),
-            appends: AtomicUsize::new(0),
-            fail_from: usize::MAX,
-            released: Mutex::new(false),
-            release: Condvar::new(),
-        });
-        file.logs[0] = held.clone();
-        let (file, writer) = start_on(file, 256);
-        let h = writer.handle();
-        let unseen = tokio::spawn({
-            let h = h.clone();
-            let Work::Internal(write) = kv("rotated").work else {
-                unreachable!()
-            };
-            async move { h.submit(Job::unseen(write)).await.status }
-        });
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        // Visible once a snapshot holds it (its log record written, its fsync held).
-        while scan_prefix(&mut file.view().unwrap(), b"k/")
-            .unwrap()
-            .is_empty()
-        {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the unseen write never became visible"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        let read = tokio::time::timeout(Duration::from_secs(5), h.settled()).await;
-        assert_eq!(read.map(|r| r.map(|r| r.status)), Ok(None), "no wait");
-        assert!(
-            !unseen.is_finished(),
-            "the write itself waits for its fsync"
-        );
-
-        let seen = tokio::spawn({
-            let h = h.clone();
-            async move { h.submit(kv("client")).await.status }
-        });
-        while !matches!(h.pipeline.lock().machine.read_gate(), Gate::Wait(_)) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the seen write never became visible"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        let read = tokio::spawn({
-            let h = h.clone();
-            async move { h.settled().await.map(|r| r.status) }
-        });
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        assert!(!read.is_finished(), "a seen write holds reads back");
-
-        *held.released.lock().unwrap() = true;
-        held.release.notify_all();
-        assert_eq!(read.await.unwrap(), None);
-        assert_eq!(unseen.await.unwrap(), 201);
-        assert_eq!(seen.await.unwrap(), 201);
-        writer.stop();
-        assert_eq!(stored(&file), 2);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

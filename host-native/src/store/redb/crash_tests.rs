@@ -2,8 +2,9 @@
 //! restarts, on a simulated disk (`sim_disk.rs`) that crashes at every sync point in turn. After
 //! each crash the image is opened as a restart would (the vault key file, the data file, the log
 //! applied) and checked against a model: every acknowledged write is there, nothing is half there
-//! (the data equals the state after some whole batch), a torn or corrupt log tail is cut, and a
-//! crash inside a checkpoint or inside first-start creation recovers.
+//! (the data equals the state after some whole batch), nothing a read saw is lost (reads see the
+//! state after a whole batch, and a restart shows that one or a later one), a torn or corrupt log
+//! tail is cut, and a crash inside a checkpoint or inside first-start creation recovers.
 //!
 //! It runs the real pieces single-threaded and in a fixed order: the group-commit state machine
 //! decides which answers go out, `LoggedDb` writes and logs, its `Syncer` syncs and its checkpoints
@@ -40,9 +41,8 @@ type Writes = Vec<(u8, Option<u8>)>;
 
 #[derive(Debug, Clone)]
 enum Op {
-    /// A write, seen by reads (`true`) or unseen (`GroupCommit::submit_unseen`, as a rotation
-    /// step): either way acknowledged only once durable.
-    Submit(Writes, bool),
+    /// A write, acknowledged only once durable.
+    Submit(Writes),
     /// The writer commits the next batch.
     Commit,
     /// The syncer syncs the log.
@@ -58,7 +58,7 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     let writes = prop::collection::vec((0u8..8, prop::option::of(any::<u8>())), 1..4);
     prop_oneof![
-        4 => (writes, any::<bool>()).prop_map(|(w, seen)| Op::Submit(w, seen)),
+        4 => writes.prop_map(Op::Submit),
         4 => Just(Op::Commit),
         3 => Just(Op::Sync),
         1 => Just(Op::Checkpoint),
@@ -83,9 +83,6 @@ impl Driver {
 }
 
 impl Progress for Driver {
-    fn visible(&self, point: u64) {
-        self.lock().visible(point);
-    }
     fn synced(&self, point: u64) {
         self.lock().synced(point);
     }
@@ -137,6 +134,8 @@ struct Model {
     job_state: HashMap<usize, usize>,
     /// The latest state an acknowledged write is in.
     acknowledged: usize,
+    /// The latest state a read saw (reads see the state after a whole batch, a durable one).
+    read: usize,
     /// The vault key the run was handed.
     key: Option<[u8; 32]>,
 }
@@ -199,19 +198,13 @@ fn run(disk: &SimDisk, ops: &[Op], max_batch: usize) -> Model {
     let mut next_id = 0;
     for op in ops {
         match op {
-            Op::Submit(writes, seen) => {
+            Op::Submit(writes) => {
                 let job = Job {
                     id: next_id,
                     writes: writes.clone(),
                 };
                 next_id += 1;
-                let mut machine = driver.lock();
-                let queued = if *seen {
-                    machine.submit(job)
-                } else {
-                    machine.submit_unseen(job)
-                };
-                if queued.is_err() {
+                if driver.lock().submit(job).is_err() {
                     return model;
                 }
             }
@@ -234,10 +227,11 @@ fn run(disk: &SimDisk, ops: &[Op], max_batch: usize) -> Model {
                     }
                 }
             }
-            Op::Sync => match db.syncer().sync_pending() {
-                Ok(point) => driver.synced(point),
-                Err(_) => return model,
-            },
+            Op::Sync => {
+                if db.sync_log().is_err() {
+                    return model;
+                }
+            }
             Op::Checkpoint => db.checkpoint_next(),
             Op::RunCheckpoint => {
                 if let Err(fatal) = db.run_pending_checkpoint() {
@@ -258,6 +252,24 @@ fn run(disk: &SimDisk, ops: &[Op], max_batch: usize) -> Model {
         model.acknowledge(out.answers);
         if driver.lock().failure().is_some() {
             return model;
+        }
+        // What a read sees now: the state after some whole batch, at or after every acknowledged
+        // one; the crash images must keep it (`check`).
+        if let Ok(mut view) = db.file().view()
+            && let Ok(rows) = scan_prefix(&mut view, b"t")
+        {
+            let seen: BTreeMap<u8, u8> = rows.into_iter().map(|(k, v)| (k[1], v[0])).collect();
+            let states: Vec<usize> = (0..model.states.len())
+                .filter(|i| model.states[*i] == seen)
+                .collect();
+            assert!(
+                states.iter().any(|i| *i >= model.acknowledged),
+                "a read saw {seen:?}, the state after batches {states:?}; acknowledged writes \
+                 reach batch {} (states {:?})",
+                model.acknowledged,
+                model.states
+            );
+            model.read = model.read.max(states[0]);
         }
     }
     model
@@ -280,12 +292,15 @@ fn check(image: &Image, model: &Model) -> Result<(), TestCaseError> {
         .filter(|i| model.states[*i] == found)
         .collect();
     prop_assert!(
-        matches.iter().any(|i| *i >= model.acknowledged),
+        matches
+            .iter()
+            .any(|i| *i >= model.acknowledged.max(model.read)),
         "after the crash the data is {:?}, which is the state after batches {:?}; \
-         acknowledged writes reach batch {} (states {:?})",
+         acknowledged writes reach batch {}, reads saw batch {} (states {:?})",
         found,
         matches,
         model.acknowledged,
+        model.read,
         model.states
     );
     Ok(())

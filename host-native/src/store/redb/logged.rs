@@ -3,8 +3,9 @@
 //!
 //! The writer never waits for the data file. Each batch runs on a snapshot (the memtables over a
 //! redb read transaction), its writes go into the active memtable under the batch's sequence number
-//! and its record is appended to the log; the batch is then published to reads, and the store's
-//! syncer thread makes the log durable before the batch may answer. Every `--checkpoint-interval`
+//! and its record is appended to the log; the next batch sees it at once, and the store's syncer
+//! thread makes the log durable, then publishes the batch to reads (`RedbFile::durable`), then lets
+//! its answers go out. Every `--checkpoint-interval`
 //! (or at 64 MiB) the writer freezes the active memtable, starts a new one and switches the log to
 //! its other file; the checkpointer thread writes the frozen memtable's newest versions into redb
 //! (in durable commits of `--checkpoint-commit-keys` keys, its seq in the last), paced over the
@@ -12,10 +13,11 @@
 //! grows with the data written since the last one: 120-190 ms a second at 25,000 fundings/s) so
 //! happens beside the writer, and redb commits a few times a second instead of once a batch.
 //!
-//! Order that keeps a crash safe (`crash_tests.rs` checks it at every sync): a batch's record is
-//! appended before the batch is published, it answers only once the record is synced, a
-//! checkpoint commits a part before its last only once the log holds all its batches durably,
-//! and a log file is emptied only after the checkpoint of its records returned.
+//! Order that keeps a crash safe (`crash_tests.rs` checks it at every sync, and that no read sees
+//! what a crash then loses): a batch's record is appended before it is synced, reads see it and
+//! it answers only once the record is synced, a checkpoint commits (a part or its last) only once
+//! the log holds all its batches durably, and a log file is emptied only after the checkpoint of
+//! its records returned.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -265,7 +267,7 @@ impl LoggedDb {
     /// The writer's store over `file`, reporting to `progress`, without threads: the caller drives
     /// the syncer and the checkpoints (the crash tests do).
     pub fn new(file: Arc<RedbFile>, policy: Checkpoints, progress: Arc<dyn Progress>) -> Self {
-        let seq = file.published.load(Ordering::Acquire);
+        let seq = file.durable.load(Ordering::Acquire);
         progress.synced(seq);
         LoggedDb {
             slow: policy.interval,
@@ -296,10 +298,10 @@ impl LoggedDb {
         progress: Arc<dyn Progress>,
     ) -> std::io::Result<Arc<LoggedDb>> {
         let db = Arc::new(LoggedDb::new(file, policy, progress));
-        let (syncer, progress) = (db.syncer.clone(), db.progress.clone());
+        let (syncer, file, progress) = (db.syncer.clone(), db.file.clone(), db.progress.clone());
         let sync = thread::Builder::new()
             .name("cards-syncer".into())
-            .spawn(move || sync_loop(&syncer, &*progress))?;
+            .spawn(move || sync_loop(&syncer, &file, &*progress))?;
         let checkpointer = db.clone();
         let checkpoint = thread::Builder::new()
             .name("cards-checkpoint".into())
@@ -328,10 +330,39 @@ impl LoggedDb {
         self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The log's syncer, for a caller that drives it without the thread.
+    /// The data file, for a test's reads.
     #[cfg(test)]
-    pub fn syncer(&self) -> &Syncer {
-        &self.syncer
+    pub fn file(&self) -> &Arc<RedbFile> {
+        &self.file
+    }
+
+    /// Syncs the log, for a caller that drives it without the thread; the point durable now.
+    #[cfg(test)]
+    pub fn sync_log(&self) -> std::io::Result<u64> {
+        let point = self.syncer.sync_pending()?;
+        self.synced(point);
+        Ok(point)
+    }
+
+    /// The batches through `point` are durable: reads may see them, then their answers go out.
+    fn synced(&self, point: u64) {
+        self.file.durable_through(point);
+        self.progress.synced(point);
+    }
+
+    /// Makes the log durable through `point` if it is not yet (syncing it here if the syncer
+    /// thread has not got there): a checkpoint commits only durable batches into redb, since reads
+    /// see redb whole and must never see a batch a crash could lose.
+    fn make_durable(&self, point: u64) -> Result<(), Fatal> {
+        if self.file.durable.load(Ordering::Acquire) >= point {
+            return Ok(());
+        }
+        let synced = self
+            .syncer
+            .sync_through(point)
+            .map_err(|e| Fatal::new("cannot fsync the write-ahead log", e))?;
+        self.synced(synced);
+        Ok(())
     }
 
     /// The bytes the active memtable holds.
@@ -548,10 +579,12 @@ impl LoggedDb {
                     keys += 1;
                     done.map_err(|e| fatal("checkpoint write failed", &e))?;
                     in_part += 1;
-                    // A part may commit only once the log holds every batch of this memtable
-                    // durably: a crash then leaves redb with some keys' newest versions and the
-                    // log to replay over them, in order, to the same state. Before that, a part
-                    // could hold a version of a batch the crash loses, without the rest of it.
+                    // Every commit waits for the log to hold every batch of this memtable durably
+                    // (`make_durable`): a crash then leaves redb with some keys' newest versions
+                    // and the log to replay over them, in order, to the same state; before that, a
+                    // part could hold a version of a batch the crash loses, without the rest of
+                    // it (and a read could see it). A part waits for the syncer thread to get
+                    // there rather than sync the log itself.
                     if in_part >= self.policy.commit_keys && self.syncer.synced() >= job.through {
                         last = false;
                         break;
@@ -562,6 +595,9 @@ impl LoggedDb {
                 redb::store_seq(&txn, job.through)
                     .map_err(|e| fatal("checkpoint write failed", &e))?;
             }
+            // Only durable batches go into redb, and reads hear first that redb may hold them.
+            self.make_durable(job.through)?;
+            self.file.redb_may_hold(job.through);
             // The commit is a stretch of its own.
             pace.end_stretch();
             pace.start_stretch();
@@ -664,12 +700,16 @@ impl LoggedDb {
     }
 }
 
-/// Makes the log durable for whatever was appended meanwhile, until stopped; a failed fsync fails
-/// the store (nothing more can become durable).
-fn sync_loop(syncer: &Syncer, progress: &dyn Progress) {
+/// Makes the log durable for whatever was appended meanwhile, until stopped, and tells reads
+/// (`file`) and then the writer's answers; a failed fsync fails the store (nothing more can become
+/// durable).
+fn sync_loop(syncer: &Syncer, file: &RedbFile, progress: &dyn Progress) {
     while let Some(synced) = syncer.next() {
         match synced {
-            Ok(point) => progress.synced(point),
+            Ok(point) => {
+                file.durable_through(point);
+                progress.synced(point);
+            }
             Err(e) => {
                 progress.failed(&Fatal::new("cannot fsync the write-ahead log", e));
                 return;
@@ -728,9 +768,7 @@ impl BatchStore for LoggedDb {
         self.record(|s| s.append.record(appending.elapsed()));
         self.syncer.appended(seq, state.log.current());
         state.seq = seq;
-        // Before reads see it: a read that sees this batch also sees that it must wait for it.
-        self.progress.visible(seq);
-        self.file.published.store(seq, Ordering::Release);
+        // Reads see it once it is durable (`RedbFile::view`); the writer's next batch sees it now.
         Ok(Committed {
             responses,
             settle: Settle::At(seq),
@@ -753,7 +791,7 @@ impl BatchStore for LoggedDb {
             self.maybe_freeze(&mut state);
             match self.run_pending_checkpoint() {
                 // Everything is in the data file, durably.
-                Ok(_) => self.progress.synced(state.seq),
+                Ok(_) => self.synced(state.seq),
                 Err(e) => {
                     error!(error = %e, "the last checkpoint failed; the next start applies the log");
                 }
@@ -792,7 +830,6 @@ mod tests {
     struct Nobody;
 
     impl Progress for Nobody {
-        fn visible(&self, _: u64) {}
         fn synced(&self, _: u64) {}
         fn failed(&self, _: &Fatal) {}
     }

@@ -62,8 +62,14 @@ pub struct RedbFile {
     pub seq: u64,
     /// The writes since the last checkpoint (the writer's, `logged.rs`).
     pub layers: RwLock<Arc<Layers>>,
-    /// The last batch reads may see.
-    pub published: AtomicU64,
+    /// The last batch durable (its log record fsynced): reads see the store as of it, so nothing
+    /// a read answers can be lost and no read waits for a sync. Set before the answers resting on
+    /// it go out (`logged.rs`), so a read that follows an answered write sees that write.
+    pub durable: AtomicU64,
+    /// The last batch whose writes redb may hold: a checkpoint sets it (to its memtable's last
+    /// batch, durable by then) before each of its commits. A read whose redb snapshot holds part of
+    /// a checkpoint reads the memtables at least that far ([`RedbFile::view`]).
+    redb_holds: AtomicU64,
     /// The redb snapshot the last read began, for the reads after it ([`RedbFile::view`]).
     reads: Mutex<Option<SharedSnapshot>>,
     /// Counts writes made to redb outside the memtables ([`RedbFile::wrote_directly`]).
@@ -88,21 +94,29 @@ impl std::fmt::Debug for RedbFile {
 }
 
 impl RedbFile {
-    /// A snapshot: the memtables as of the last published batch over redb. Taken again in the rare
-    /// case that a checkpoint wrote the active memtable into redb between taking the two.
+    /// A snapshot: the memtables as of the last durable batch over redb. Taken again in the rare
+    /// case that a checkpoint wrote the layers' memtables into redb between taking the two.
+    ///
+    /// It reads as of `durable`, never later: a batch is visible to its writer's successors at
+    /// once (the writer reads the latest state) but to reads only once its log record is on disk,
+    /// so a read never waits for a sync, and nothing it answers can be lost. A checkpoint commits
+    /// its memtable's batches into redb only once they are durable, after raising `redb_holds` to
+    /// the last of them; read after the redb snapshot is taken, it tells how far the snapshot may
+    /// hold (a part of a checkpoint commits keys without the rest), and the read goes at least
+    /// that far in the memtables, so it never sees part of a batch.
     ///
     /// The redb snapshot (a read transaction and its table) is shared by the reads that take the
     /// same layers: beginning one and opening its tables was about 5% of the server's time reading
     /// one card under load (perf). Sound because redb changes only by a checkpoint, which swaps the
-    /// layers before and after its commit (a snapshot checked against layers stays right for them:
-    /// whatever a checkpoint commits stays in those layers' frozen memtable), or by a direct write
-    /// ([`RedbFile::wrote_directly`]). A checkpoint also drops the shared snapshot
+    /// layers before and after its commits (a snapshot checked against layers stays right for
+    /// them: whatever a checkpoint commits stays in those layers' frozen memtable), or by a direct
+    /// write ([`RedbFile::wrote_directly`]). A checkpoint also drops the shared snapshot
     /// ([`RedbFile::forget_reads`]), so an old one does not keep redb from reusing pages.
     pub fn view(&self) -> Result<View<ReadAdapter>, StoreError> {
         loop {
-            let (layers, at) = {
+            let (layers, durable) = {
                 let layers = self.layers.read().unwrap_or_else(|e| e.into_inner());
-                (layers.clone(), self.published.load(Ordering::Acquire))
+                (layers.clone(), self.durable.load(Ordering::Acquire))
             };
             let direct_writes = self.direct_writes.load(Ordering::Acquire);
             let shared = {
@@ -130,14 +144,31 @@ impl RedbFile {
                     below
                 }
             };
+            // After the snapshot: at least what any checkpoint commit in it raised it to.
+            let holds = self.redb_holds.load(Ordering::Acquire);
+            if holds > layers.redb_at_most {
+                // A later checkpoint than these layers know of may be in the snapshot.
+                continue;
+            }
             return Ok(View {
                 layers,
-                at,
+                at: durable.max(holds),
                 below,
                 writing: false,
                 wrote: false,
             });
         }
+    }
+
+    /// Before a checkpoint commits batches through `through` (all durable) into redb.
+    pub fn redb_may_hold(&self, through: u64) {
+        self.redb_holds.fetch_max(through, Ordering::AcqRel);
+    }
+
+    /// The batches through `point` are durable: reads may see them (before any answer resting on
+    /// them goes out).
+    pub fn durable_through(&self, point: u64) {
+        self.durable.fetch_max(point, Ordering::AcqRel);
     }
 
     /// Drops the shared read snapshot (a checkpoint swapped the layers).
@@ -203,7 +234,8 @@ impl RedbFile {
                 frozen: None,
                 redb_at_most: seq,
             })),
-            published: AtomicU64::new(seq),
+            durable: AtomicU64::new(seq),
+            redb_holds: AtomicU64::new(seq),
             reads: Mutex::new(None),
             direct_writes: AtomicU64::new(0),
         })
