@@ -192,7 +192,7 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
         keep_available(
             s.tx,
             s.client,
-            &card.id,
+            card,
             (
                 Some((old.status, old.balance - held)),
                 (card.status, card.balance - held),
@@ -202,34 +202,122 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
     Ok(())
 }
 
+/// What a card's entries in the kept index of what it can spend carry as their value: the small
+/// fields list filters read ([`COVERED`]), so a count or a check over a span of the index reads
+/// no card record (docs/first-pass.md). All but `status` and the amount never change, and both
+/// move the entry anyway, so a cover costs bytes, never a write.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cover {
+    pub status: CardStatus,
+    pub kind: CardType,
+    pub brand: Brand,
+    pub currency: Currency,
+    pub created_at: Timestamp,
+    /// The entry's own value (the stored balance less the stored holds), so no key is decoded.
+    #[serde(with = "money")]
+    pub available: Decimal,
+}
+
+impl Record for Cover {
+    const VERSION: u8 = 1;
+    const NAME: &'static str = "card cover";
+}
+
+/// The card `id` of an entry whose value is `cover` ([`Cover::card`]).
+fn uncover(id: &str, cover: &[u8]) -> std::result::Result<Card, crate::storage::StoreError> {
+    Ok(codec::decode::<Cover>(cover)?.card(id.to_string()))
+}
+
+/// The top-level fields of a card's list view that [`Cover`] holds (`_id` is the entry's key).
+pub const COVERED: &[&str] = &[
+    "_id",
+    "type",
+    "brand",
+    "currency",
+    "status",
+    "balance",
+    "createdAt",
+    "availableBalance",
+];
+
+impl Cover {
+    fn of(card: &Card, available: Decimal) -> Cover {
+        Cover {
+            status: card.status,
+            kind: card.kind,
+            brand: card.brand,
+            currency: card.currency.clone(),
+            created_at: card.created_at,
+            available,
+        }
+    }
+
+    /// The encoded cover of `card` with `available` as its kept value.
+    pub(crate) fn encode(card: &Card, available: Decimal) -> Vec<u8> {
+        // A small struct of plain fields: encoding cannot fail.
+        codec::encode(&Cover::of(card, available)).unwrap_or_default()
+    }
+
+    /// The card `id` as far as its cover tells: the [`COVERED`] fields of its view are exactly the
+    /// stored card's (its holds taken off its balance); every other field is empty.
+    pub fn card(self, id: String) -> Card {
+        Card {
+            id,
+            debit_account_id: String::new(),
+            card_holder_id: String::new(),
+            kind: self.kind,
+            brand: self.brand,
+            currency: self.currency,
+            status: self.status,
+            metadata: JsonText::default(),
+            spending_controls: SpendingControls::default(),
+            enable_2fa: false,
+            disposable: false,
+            balance: self.available,
+            held: Decimal::ZERO,
+            masked_pan: String::new(),
+            last4: String::new(),
+            expiry_month: String::new(),
+            expiry_year: String::new(),
+            cancellation_reason: None,
+            canceled_at: None,
+            created_at: self.created_at,
+            updated_at: self.created_at,
+        }
+    }
+}
+
 /// The kept range index of what a card can spend (`balance` and `availableBalance` in its view):
 /// its stored ledger balance less its stored holds. Both writes that change either move it, from
 /// the value the stored state gave to the new one ([`save`], [`add_held`]), so it
 /// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
 /// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
 /// settles them. Its compound part per `status` (`status=active&balance.gte=..&sort=-balance` walks
-/// one part) moves with it, and from part to part when the status changes.
+/// one part) moves with it, and from part to part when the status changes. Each entry's value is
+/// the card's [`Cover`] (`card` is the new state).
 pub(crate) fn keep_available(
     tx: &mut dyn crate::storage::Tx,
     client: &str,
-    id: &str,
+    card: &Card,
     (old, new): (Option<(CardStatus, Decimal)>, (CardStatus, Decimal)),
 ) -> std::result::Result<(), crate::storage::StoreError> {
+    let cover = Cover::encode(card, new.1);
+    let recover = old.is_some_and(|(status, _)| status != new.0);
     let old = old.map(|(status, v)| (status, Ordered::Num(v)));
     let new = (new.0, Ordered::Num(new.1));
     table::keep_range(
         tx,
         client,
-        Kind::Card,
-        AVAILABLE,
-        id,
+        (Kind::Card, AVAILABLE),
+        (&card.id, &cover),
         (old.as_ref().map(|(_, v)| v), &new.1),
+        recover,
     )?;
     table::keep_compound(
         tx,
         client,
         (Kind::Card, AVAILABLE, "status"),
-        id,
+        (&card.id, &cover),
         (
             old.as_ref().map(|(status, v)| (status.as_str(), v)),
             (new.0.as_str(), &new.1),
@@ -266,7 +354,7 @@ indexed!(Card, Kind::Card, |r| {
     "available" ["balance", "availableBalance"],
 }, stale = lapsed_cards, compound {
     "available" by "status",
-}, digits {
+}, covered = COVERED => uncover, digits {
     "last4" => 4,
 });
 
@@ -361,7 +449,7 @@ pub(crate) fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<(
             Some((card.status, card.balance - before)),
             (card.status, card.balance - amount),
         );
-        keep_available(s.tx, s.client, card_id, moved)?;
+        keep_available(s.tx, s.client, &card, moved)?;
     }
     Ok(())
 }

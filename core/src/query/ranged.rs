@@ -60,6 +60,10 @@ pub(super) struct RangePlan {
     decided: bool,
     /// `Some(desc)`: walked in list order (the sort is on this field); `None`: read whole.
     order: Option<bool>,
+    /// The fields the query reads (its conditions, search and sort, and `_id`), when the index's
+    /// entries carry them all ([`Source::covered`]): the walk checks, sorts and counts from the
+    /// entries, and reads records only for the page.
+    covered: Option<Vec<String>>,
 }
 
 impl ListQuery {
@@ -129,6 +133,16 @@ impl ListQuery {
         self.search.is_none() && folded + usize::from(key.within.is_some()) == self.conditions.len()
     }
 
+    /// The fields the query reads, when the entries of `key` carry them all.
+    fn covered_by(&self, src: &dyn Source, key: &RangeKey) -> Option<Vec<String>> {
+        let covered = src.covered(key);
+        let fields = self.read_fields();
+        fields
+            .iter()
+            .all(|f| covered.contains(&f.as_str()))
+            .then_some(fields)
+    }
+
     /// A plan over a range index, when one beats the equality access (`eq_cost`: its entries).
     pub(super) fn range_plan(
         &self,
@@ -148,6 +162,7 @@ impl ListQuery {
             let span = spans.get(&sort.path).map(|(s, _)| s.clone());
             return Ok(Some(RangePlan {
                 decided: self.decides(&spans, &key),
+                covered: self.covered_by(src, &key),
                 key,
                 span: span.unwrap_or_default(),
                 order: Some(sort.desc),
@@ -164,6 +179,7 @@ impl ListQuery {
         }
         Ok(best.map(|(_, key, span)| RangePlan {
             decided: self.decides(&spans, &key),
+            covered: self.covered_by(src, &key),
             key,
             span: span.clone(),
             order: None,
@@ -250,18 +266,19 @@ impl ListQuery {
     ) -> ApiResult<Page> {
         let stale = Stale::read(self, src, &plan.key)?;
         let Some(desc) = plan.order else {
-            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            // Covered: the entries' documents are checked and sorted; top-k reads the page's.
+            let mut walk = RangeWalk::new(plan, &stale, false, None, plan.covered.as_deref());
             let mut docs = VecDeque::new();
             while let Some((p, doc)) = walk.next(src)? {
                 docs.push_back(match doc {
-                    Some(doc) => (
+                    Doc::Whole(doc) | Doc::Covered(doc) => (
                         Pos {
                             created_ms: 0,
                             id: p.id,
                         },
                         doc,
                     ),
-                    None => load(src, &p.id)?,
+                    Doc::Unread => load(src, &p.id)?,
                 });
             }
             return self.top_k_of(src, Candidates::Loaded(docs), bounds, None);
@@ -288,15 +305,24 @@ impl ListQuery {
             && stop.is_none()
             && src.range_count(&plan.key, &plan.span)?.is_none();
         let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
-        let mut walk = RangeWalk::new(plan, &stale, walk_desc, from);
+        // Decided: the keys alone say which records are in; else the entries' covers, if any.
+        let covered = plan.covered.as_deref().filter(|_| !plan.decided);
+        let mut walk = RangeWalk::new(plan, &stale, walk_desc, from, covered);
         while let Some((p, doc)) = walk.next(src)? {
             if stop.as_ref().is_some_and(|s| past(&p, s)) {
                 break;
             }
             let doc = match (doc, plan.decided) {
-                (Some(doc), _) => Some(doc),
-                (None, true) => None,
-                (None, false) => {
+                (Doc::Whole(doc), _) => Some(doc),
+                (_, true) => None,
+                (Doc::Covered(doc), false) => {
+                    if !self.matches(&doc) {
+                        continue;
+                    }
+                    // A page's record is read whole.
+                    None
+                }
+                (Doc::Unread, false) => {
                     let (_, doc) = load(src, &p.id)?;
                     if !self.matches(&doc) {
                         continue;
@@ -333,6 +359,20 @@ impl ListQuery {
             seen as u64
         } else if let Some(n) = self.union_total(src)? {
             n
+        } else if let Some(fields) = plan.covered.as_deref() {
+            // The span's entries carry what the conditions read: counted from them alone.
+            let mut n = 0u64;
+            let mut walk = RangeWalk::new(plan, &stale, false, None, Some(fields));
+            while let Some((p, doc)) = walk.next(src)? {
+                let doc = match doc {
+                    Doc::Whole(doc) | Doc::Covered(doc) => doc,
+                    Doc::Unread => load(src, &p.id)?.1,
+                };
+                if self.matches(&doc) {
+                    n += 1;
+                }
+            }
+            n
         } else if src
             .range_count(&plan.key, &plan.span)?
             .is_some_and(|n| n > src.count(ALL, "").unwrap_or(0) / 8)
@@ -341,11 +381,11 @@ impl ListQuery {
             self.count_matches(src, &[(ALL.to_string(), String::new())])?
         } else {
             let mut n = 0u64;
-            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            let mut walk = RangeWalk::new(plan, &stale, false, None, None);
             while let Some((p, doc)) = walk.next(src)? {
                 let doc = match doc {
-                    Some(doc) => doc,
-                    None => load(src, &p.id)?.1,
+                    Doc::Whole(doc) | Doc::Covered(doc) => doc,
+                    Doc::Unread => load(src, &p.id)?.1,
                 };
                 if self.matches(&doc) {
                     n += 1;
@@ -396,21 +436,37 @@ impl Stale {
     }
 }
 
+/// What a walk gives with a place: a stale record's whole document, the document of the fields
+/// its entry carries, or nothing read.
+enum Doc {
+    Whole(Value),
+    Covered(Value),
+    Unread,
+}
+
 /// A walk over a span of a range index in one direction, chunk by chunk, with the stale entries
-/// left out and the matching stale records merged in at their true places (with their documents).
+/// left out and the matching stale records merged in at their true places (with their documents);
+/// with `covered`, each entry's document of those fields.
 struct RangeWalk<'p> {
     plan: &'p RangePlan,
     stale: &'p Stale,
     desc: bool,
     from: Option<RangePos>,
-    buf: VecDeque<RangePos>,
+    covered: Option<&'p [String]>,
+    buf: VecDeque<(RangePos, Option<Value>)>,
     done: bool,
     /// The stale documents still to merge, in walk order.
     pending: VecDeque<(RangePos, Value)>,
 }
 
 impl<'p> RangeWalk<'p> {
-    fn new(plan: &'p RangePlan, stale: &'p Stale, desc: bool, from: Option<RangePos>) -> Self {
+    fn new(
+        plan: &'p RangePlan,
+        stale: &'p Stale,
+        desc: bool,
+        from: Option<RangePos>,
+        covered: Option<&'p [String]>,
+    ) -> Self {
         let ahead = |p: &RangePos| {
             from.as_ref()
                 .is_none_or(|f| if desc { p < f } else { p > f })
@@ -429,24 +485,27 @@ impl<'p> RangeWalk<'p> {
             stale,
             desc,
             from,
+            covered,
             buf: VecDeque::new(),
             done: false,
             pending,
         }
     }
 
-    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(RangePos, Option<Value>)>> {
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(RangePos, Doc)>> {
         loop {
             if self.buf.is_empty() && !self.done {
-                let chunk = src.range_positions(
-                    &self.plan.key,
-                    &self.plan.span,
-                    self.desc,
-                    self.from.as_ref(),
-                    CHUNK,
-                )?;
+                let (key, span, from) = (&self.plan.key, &self.plan.span, self.from.as_ref());
+                let chunk: Vec<(RangePos, Option<Value>)> = match self.covered {
+                    Some(fields) => src.range_docs(key, span, (self.desc, from, CHUNK), fields)?,
+                    None => src
+                        .range_positions(key, span, self.desc, from, CHUNK)?
+                        .into_iter()
+                        .map(|p| (p, None))
+                        .collect(),
+                };
                 self.done = chunk.len() < CHUNK;
-                if let Some(last) = chunk.last() {
+                if let Some((last, _)) = chunk.last() {
                     self.from = Some(last.clone());
                 }
                 self.buf.extend(chunk);
@@ -454,17 +513,18 @@ impl<'p> RangeWalk<'p> {
             let first = |a: &RangePos, b: &RangePos| if self.desc { a > b } else { a < b };
             let take_stale = match (self.pending.front(), self.buf.front()) {
                 (Some(_), None) => true,
-                (Some((s, _)), Some(p)) => first(s, p),
+                (Some((s, _)), Some((p, _))) => first(s, p),
                 (None, _) => false,
             };
             if take_stale {
-                return Ok(self.pending.pop_front().map(|(p, d)| (p, Some(d))));
+                return Ok(self.pending.pop_front().map(|(p, d)| (p, Doc::Whole(d))));
             }
-            let Some(p) = self.buf.pop_front() else {
+            let Some((p, doc)) = self.buf.pop_front() else {
                 return Ok(None);
             };
             if !self.stale.ids.contains(&p.id) {
-                return Ok(Some((p, None)));
+                let doc = doc.map_or(Doc::Unread, Doc::Covered);
+                return Ok(Some((p, doc)));
             }
         }
     }

@@ -108,6 +108,24 @@ pub trait Source {
     ) -> ApiResult<Vec<RangePos>> {
         Ok(Vec::new())
     }
+    /// The top-level fields (`_id` among them) that the entries of the range index `key` carry,
+    /// exactly as the records' documents have them: a walk over it ([`Source::range_docs`])
+    /// checks a record against conditions on those fields without reading it.
+    fn covered(&self, _key: &RangeKey) -> &'static [&'static str] {
+        &[]
+    }
+    /// [`Source::range_positions`], each place with a document of the `fields` (all of them
+    /// [`Source::covered`]) that its entry carries, or `None` when the entry carries none.
+    fn range_docs(
+        &mut self,
+        key: &RangeKey,
+        span: &Span,
+        (desc, after, n): (bool, Option<&RangePos>, usize),
+        _fields: &[String],
+    ) -> ApiResult<Vec<(RangePos, Option<Value>)>> {
+        let rows = self.range_positions(key, span, desc, after, n)?;
+        Ok(rows.into_iter().map(|p| (p, None)).collect())
+    }
     /// Up to `n` of all the records, in an order of the source's choosing (for a store: as stored,
     /// without an index lookup per record), continuing after the record `after` of the last call.
     /// For passes that visit every record whatever the order.
@@ -503,7 +521,7 @@ impl ListQuery {
     /// documents of these alone; the page's records are read whole): `_id` for the tie-break,
     /// `createdAt` only when a condition or the sort reads it (the walk places each record
     /// itself, so formatting every record's instant was wasted).
-    fn read_fields(&self) -> Vec<String> {
+    pub(super) fn read_fields(&self) -> Vec<String> {
         let sorted = self.sort.iter().map(|k| &k.path);
         top_fields(["_id"], self.matched_paths().chain(sorted))
     }
