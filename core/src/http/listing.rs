@@ -1,7 +1,9 @@
 //! Lists over indexed records: the list planner's [`Source`] for one record kind, turning records
 //! into list documents (their views) only as the planner asks for them.
 
+use std::collections::HashMap;
 use std::marker::PhantomData;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -50,6 +52,8 @@ pub struct Records<'c, 's, R, F> {
     only: Option<(PartDecoder<R>, Projection<'c, 's, R>)>,
     /// For walks over a kept range index whose entries carry `Indexed::COVERED`.
     cover: Option<CoverView<'c, R>>,
+    /// The documents of some `Indexed::COVER_CLASS` fields (the first) made so far, by class.
+    classes: (Vec<String>, HashMap<Vec<u8>, Rc<Value>>),
     kind: PhantomData<R>,
 }
 
@@ -64,6 +68,7 @@ where
             view,
             only: None,
             cover: None,
+            classes: (Vec::new(), HashMap::new()),
             kind: PhantomData,
         }
     }
@@ -309,7 +314,7 @@ where
         span: &Span,
         (desc, after, n): (bool, Option<&RangePos>, usize),
         fields: &[String],
-    ) -> ApiResult<Vec<(RangePos, Option<Value>)>> {
+    ) -> ApiResult<Vec<(RangePos, Option<Rc<Value>>)>> {
         let Some(index) = range_index::<R>(key) else {
             return Ok(Vec::new());
         };
@@ -321,16 +326,31 @@ where
         let (tx, client) = (&mut *self.scope.tx, self.scope.client);
         let rows = table::range_entries(tx, client, (R::KIND, &index), span, dir, after, n)?;
         let covers = !Source::covered(self, key).is_empty();
+        // Fields of the class alone: one document per distinct class (a handful), shared.
+        let by_class = fields.iter().all(|f| R::COVER_CLASS.contains(&f.as_str()));
+        if by_class && self.classes.0 != fields {
+            self.classes = (fields.to_vec(), HashMap::new());
+        }
         let mut out = Vec::with_capacity(rows.len());
         for (p, cover) in rows {
-            let doc = match &mut self.cover {
+            let Some(view) = self.cover.as_mut().filter(|_| covers && !cover.is_empty()) else {
                 // An entry written before covers (none after the format-9 upgrade) is read whole.
-                Some(view) if covers && !cover.is_empty() => {
-                    Some(view(R::uncover(&p.id, &cover)?, fields)?)
-                }
-                _ => None,
+                out.push((p, None));
+                continue;
             };
-            out.push((p, doc));
+            let class = R::cover_class(&cover).filter(|_| by_class);
+            let known = class.and_then(|c| self.classes.1.get(c));
+            let doc = match known {
+                Some(doc) => Rc::clone(doc),
+                None => {
+                    let doc = Rc::new(view(R::uncover(&p.id, &cover)?, fields)?);
+                    if let Some(c) = class {
+                        self.classes.1.insert(c.to_vec(), Rc::clone(&doc));
+                    }
+                    doc
+                }
+            };
+            out.push((p, Some(doc)));
         }
         Ok(out)
     }

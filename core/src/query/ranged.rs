@@ -19,11 +19,12 @@
 //! the range are all its conditions.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::ListQuery;
-use super::filter::{Op, Operand};
+use super::filter::{Condition, Op, Operand};
 use super::run::{ALL, Bounds, Candidates, Page, Pos, RangeKey, RangePos, Source};
 use super::schema::lookup;
 use super::value::{Scalar, parse_decimal};
@@ -64,6 +65,9 @@ pub(super) struct RangePlan {
     /// entries carry them all ([`Source::covered`]): the walk checks, sorts and counts from the
     /// entries, and reads records only for the page.
     covered: Option<Vec<String>>,
+    /// With `covered`: the fields of the conditions the span does not hold
+    /// ([`ListQuery::matches_beside`]), what a check of an entry in the span reads.
+    beside: Vec<String>,
 }
 
 impl ListQuery {
@@ -72,24 +76,7 @@ impl ListQuery {
     fn spans(&self, src: &dyn Source) -> HashMap<String, (Span, usize)> {
         let mut spans: HashMap<String, (Span, usize)> = HashMap::new();
         for c in &self.conditions {
-            if !src.ranged(&c.path) {
-                continue;
-            }
-            let one = |s: &Scalar| ordered(s);
-            let ends: Vec<(bool, Ordered, bool)> = match (&c.op, &c.operand) {
-                (Op::Gt, Operand::One(s)) => one(s).map(|v| vec![(true, v, false)]),
-                (Op::Gte, Operand::One(s)) => one(s).map(|v| vec![(true, v, true)]),
-                (Op::Lt, Operand::One(s)) => one(s).map(|v| vec![(false, v, false)]),
-                (Op::Lte, Operand::One(s)) => one(s).map(|v| vec![(false, v, true)]),
-                (Op::Eq, Operand::One(s)) => {
-                    one(s).map(|v| vec![(true, v, true), (false, v, true)])
-                }
-                (Op::Between, Operand::Range(lo, hi)) => one(lo)
-                    .zip(one(hi))
-                    .map(|(lo, hi)| vec![(true, lo, true), (false, hi, true)]),
-                _ => None,
-            }
-            .unwrap_or_default();
+            let ends = ends(src, c);
             if ends.is_empty() {
                 continue;
             }
@@ -100,6 +87,41 @@ impl ListQuery {
             *folded += 1;
         }
         spans
+    }
+
+    /// Whether `doc` (of a record whose entry lies in the span of `field`) passes the conditions
+    /// that span does not hold (every one folded into it holds), and the search.
+    fn matches_beside(&self, src: &dyn Source, doc: &Value, field: &str) -> bool {
+        self.conditions
+            .iter()
+            .filter(|c| c.path != field || ends(src, c).is_empty())
+            .all(|c| c.matches(doc))
+            && self.search.as_ref().is_none_or(|re| {
+                self.search_in
+                    .iter()
+                    .any(|p| lookup(doc, p).is_some_and(|v| super::eval::text_matches(v, re)))
+            })
+    }
+
+    /// The top-level fields [`ListQuery::matches_beside`] reads.
+    fn fields_beside(&self, src: &dyn Source, field: &str) -> Vec<String> {
+        let mut fields: Vec<String> = Vec::new();
+        let unfolded = self
+            .conditions
+            .iter()
+            .filter(|c| c.path != field || ends(src, c).is_empty())
+            .map(|c| &c.path);
+        let searched = self
+            .search
+            .as_ref()
+            .map_or(&[][..], |_| &self.search_in[..]);
+        for p in unfolded.chain(searched) {
+            let top = p.split('.').next().unwrap_or(p);
+            if !fields.iter().any(|f| f == top) {
+                fields.push(top.to_string());
+            }
+        }
+        fields
     }
 
     /// The equality condition (field, value) on an indexed field whose value splits the range
@@ -163,6 +185,7 @@ impl ListQuery {
             return Ok(Some(RangePlan {
                 decided: self.decides(&spans, &key),
                 covered: self.covered_by(src, &key),
+                beside: self.fields_beside(src, &key.field),
                 key,
                 span: span.unwrap_or_default(),
                 order: Some(sort.desc),
@@ -180,6 +203,7 @@ impl ListQuery {
         Ok(best.map(|(_, key, span)| RangePlan {
             decided: self.decides(&spans, &key),
             covered: self.covered_by(src, &key),
+            beside: self.fields_beside(src, &key.field),
             key,
             span: span.clone(),
             order: None,
@@ -271,12 +295,19 @@ impl ListQuery {
             let mut docs = VecDeque::new();
             while let Some((p, doc)) = walk.next(src)? {
                 docs.push_back(match doc {
-                    Doc::Whole(doc) | Doc::Covered(doc) => (
+                    Doc::Whole(doc) => (
                         Pos {
                             created_ms: 0,
                             id: p.id,
                         },
                         doc,
+                    ),
+                    Doc::Covered(doc) => (
+                        Pos {
+                            created_ms: 0,
+                            id: p.id,
+                        },
+                        Rc::unwrap_or_clone(doc),
                     ),
                     Doc::Unread => load(src, &p.id)?,
                 });
@@ -306,7 +337,11 @@ impl ListQuery {
             && src.range_count(&plan.key, &plan.span)?.is_none();
         let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
         // Decided: the keys alone say which records are in; else the entries' covers, if any.
-        let covered = plan.covered.as_deref().filter(|_| !plan.decided);
+        let covered = plan
+            .covered
+            .as_ref()
+            .filter(|_| !plan.decided)
+            .map(|_| plan.beside.as_slice());
         let mut walk = RangeWalk::new(plan, &stale, walk_desc, from, covered);
         while let Some((p, doc)) = walk.next(src)? {
             if stop.as_ref().is_some_and(|s| past(&p, s)) {
@@ -316,7 +351,7 @@ impl ListQuery {
                 (Doc::Whole(doc), _) => Some(doc),
                 (_, true) => None,
                 (Doc::Covered(doc), false) => {
-                    if !self.matches(&doc) {
+                    if !self.matches_beside(src, &doc, &plan.key.field) {
                         continue;
                     }
                     // A page's record is read whole.
@@ -359,18 +394,18 @@ impl ListQuery {
             seen as u64
         } else if let Some(n) = self.union_total(src)? {
             n
-        } else if let Some(fields) = plan.covered.as_deref() {
+        } else if plan.covered.is_some() {
             // The span's entries carry what the conditions read: counted from them alone.
             let mut n = 0u64;
-            let mut walk = RangeWalk::new(plan, &stale, false, None, Some(fields));
+            let mut walk = RangeWalk::new(plan, &stale, false, None, Some(&plan.beside));
+            walk.chunk = COUNT_CHUNK;
             while let Some((p, doc)) = walk.next(src)? {
-                let doc = match doc {
-                    Doc::Whole(doc) | Doc::Covered(doc) => doc,
-                    Doc::Unread => load(src, &p.id)?.1,
+                let pass = match doc {
+                    Doc::Whole(doc) => self.matches(&doc),
+                    Doc::Covered(doc) => self.matches_beside(src, &doc, &plan.key.field),
+                    Doc::Unread => self.matches(&load(src, &p.id)?.1),
                 };
-                if self.matches(&doc) {
-                    n += 1;
-                }
+                n += u64::from(pass);
             }
             n
         } else if src
@@ -384,7 +419,8 @@ impl ListQuery {
             let mut walk = RangeWalk::new(plan, &stale, false, None, None);
             while let Some((p, doc)) = walk.next(src)? {
                 let doc = match doc {
-                    Doc::Whole(doc) | Doc::Covered(doc) => doc,
+                    Doc::Whole(doc) => doc,
+                    Doc::Covered(doc) => Rc::unwrap_or_clone(doc),
                     Doc::Unread => load(src, &p.id)?.1,
                 };
                 if self.matches(&doc) {
@@ -440,7 +476,8 @@ impl Stale {
 /// its entry carries, or nothing read.
 enum Doc {
     Whole(Value),
-    Covered(Value),
+    /// Shared by the entries of one class ([`Source::range_docs`]).
+    Covered(Rc<Value>),
     Unread,
 }
 
@@ -453,7 +490,9 @@ struct RangeWalk<'p> {
     desc: bool,
     from: Option<RangePos>,
     covered: Option<&'p [String]>,
-    buf: VecDeque<(RangePos, Option<Value>)>,
+    /// Entries read at a time.
+    chunk: usize,
+    buf: VecDeque<(RangePos, Option<Rc<Value>>)>,
     done: bool,
     /// The stale documents still to merge, in walk order.
     pending: VecDeque<(RangePos, Value)>,
@@ -486,6 +525,7 @@ impl<'p> RangeWalk<'p> {
             desc,
             from,
             covered,
+            chunk: CHUNK,
             buf: VecDeque::new(),
             done: false,
             pending,
@@ -496,15 +536,16 @@ impl<'p> RangeWalk<'p> {
         loop {
             if self.buf.is_empty() && !self.done {
                 let (key, span, from) = (&self.plan.key, &self.plan.span, self.from.as_ref());
-                let chunk: Vec<(RangePos, Option<Value>)> = match self.covered {
-                    Some(fields) => src.range_docs(key, span, (self.desc, from, CHUNK), fields)?,
+                let n = self.chunk;
+                let chunk: Vec<(RangePos, Option<Rc<Value>>)> = match self.covered {
+                    Some(fields) => src.range_docs(key, span, (self.desc, from, n), fields)?,
                     None => src
-                        .range_positions(key, span, self.desc, from, CHUNK)?
+                        .range_positions(key, span, self.desc, from, n)?
                         .into_iter()
                         .map(|p| (p, None))
                         .collect(),
                 };
-                self.done = chunk.len() < CHUNK;
+                self.done = chunk.len() < n;
                 if let Some((last, _)) = chunk.last() {
                     self.from = Some(last.clone());
                 }
@@ -522,7 +563,7 @@ impl<'p> RangeWalk<'p> {
             let Some((p, doc)) = self.buf.pop_front() else {
                 return Ok(None);
             };
-            if !self.stale.ids.contains(&p.id) {
+            if self.stale.ids.is_empty() || !self.stale.ids.contains(&p.id) {
                 let doc = doc.map_or(Doc::Unread, Doc::Covered);
                 return Ok(Some((p, doc)));
             }
@@ -541,6 +582,27 @@ fn span_holds(span: &Span, v: &[u8]) -> bool {
         v < hi.as_slice() || (*incl && v == hi.as_slice())
     });
     above && below
+}
+
+/// The ends a condition puts on its field's span, when the field is range-indexed and the
+/// condition is a range (none: the condition is not folded into a span).
+fn ends(src: &dyn Source, c: &Condition) -> Vec<(bool, Ordered, bool)> {
+    if !src.ranged(&c.path) {
+        return Vec::new();
+    }
+    let one = |s: &Scalar| ordered(s);
+    match (&c.op, &c.operand) {
+        (Op::Gt, Operand::One(s)) => one(s).map(|v| vec![(true, v, false)]),
+        (Op::Gte, Operand::One(s)) => one(s).map(|v| vec![(true, v, true)]),
+        (Op::Lt, Operand::One(s)) => one(s).map(|v| vec![(false, v, false)]),
+        (Op::Lte, Operand::One(s)) => one(s).map(|v| vec![(false, v, true)]),
+        (Op::Eq, Operand::One(s)) => one(s).map(|v| vec![(true, v, true), (false, v, true)]),
+        (Op::Between, Operand::Range(lo, hi)) => one(lo)
+            .zip(one(hi))
+            .map(|(lo, hi)| vec![(true, lo, true), (false, hi, true)]),
+        _ => None,
+    }
+    .unwrap_or_default()
 }
 
 /// The value of a filter operand as a range index holds it.

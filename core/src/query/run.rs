@@ -13,6 +13,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -116,13 +117,14 @@ pub trait Source {
     }
     /// [`Source::range_positions`], each place with a document of the `fields` (all of them
     /// [`Source::covered`]) that its entry carries, or `None` when the entry carries none.
+    /// Entries that give equal documents may share one.
     fn range_docs(
         &mut self,
         key: &RangeKey,
         span: &Span,
         (desc, after, n): (bool, Option<&RangePos>, usize),
         _fields: &[String],
-    ) -> ApiResult<Vec<(RangePos, Option<Value>)>> {
+    ) -> ApiResult<Vec<(RangePos, Option<Rc<Value>>)>> {
         let rows = self.range_positions(key, span, desc, after, n)?;
         Ok(rows.into_iter().map(|p| (p, None)).collect())
     }

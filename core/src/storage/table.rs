@@ -45,6 +45,13 @@ pub trait Indexed: Record {
     /// indexes carry as their value ([`keep_range`]'s cover), exactly as the record's view has
     /// them: a walk over such an index checks them without reading records ([`range_entries`]).
     const COVERED: &'static [&'static str] = &[];
+    /// The fields of [`Indexed::COVERED`] that depend only on a cover's class
+    /// ([`Indexed::cover_class`]): many records share one.
+    const COVER_CLASS: &'static [&'static str] = &[];
+    /// The class part of a cover.
+    fn cover_class(_cover: &[u8]) -> Option<&[u8]> {
+        None
+    }
     /// The record `id` as far as a kept range entry's cover tells: its [`Indexed::COVERED`]
     /// fields as stored, the rest empty.
     fn uncover(_id: &str, _cover: &[u8]) -> Result<Self, StoreError> {

@@ -252,7 +252,7 @@ impl Source for Indexed {
         span: &Span,
         (desc, after, n): (bool, Option<&RangePos>, usize),
         fields: &[String],
-    ) -> ApiResult<Vec<(RangePos, Option<Value>)>> {
+    ) -> ApiResult<Vec<(RangePos, Option<std::rc::Rc<Value>>)>> {
         let covered = Source::covered(self, key);
         assert!(
             fields.iter().all(|f| covered.contains(&f.as_str())),
@@ -277,7 +277,7 @@ impl Source for Indexed {
                         serde_json::from_str(&d.to_string()).unwrap(),
                     );
                 }
-                (p, Some(Value::Object(cover)))
+                (p, Some(std::rc::Rc::new(Value::Object(cover))))
             })
             .collect())
     }
