@@ -17,6 +17,12 @@
 //! with an equality on that field the walk takes that value's part ([`RangeKey::within`]), which
 //! leaves out every record the equality refuses, and which decides the query when the equality and
 //! the range are all its conditions.
+//!
+//! A range index's entries may carry some of their records' fields ([`Source::covered`]: cards'
+//! kept index carries its cards' small fields). When every field the query reads is carried, the
+//! walk checks, sorts and counts from the entries ([`Source::range_docs`]) and reads records only
+//! for the page; an entry inside the span is checked only against the conditions the span does not
+//! hold ([`ListQuery::matches_beside`]).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
