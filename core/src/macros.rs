@@ -49,6 +49,7 @@ macro_rules! indexed {
         $(, ranges { $($range:literal [$($shown:literal),+] => $rvalue:expr),+ $(,)? })?
         $(, kept { $($kept:literal [$($kshown:literal),+]),+ $(,)? }, stale = $stale:path)?
         $(, compound { $($cindex:literal by $cfield:literal),+ $(,)? })?
+        $(, covered = $covered:path, $class:path => $uncover:path, $class_of:path)?
         $(, digits { $($dfield:literal => $dn:literal),+ $(,)? })?
         $(, texts { $($tfield:literal => $tvalue:expr),+ $(,)? })?) => {
         impl $crate::storage::table::Indexed for $ty {
@@ -76,6 +77,21 @@ macro_rules! indexed {
             })?
 
             $(const DIGITS: &'static [(&'static str, u32)] = &[$(($dfield, $dn)),+];)?
+
+            $(const COVERED: &'static [&'static str] = $covered;
+
+            const COVER_CLASS: &'static [&'static str] = $class;
+
+            fn cover_class(cover: &[u8]) -> Option<&[u8]> {
+                $class_of(cover)
+            }
+
+            fn uncover(
+                id: &str,
+                cover: &[u8],
+            ) -> ::core::result::Result<Self, $crate::storage::StoreError> {
+                $uncover(id, cover)
+            })?
 
             $(const COMPOUND: &'static [(&'static str, &'static str)] =
                 &[$(($cindex, $cfield)),+];)?

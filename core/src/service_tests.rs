@@ -716,6 +716,58 @@ fn a_format_5_store_gets_compound_range_parts() {
     assert!(v_contains(&all, &card) && v_contains(&all, &paused));
 }
 
+/// Format 8 wrote cards' entries in the kept range index of what they can spend (the whole
+/// index and its status parts) with empty values; format 9 gives each its card's cover.
+#[test]
+fn a_format_8_store_gets_covered_range_entries() {
+    let mut app = App::new();
+    let (acct, card) = spend_fixture(&mut app);
+    // A canceled card (its cover says so) and a card with a hold stored (its cover's amount is
+    // its balance less the hold).
+    let holder = app.holder();
+    let (_, gone) = app.issue(&acct, &holder, Some("7"));
+    let gone = gone["data"]["_id"].as_str().unwrap().to_string();
+    let (s, v) = app.call(Method::Delete, &format!("/cards/{gone}"), None);
+    assert_eq!(s, 200, "{v}");
+    crate::storage::format::stamp(&mut app.store).unwrap();
+    let current = snapshot(&mut app.store);
+    let mut emptied = 0;
+    for (k, v) in snapshot(&mut app.store) {
+        let p = keys::text_parts(&k);
+        if p[0] == b"r" && p.get(2) == Some(&&b"card"[..]) && p[3].starts_with(b"available") {
+            assert!(!v.is_empty(), "{}", String::from_utf8_lossy(&k));
+            app.store.put(&k, &[]).unwrap();
+            emptied += 1;
+        }
+    }
+    // Every card in the whole index and in its status's part.
+    let records = keys::records("alice", keys::Kind::Card);
+    let cards = crate::storage::scan_prefix(&mut app.store, &records).unwrap();
+    assert_eq!(emptied, cards.len() * 2);
+    app.store
+        .put(&keys::format_version(), &8u32.to_be_bytes())
+        .unwrap();
+    // Read without covers first: the entries are read whole, with the same answers.
+    let queries = [
+        "/cards?status=canceled&balance.gte=0&sort=-balance",
+        "/cards?brand=Visa&balance.gte=0&sort=-balance",
+        "/cards?balance.lt=1000",
+    ];
+    let before: Vec<Value> = queries
+        .iter()
+        .map(|q| app.call(Method::Get, q, None).1)
+        .collect();
+    upgrade_and_compare(&mut app, &current);
+    for (q, was) in queries.iter().zip(before) {
+        let (s, v) = app.call(Method::Get, q, None);
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["data"], was["data"], "{q}");
+        assert_eq!(v["meta"]["total"], was["meta"]["total"], "{q}");
+        assert!(v["meta"]["total"].as_u64() > Some(0), "{q}: {v}");
+    }
+    assert!(!card.is_empty());
+}
+
 fn v_contains(list: &Value, id: &str) -> bool {
     list["data"]
         .as_array()

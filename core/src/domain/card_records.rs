@@ -192,7 +192,7 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
         keep_available(
             s.tx,
             s.client,
-            &card.id,
+            card,
             (
                 Some((old.status, old.balance - held)),
                 (card.status, card.balance - held),
@@ -202,34 +202,153 @@ pub(crate) fn save(s: &mut Scope, card: &Card) -> Result<()> {
     Ok(())
 }
 
+/// What a card's entries in the kept index of what it can spend carry as their value: the small
+/// fields list filters read ([`COVERED`]), so a count or a check over a span of the index reads
+/// no card record (docs/first-pass.md). All but `status` and the amount never change, and both
+/// move the entry anyway, so a cover costs bytes, never a write.
+///
+/// Encoded as a version byte, the length of the class (the fields many cards share:
+/// [`COVER_CLASS`], in postcard), the class, then `createdAt` (ms, 8 bytes big endian) and the
+/// amount (`Decimal::serialize`, 16 bytes): a walk that reads only class fields makes one document
+/// per distinct class ([`cover_class`]), not one per card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cover {
+    pub class: CoverClass,
+    pub created_at: Timestamp,
+    /// The entry's own value (the stored balance less the stored holds), so no key is decoded.
+    pub available: Decimal,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CoverClass {
+    pub status: CardStatus,
+    pub kind: CardType,
+    pub brand: Brand,
+    pub currency: Currency,
+}
+
+const COVER_VERSION: u8 = 1;
+
+/// The top-level fields of a card's list view that [`Cover`] holds (`_id` is the entry's key).
+pub const COVERED: &[&str] = &[
+    "_id",
+    "type",
+    "brand",
+    "currency",
+    "status",
+    "balance",
+    "createdAt",
+    "availableBalance",
+];
+
+/// The fields of [`COVERED`] that a cover's class alone gives.
+pub const COVER_CLASS: &[&str] = &["type", "brand", "currency", "status"];
+
+/// The card `id` of an entry whose value is `cover` ([`Cover::card`]).
+fn uncover(id: &str, cover: &[u8]) -> std::result::Result<Card, crate::storage::StoreError> {
+    Ok(Cover::decode(cover)?.card(id.to_string()))
+}
+
+/// The bytes of a cover's class: covers with equal classes give equal [`COVER_CLASS`] fields.
+pub fn cover_class(cover: &[u8]) -> Option<&[u8]> {
+    match cover {
+        [COVER_VERSION, len, rest @ ..] => rest.get(..usize::from(*len)),
+        _ => None,
+    }
+}
+
+impl Cover {
+    /// The encoded cover of `card` with `available` as its kept value.
+    pub(crate) fn encode(card: &Card, available: Decimal) -> Vec<u8> {
+        let class = CoverClass {
+            status: card.status,
+            kind: card.kind,
+            brand: card.brand,
+            currency: card.currency.clone(),
+        };
+        // Plain fields: encoding cannot fail; a class is a few bytes (a currency is 3 letters).
+        let class = postcard::to_allocvec(&class).unwrap_or_default();
+        let mut out = vec![COVER_VERSION, class.len() as u8];
+        out.extend_from_slice(&class);
+        out.extend_from_slice(&card.created_at.millis().to_be_bytes());
+        out.extend_from_slice(&available.serialize());
+        out
+    }
+
+    pub fn decode(cover: &[u8]) -> std::result::Result<Cover, crate::storage::StoreError> {
+        let bad = || crate::storage::StoreError("a card's range entry has a bad cover".into());
+        let class = cover_class(cover).ok_or_else(bad)?;
+        let rest = &cover[2 + class.len()..];
+        let (Some(ms), Some(amount), 24) = (rest.get(..8), rest.get(8..24), rest.len()) else {
+            return Err(bad());
+        };
+        Ok(Cover {
+            class: postcard::from_bytes(class).map_err(|_| bad())?,
+            created_at: Timestamp(i64::from_be_bytes(ms.try_into().map_err(|_| bad())?)),
+            available: Decimal::deserialize(amount.try_into().map_err(|_| bad())?),
+        })
+    }
+
+    /// The card `id` as far as its cover tells: the [`COVERED`] fields of its view are exactly the
+    /// stored card's (its holds taken off its balance); every other field is empty.
+    pub fn card(self, id: String) -> Card {
+        Card {
+            id,
+            debit_account_id: String::new(),
+            card_holder_id: String::new(),
+            kind: self.class.kind,
+            brand: self.class.brand,
+            currency: self.class.currency,
+            status: self.class.status,
+            metadata: JsonText::default(),
+            spending_controls: SpendingControls::default(),
+            enable_2fa: false,
+            disposable: false,
+            balance: self.available,
+            held: Decimal::ZERO,
+            masked_pan: String::new(),
+            last4: String::new(),
+            expiry_month: String::new(),
+            expiry_year: String::new(),
+            cancellation_reason: None,
+            canceled_at: None,
+            created_at: self.created_at,
+            updated_at: self.created_at,
+        }
+    }
+}
+
 /// The kept range index of what a card can spend (`balance` and `availableBalance` in its view):
 /// its stored ledger balance less its stored holds. Both writes that change either move it, from
 /// the value the stored state gave to the new one ([`save`], [`add_held`]), so it
 /// always holds the stored state and nothing else needs keeping. A hold that lapses by the clock
 /// raises the true value without a write: such cards are [`Indexed::stale`] until their next write
 /// settles them. Its compound part per `status` (`status=active&balance.gte=..&sort=-balance` walks
-/// one part) moves with it, and from part to part when the status changes.
+/// one part) moves with it, and from part to part when the status changes. Each entry's value is
+/// the card's [`Cover`] (`card` is the new state).
 pub(crate) fn keep_available(
     tx: &mut dyn crate::storage::Tx,
     client: &str,
-    id: &str,
+    card: &Card,
     (old, new): (Option<(CardStatus, Decimal)>, (CardStatus, Decimal)),
 ) -> std::result::Result<(), crate::storage::StoreError> {
+    let cover = Cover::encode(card, new.1);
+    let recover = old.is_some_and(|(status, _)| status != new.0);
     let old = old.map(|(status, v)| (status, Ordered::Num(v)));
     let new = (new.0, Ordered::Num(new.1));
     table::keep_range(
         tx,
         client,
-        Kind::Card,
-        AVAILABLE,
-        id,
+        (Kind::Card, AVAILABLE),
+        (&card.id, &cover),
         (old.as_ref().map(|(_, v)| v), &new.1),
+        recover,
     )?;
     table::keep_compound(
         tx,
         client,
         (Kind::Card, AVAILABLE, "status"),
-        id,
+        (&card.id, &cover),
         (
             old.as_ref().map(|(status, v)| (status.as_str(), v)),
             (new.0.as_str(), &new.1),
@@ -266,7 +385,7 @@ indexed!(Card, Kind::Card, |r| {
     "available" ["balance", "availableBalance"],
 }, stale = lapsed_cards, compound {
     "available" by "status",
-}, digits {
+}, covered = COVERED, COVER_CLASS => uncover, cover_class, digits {
     "last4" => 4,
 });
 
@@ -361,7 +480,7 @@ pub(crate) fn add_held(s: &mut Scope, card_id: &str, delta: Decimal) -> Result<(
             Some((card.status, card.balance - before)),
             (card.status, card.balance - amount),
         );
-        keep_available(s.tx, s.client, card_id, moved)?;
+        keep_available(s.tx, s.client, &card, moved)?;
     }
     Ok(())
 }
@@ -412,6 +531,36 @@ mod tests {
             created_at: Timestamp(1_600_000_000_000),
             updated_at: Timestamp(1_700_000_000_456),
         }
+    }
+
+    #[test]
+    fn a_cover_gives_the_covered_fields_as_the_card_does() {
+        use crate::http::views::CardView;
+        let mut card = full();
+        card.held = Decimal::new(1234, 2);
+        let cover = Cover::encode(&card, card.balance - card.held);
+        let fields: Vec<String> = COVERED.iter().map(|f| f.to_string()).collect();
+        let only = |c: &Card| {
+            let view = CardView::from(c);
+            serde_json::to_value(crate::http::listing::Only(&view, &fields)).unwrap()
+        };
+        let uncovered = uncover(&card.id, &cover).unwrap();
+        assert_eq!(only(&uncovered), only(&card));
+        assert_eq!(only(&card).as_object().unwrap().len(), COVERED.len());
+        // Cards of one class share its bytes; another status is another class.
+        let mut other = full();
+        other.id = "beef".into();
+        other.created_at = Timestamp(7);
+        let same = Cover::encode(&other, Decimal::ONE);
+        assert_eq!(cover_class(&same), cover_class(&cover));
+        other.status = CardStatus::Active;
+        let moved = Cover::encode(&other, Decimal::ONE);
+        assert_ne!(cover_class(&moved), cover_class(&cover));
+        // A cover cut short or of another version is refused.
+        assert!(Cover::decode(&cover[..cover.len() - 1]).is_err());
+        let mut newer = cover.clone();
+        newer[0] += 1;
+        assert!(Cover::decode(&newer).is_err());
     }
 
     #[test]

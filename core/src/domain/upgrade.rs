@@ -29,7 +29,12 @@ const CHUNK: usize = 1024;
 /// Brings a store in format `from` to the current one, and stamps it; a store with PAN index
 /// entries keyed per vault key only to format 7, which [`with_vault`] takes on.
 pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
-    to_7(tx, from)?;
+    if from <= format::PAN_INDEX_PER_VAULT_KEY {
+        to_7(tx, from)?;
+    }
+    // Format 9's step is independent of format 8's (the PAN index): it runs on a format-7 store
+    // before the vault re-keys it, and again (changing nothing) on each open until then.
+    covered_available(tx)?;
     let per_vault_key = tx.get(&keys::pan_index_key())?.is_none() && {
         let start = keys::pan_indexes();
         !tx.scan(&start, &prefix_end(&start), Direction::Forward, 1)?
@@ -239,6 +244,36 @@ fn compound_available_by_status(tx: &mut dyn Tx) -> Result<(), StoreError> {
 /// Format 7, one step per change (each its own function).
 fn from_6(tx: &mut dyn Tx) -> Result<(), StoreError> {
     deliveries_by_endpoint_only(tx)
+}
+
+/// Format 9 gives each card's entries in its kept range index of what it can spend (the whole
+/// index and its status's part) the card's `Cover` as their value, so a list counts and checks a
+/// span of the index without reading the cards. An independent step: it rewrites only those
+/// entries' values (writing, and counting, an entry that is missing), so it can run on any store
+/// in format 6 or later, in either shape.
+fn covered_available(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    for client in table::clients_with(tx, Kind::Card)? {
+        each(tx, &keys::records(&client, Kind::Card), |tx, (_, value)| {
+            let card: Card = codec::decode(&value)?;
+            let held = codec::get::<HeldTotal>(tx, &keys::held_total(&client, &card.id))?
+                .map_or(Decimal::ZERO, |t| t.amount);
+            let available = card.balance - held;
+            let cover = card_records::Cover::encode(&card, available);
+            let entry = (card.id.as_str(), cover.as_slice());
+            let value = Ordered::Num(available);
+            let part =
+                keys::compound_range(card_records::AVAILABLE, "status", card.status.as_str());
+            table::cover_range(
+                tx,
+                &client,
+                (Kind::Card, card_records::AVAILABLE),
+                entry,
+                &value,
+            )?;
+            table::cover_range(tx, &client, (Kind::Card, &part), entry, &value)
+        })?;
+    }
+    Ok(())
 }
 
 /// Format 7 indexes webhook deliveries by `endpointId` alone (`Delivery`'s `Indexed`): their

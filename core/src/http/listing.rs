@@ -1,7 +1,9 @@
 //! Lists over indexed records: the list planner's [`Source`] for one record kind, turning records
 //! into list documents (their views) only as the planner asks for them.
 
+use std::collections::HashMap;
 use std::marker::PhantomData;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -38,12 +40,20 @@ type Projection<'c, 's, R> =
 /// Decodes a stored record for a projection: only what the given top-level fields need.
 type PartDecoder<R> = fn(&[u8], &[String]) -> Result<R, StoreError>;
 
+/// Makes the document of the given top-level fields of a record known from a range entry's cover
+/// (`Indexed::uncover`): those fields exactly as the view shows them.
+type CoverView<'c, R> = Box<dyn FnMut(R, &[String]) -> ApiResult<Value> + 'c>;
+
 /// The records of kind `R` of the scope's client; `view` makes a record's list document.
 pub struct Records<'c, 's, R, F> {
     scope: &'c mut Scope<'s>,
     view: F,
     /// For passes over every record: a document of only the fields the query reads.
     only: Option<(PartDecoder<R>, Projection<'c, 's, R>)>,
+    /// For walks over a kept range index whose entries carry `Indexed::COVERED`.
+    cover: Option<CoverView<'c, R>>,
+    /// The documents of some `Indexed::COVER_CLASS` fields (the first) made so far, by class.
+    classes: (Vec<String>, HashMap<Vec<u8>, Rc<Value>>),
     kind: PhantomData<R>,
 }
 
@@ -57,8 +67,18 @@ where
             scope,
             view,
             only: None,
+            cover: None,
+            classes: (Vec::new(), HashMap::new()),
             kind: PhantomData,
         }
+    }
+
+    /// Walks over a kept range index make each entry's document from its cover with `view` (a
+    /// record with only `Indexed::COVERED` filled, the fields to give), which must give those
+    /// fields exactly as the list view does.
+    pub fn covered(mut self, view: impl FnMut(R, &[String]) -> ApiResult<Value> + 'c) -> Self {
+        self.cover = Some(Box::new(view));
+        self
     }
 
     /// Passes over every record decode each with `decode` (the stored bytes, the top-level
@@ -277,6 +297,62 @@ where
             after,
             n,
         )?)
+    }
+
+    fn covered(&self, key: &RangeKey) -> &'static [&'static str] {
+        let kept = table::range_index_of::<R>(&key.field)
+            .is_some_and(|index| R::KEPT_RANGES.iter().any(|(name, _)| *name == index));
+        match self.cover.is_some() && kept {
+            true => R::COVERED,
+            false => &[],
+        }
+    }
+
+    fn range_docs(
+        &mut self,
+        key: &RangeKey,
+        span: &Span,
+        (desc, after, n): (bool, Option<&RangePos>, usize),
+        fields: &[String],
+    ) -> ApiResult<Vec<(RangePos, Option<Rc<Value>>)>> {
+        let Some(index) = range_index::<R>(key) else {
+            return Ok(Vec::new());
+        };
+        let dir = if desc {
+            Direction::Reverse
+        } else {
+            Direction::Forward
+        };
+        let (tx, client) = (&mut *self.scope.tx, self.scope.client);
+        let rows = table::range_entries(tx, client, (R::KIND, &index), span, dir, after, n)?;
+        let covers = !Source::covered(self, key).is_empty();
+        // Fields of the class alone: one document per distinct class (a handful), shared.
+        let by_class = fields.iter().all(|f| R::COVER_CLASS.contains(&f.as_str()));
+        if by_class && self.classes.0 != fields {
+            self.classes = (fields.to_vec(), HashMap::new());
+        }
+        let mut out = Vec::with_capacity(rows.len());
+        for (p, cover) in rows {
+            let Some(view) = self.cover.as_mut().filter(|_| covers && !cover.is_empty()) else {
+                // An entry written before covers (none after the format-9 upgrade) is read whole.
+                out.push((p, None));
+                continue;
+            };
+            let class = R::cover_class(&cover).filter(|_| by_class);
+            let known = class.and_then(|c| self.classes.1.get(c));
+            let doc = match known {
+                Some(doc) => Rc::clone(doc),
+                None => {
+                    let doc = Rc::new(view(R::uncover(&p.id, &cover)?, fields)?);
+                    if let Some(c) = class {
+                        self.classes.1.insert(c.to_vec(), Rc::clone(&doc));
+                    }
+                    doc
+                }
+            };
+            out.push((p, Some(doc)));
+        }
+        Ok(out)
     }
 
     fn scan(&mut self, after: Option<&str>, n: usize) -> ApiResult<Vec<(Pos, Value)>> {

@@ -72,7 +72,7 @@ impl ListQuery {
 }
 
 /// Whether any scalar inside `v` (arrays and objects searched through), as text, matches.
-fn text_matches(v: &Value, re: &Regex) -> bool {
+pub(super) fn text_matches(v: &Value, re: &Regex) -> bool {
     match v {
         Value::Array(items) => items.iter().any(|x| text_matches(x, re)),
         Value::Object(map) => map.values().any(|x| text_matches(x, re)),

@@ -17,13 +17,20 @@
 //! with an equality on that field the walk takes that value's part ([`RangeKey::within`]), which
 //! leaves out every record the equality refuses, and which decides the query when the equality and
 //! the range are all its conditions.
+//!
+//! A range index's entries may carry some of their records' fields ([`Source::covered`]: cards'
+//! kept index carries its cards' small fields). When every field the query reads is carried, the
+//! walk checks, sorts and counts from the entries ([`Source::range_docs`]) and reads records only
+//! for the page; an entry inside the span is checked only against the conditions the span does not
+//! hold ([`ListQuery::matches_beside`]).
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::ListQuery;
-use super::filter::{Op, Operand};
+use super::filter::{Condition, Op, Operand};
 use super::run::{ALL, Bounds, Candidates, Page, Pos, RangeKey, RangePos, Source};
 use super::schema::lookup;
 use super::value::{Scalar, parse_decimal};
@@ -60,6 +67,13 @@ pub(super) struct RangePlan {
     decided: bool,
     /// `Some(desc)`: walked in list order (the sort is on this field); `None`: read whole.
     order: Option<bool>,
+    /// The fields the query reads (its conditions, search and sort, and `_id`), when the index's
+    /// entries carry them all ([`Source::covered`]): the walk checks, sorts and counts from the
+    /// entries, and reads records only for the page.
+    covered: Option<Vec<String>>,
+    /// With `covered`: the fields of the conditions the span does not hold
+    /// ([`ListQuery::matches_beside`]), what a check of an entry in the span reads.
+    beside: Vec<String>,
 }
 
 impl ListQuery {
@@ -68,24 +82,7 @@ impl ListQuery {
     fn spans(&self, src: &dyn Source) -> HashMap<String, (Span, usize)> {
         let mut spans: HashMap<String, (Span, usize)> = HashMap::new();
         for c in &self.conditions {
-            if !src.ranged(&c.path) {
-                continue;
-            }
-            let one = |s: &Scalar| ordered(s);
-            let ends: Vec<(bool, Ordered, bool)> = match (&c.op, &c.operand) {
-                (Op::Gt, Operand::One(s)) => one(s).map(|v| vec![(true, v, false)]),
-                (Op::Gte, Operand::One(s)) => one(s).map(|v| vec![(true, v, true)]),
-                (Op::Lt, Operand::One(s)) => one(s).map(|v| vec![(false, v, false)]),
-                (Op::Lte, Operand::One(s)) => one(s).map(|v| vec![(false, v, true)]),
-                (Op::Eq, Operand::One(s)) => {
-                    one(s).map(|v| vec![(true, v, true), (false, v, true)])
-                }
-                (Op::Between, Operand::Range(lo, hi)) => one(lo)
-                    .zip(one(hi))
-                    .map(|(lo, hi)| vec![(true, lo, true), (false, hi, true)]),
-                _ => None,
-            }
-            .unwrap_or_default();
+            let ends = ends(src, c);
             if ends.is_empty() {
                 continue;
             }
@@ -96,6 +93,41 @@ impl ListQuery {
             *folded += 1;
         }
         spans
+    }
+
+    /// Whether `doc` (of a record whose entry lies in the span of `field`) passes the conditions
+    /// that span does not hold (every one folded into it holds), and the search.
+    fn matches_beside(&self, src: &dyn Source, doc: &Value, field: &str) -> bool {
+        self.conditions
+            .iter()
+            .filter(|c| c.path != field || ends(src, c).is_empty())
+            .all(|c| c.matches(doc))
+            && self.search.as_ref().is_none_or(|re| {
+                self.search_in
+                    .iter()
+                    .any(|p| lookup(doc, p).is_some_and(|v| super::eval::text_matches(v, re)))
+            })
+    }
+
+    /// The top-level fields [`ListQuery::matches_beside`] reads.
+    fn fields_beside(&self, src: &dyn Source, field: &str) -> Vec<String> {
+        let mut fields: Vec<String> = Vec::new();
+        let unfolded = self
+            .conditions
+            .iter()
+            .filter(|c| c.path != field || ends(src, c).is_empty())
+            .map(|c| &c.path);
+        let searched = self
+            .search
+            .as_ref()
+            .map_or(&[][..], |_| &self.search_in[..]);
+        for p in unfolded.chain(searched) {
+            let top = p.split('.').next().unwrap_or(p);
+            if !fields.iter().any(|f| f == top) {
+                fields.push(top.to_string());
+            }
+        }
+        fields
     }
 
     /// The equality condition (field, value) on an indexed field whose value splits the range
@@ -129,6 +161,16 @@ impl ListQuery {
         self.search.is_none() && folded + usize::from(key.within.is_some()) == self.conditions.len()
     }
 
+    /// The fields the query reads, when the entries of `key` carry them all.
+    fn covered_by(&self, src: &dyn Source, key: &RangeKey) -> Option<Vec<String>> {
+        let covered = src.covered(key);
+        let fields = self.read_fields();
+        fields
+            .iter()
+            .all(|f| covered.contains(&f.as_str()))
+            .then_some(fields)
+    }
+
     /// A plan over a range index, when one beats the equality access (`eq_cost`: its entries).
     pub(super) fn range_plan(
         &self,
@@ -148,6 +190,8 @@ impl ListQuery {
             let span = spans.get(&sort.path).map(|(s, _)| s.clone());
             return Ok(Some(RangePlan {
                 decided: self.decides(&spans, &key),
+                covered: self.covered_by(src, &key),
+                beside: self.fields_beside(src, &key.field),
                 key,
                 span: span.unwrap_or_default(),
                 order: Some(sort.desc),
@@ -164,6 +208,8 @@ impl ListQuery {
         }
         Ok(best.map(|(_, key, span)| RangePlan {
             decided: self.decides(&spans, &key),
+            covered: self.covered_by(src, &key),
+            beside: self.fields_beside(src, &key.field),
             key,
             span: span.clone(),
             order: None,
@@ -250,18 +296,26 @@ impl ListQuery {
     ) -> ApiResult<Page> {
         let stale = Stale::read(self, src, &plan.key)?;
         let Some(desc) = plan.order else {
-            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            // Covered: the entries' documents are checked and sorted; top-k reads the page's.
+            let mut walk = RangeWalk::new(plan, &stale, false, None, plan.covered.as_deref());
             let mut docs = VecDeque::new();
             while let Some((p, doc)) = walk.next(src)? {
                 docs.push_back(match doc {
-                    Some(doc) => (
+                    Doc::Whole(doc) => (
                         Pos {
                             created_ms: 0,
                             id: p.id,
                         },
                         doc,
                     ),
-                    None => load(src, &p.id)?,
+                    Doc::Covered(doc) => (
+                        Pos {
+                            created_ms: 0,
+                            id: p.id,
+                        },
+                        Rc::unwrap_or_clone(doc),
+                    ),
+                    Doc::Unread => load(src, &p.id)?,
                 });
             }
             return self.top_k_of(src, Candidates::Loaded(docs), bounds, None);
@@ -288,15 +342,28 @@ impl ListQuery {
             && stop.is_none()
             && src.range_count(&plan.key, &plan.span)?.is_none();
         let (mut items, mut seen, mut has_more) = (Vec::new(), 0usize, false);
-        let mut walk = RangeWalk::new(plan, &stale, walk_desc, from);
+        // Decided: the keys alone say which records are in; else the entries' covers, if any.
+        let covered = plan
+            .covered
+            .as_ref()
+            .filter(|_| !plan.decided)
+            .map(|_| plan.beside.as_slice());
+        let mut walk = RangeWalk::new(plan, &stale, walk_desc, from, covered);
         while let Some((p, doc)) = walk.next(src)? {
             if stop.as_ref().is_some_and(|s| past(&p, s)) {
                 break;
             }
             let doc = match (doc, plan.decided) {
-                (Some(doc), _) => Some(doc),
-                (None, true) => None,
-                (None, false) => {
+                (Doc::Whole(doc), _) => Some(doc),
+                (_, true) => None,
+                (Doc::Covered(doc), false) => {
+                    if !self.matches_beside(src, &doc, &plan.key.field) {
+                        continue;
+                    }
+                    // A page's record is read whole.
+                    None
+                }
+                (Doc::Unread, false) => {
                     let (_, doc) = load(src, &p.id)?;
                     if !self.matches(&doc) {
                         continue;
@@ -333,6 +400,20 @@ impl ListQuery {
             seen as u64
         } else if let Some(n) = self.union_total(src)? {
             n
+        } else if plan.covered.is_some() {
+            // The span's entries carry what the conditions read: counted from them alone.
+            let mut n = 0u64;
+            let mut walk = RangeWalk::new(plan, &stale, false, None, Some(&plan.beside));
+            walk.chunk = COUNT_CHUNK;
+            while let Some((p, doc)) = walk.next(src)? {
+                let pass = match doc {
+                    Doc::Whole(doc) => self.matches(&doc),
+                    Doc::Covered(doc) => self.matches_beside(src, &doc, &plan.key.field),
+                    Doc::Unread => self.matches(&load(src, &p.id)?.1),
+                };
+                n += u64::from(pass);
+            }
+            n
         } else if src
             .range_count(&plan.key, &plan.span)?
             .is_some_and(|n| n > src.count(ALL, "").unwrap_or(0) / 8)
@@ -341,11 +422,12 @@ impl ListQuery {
             self.count_matches(src, &[(ALL.to_string(), String::new())])?
         } else {
             let mut n = 0u64;
-            let mut walk = RangeWalk::new(plan, &stale, false, None);
+            let mut walk = RangeWalk::new(plan, &stale, false, None, None);
             while let Some((p, doc)) = walk.next(src)? {
                 let doc = match doc {
-                    Some(doc) => doc,
-                    None => load(src, &p.id)?.1,
+                    Doc::Whole(doc) => doc,
+                    Doc::Covered(doc) => Rc::unwrap_or_clone(doc),
+                    Doc::Unread => load(src, &p.id)?.1,
                 };
                 if self.matches(&doc) {
                     n += 1;
@@ -396,21 +478,40 @@ impl Stale {
     }
 }
 
+/// What a walk gives with a place: a stale record's whole document, the document of the fields
+/// its entry carries, or nothing read.
+enum Doc {
+    Whole(Value),
+    /// Shared by the entries of one class ([`Source::range_docs`]).
+    Covered(Rc<Value>),
+    Unread,
+}
+
 /// A walk over a span of a range index in one direction, chunk by chunk, with the stale entries
-/// left out and the matching stale records merged in at their true places (with their documents).
+/// left out and the matching stale records merged in at their true places (with their documents);
+/// with `covered`, each entry's document of those fields.
 struct RangeWalk<'p> {
     plan: &'p RangePlan,
     stale: &'p Stale,
     desc: bool,
     from: Option<RangePos>,
-    buf: VecDeque<RangePos>,
+    covered: Option<&'p [String]>,
+    /// Entries read at a time.
+    chunk: usize,
+    buf: VecDeque<(RangePos, Option<Rc<Value>>)>,
     done: bool,
     /// The stale documents still to merge, in walk order.
     pending: VecDeque<(RangePos, Value)>,
 }
 
 impl<'p> RangeWalk<'p> {
-    fn new(plan: &'p RangePlan, stale: &'p Stale, desc: bool, from: Option<RangePos>) -> Self {
+    fn new(
+        plan: &'p RangePlan,
+        stale: &'p Stale,
+        desc: bool,
+        from: Option<RangePos>,
+        covered: Option<&'p [String]>,
+    ) -> Self {
         let ahead = |p: &RangePos| {
             from.as_ref()
                 .is_none_or(|f| if desc { p < f } else { p > f })
@@ -429,24 +530,29 @@ impl<'p> RangeWalk<'p> {
             stale,
             desc,
             from,
+            covered,
+            chunk: CHUNK,
             buf: VecDeque::new(),
             done: false,
             pending,
         }
     }
 
-    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(RangePos, Option<Value>)>> {
+    fn next(&mut self, src: &mut dyn Source) -> ApiResult<Option<(RangePos, Doc)>> {
         loop {
             if self.buf.is_empty() && !self.done {
-                let chunk = src.range_positions(
-                    &self.plan.key,
-                    &self.plan.span,
-                    self.desc,
-                    self.from.as_ref(),
-                    CHUNK,
-                )?;
-                self.done = chunk.len() < CHUNK;
-                if let Some(last) = chunk.last() {
+                let (key, span, from) = (&self.plan.key, &self.plan.span, self.from.as_ref());
+                let n = self.chunk;
+                let chunk: Vec<(RangePos, Option<Rc<Value>>)> = match self.covered {
+                    Some(fields) => src.range_docs(key, span, (self.desc, from, n), fields)?,
+                    None => src
+                        .range_positions(key, span, self.desc, from, n)?
+                        .into_iter()
+                        .map(|p| (p, None))
+                        .collect(),
+                };
+                self.done = chunk.len() < n;
+                if let Some((last, _)) = chunk.last() {
                     self.from = Some(last.clone());
                 }
                 self.buf.extend(chunk);
@@ -454,17 +560,18 @@ impl<'p> RangeWalk<'p> {
             let first = |a: &RangePos, b: &RangePos| if self.desc { a > b } else { a < b };
             let take_stale = match (self.pending.front(), self.buf.front()) {
                 (Some(_), None) => true,
-                (Some((s, _)), Some(p)) => first(s, p),
+                (Some((s, _)), Some((p, _))) => first(s, p),
                 (None, _) => false,
             };
             if take_stale {
-                return Ok(self.pending.pop_front().map(|(p, d)| (p, Some(d))));
+                return Ok(self.pending.pop_front().map(|(p, d)| (p, Doc::Whole(d))));
             }
-            let Some(p) = self.buf.pop_front() else {
+            let Some((p, doc)) = self.buf.pop_front() else {
                 return Ok(None);
             };
-            if !self.stale.ids.contains(&p.id) {
-                return Ok(Some((p, None)));
+            if self.stale.ids.is_empty() || !self.stale.ids.contains(&p.id) {
+                let doc = doc.map_or(Doc::Unread, Doc::Covered);
+                return Ok(Some((p, doc)));
             }
         }
     }
@@ -481,6 +588,27 @@ fn span_holds(span: &Span, v: &[u8]) -> bool {
         v < hi.as_slice() || (*incl && v == hi.as_slice())
     });
     above && below
+}
+
+/// The ends a condition puts on its field's span, when the field is range-indexed and the
+/// condition is a range (none: the condition is not folded into a span).
+fn ends(src: &dyn Source, c: &Condition) -> Vec<(bool, Ordered, bool)> {
+    if !src.ranged(&c.path) {
+        return Vec::new();
+    }
+    let one = |s: &Scalar| ordered(s);
+    match (&c.op, &c.operand) {
+        (Op::Gt, Operand::One(s)) => one(s).map(|v| vec![(true, v, false)]),
+        (Op::Gte, Operand::One(s)) => one(s).map(|v| vec![(true, v, true)]),
+        (Op::Lt, Operand::One(s)) => one(s).map(|v| vec![(false, v, false)]),
+        (Op::Lte, Operand::One(s)) => one(s).map(|v| vec![(false, v, true)]),
+        (Op::Eq, Operand::One(s)) => one(s).map(|v| vec![(true, v, true), (false, v, true)]),
+        (Op::Between, Operand::Range(lo, hi)) => one(lo)
+            .zip(one(hi))
+            .map(|(lo, hi)| vec![(true, lo, true), (false, hi, true)]),
+        _ => None,
+    }
+    .unwrap_or_default()
 }
 
 /// The value of a filter operand as a range index holds it.

@@ -13,6 +13,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -107,6 +108,25 @@ pub trait Source {
         _n: usize,
     ) -> ApiResult<Vec<RangePos>> {
         Ok(Vec::new())
+    }
+    /// The top-level fields (`_id` among them) that the entries of the range index `key` carry,
+    /// exactly as the records' documents have them: a walk over it ([`Source::range_docs`])
+    /// checks a record against conditions on those fields without reading it.
+    fn covered(&self, _key: &RangeKey) -> &'static [&'static str] {
+        &[]
+    }
+    /// [`Source::range_positions`], each place with a document of the `fields` (all of them
+    /// [`Source::covered`]) that its entry carries, or `None` when the entry carries none.
+    /// Entries that give equal documents may share one.
+    fn range_docs(
+        &mut self,
+        key: &RangeKey,
+        span: &Span,
+        (desc, after, n): (bool, Option<&RangePos>, usize),
+        _fields: &[String],
+    ) -> ApiResult<Vec<(RangePos, Option<Rc<Value>>)>> {
+        let rows = self.range_positions(key, span, desc, after, n)?;
+        Ok(rows.into_iter().map(|p| (p, None)).collect())
     }
     /// Up to `n` of all the records, in an order of the source's choosing (for a store: as stored,
     /// without an index lookup per record), continuing after the record `after` of the last call.
@@ -503,7 +523,7 @@ impl ListQuery {
     /// documents of these alone; the page's records are read whole): `_id` for the tie-break,
     /// `createdAt` only when a condition or the sort reads it (the walk places each record
     /// itself, so formatting every record's instant was wasted).
-    fn read_fields(&self) -> Vec<String> {
+    pub(super) fn read_fields(&self) -> Vec<String> {
         let sorted = self.sort.iter().map(|k| &k.path);
         top_fields(["_id"], self.matched_paths().chain(sorted))
     }

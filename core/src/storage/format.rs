@@ -11,10 +11,11 @@
 //! | 6 | gram indexes ([`super::grams`]) of the text fields searches read (card holders, accounts, transfers, disputes, webhook endpoints), and compound range indexes: cards' kept index of what they can spend also in one part per `status` (`keys::compound_range`), so a status and a range on it walk one part. A format-2 to -5 store is upgraded in place on open |
 //! | 7 | webhook deliveries indexed by `endpointId` alone (no index of every delivery, none by `status`), and each pending delivery's entry `wp` ([`super::keys::delivery_pending`]), so a delivery writes fewer keys. A format-2 to -6 store is upgraded in place on open |
 //! | 8 | the PAN uniqueness index (`pan 0 hmac`) keyed by an HMAC under the store's own PAN-index key (random, sealed under the active vault key at `m 0 panindexkey`) instead of under each vault key, so a vault rotation rewrites only the sealed entries. A format-2 to -7 store is upgraded on open to format 7, and to 8 at once when it holds no PAN index entry; one that does is re-keyed by the first open with the vault keys (`domain::vault::Vault::upgrade_pan_index`) |
+//! | 9 | cards' entries in the kept range index of what they can spend (whole and per `status`) carry the card's small list fields as their value (`domain::card_records::Cover`), so a count or check over a span reads no card. A format-2 to -8 store is upgraded in place on open (a format-7 store with PAN index entries gets the covers and stays at 7 until the vault re-keys it) |
 
 use super::{Direction, StoreError, Tx, keys};
 
-pub const CURRENT: u32 = 8;
+pub const CURRENT: u32 = 9;
 
 /// The last format whose PAN index is keyed per vault key: a store that holds PAN index entries
 /// stays in it after [`open`] until the vault keys re-key the index.
@@ -85,7 +86,7 @@ pub fn open(tx: &mut dyn Tx) -> Result<Opened, FormatError> {
             stamp(tx)?;
             Ok(Opened::Current)
         }
-        Some(v @ (2..=7)) => Ok(Opened::Older(v)),
+        Some(v @ (2..=8)) => Ok(Opened::Older(v)),
         Some(1) => Err(FormatError::Unsupported(format!(
             "the data was written by an earlier release (data format 1, JSON records); this release \
              reads data format {CURRENT}. Start this release on a new data file (or database), or keep \
@@ -117,13 +118,13 @@ mod tests {
 
         let mut newer = MemStore::new();
         newer
-            .put(&keys::format_version(), &9u32.to_be_bytes())
+            .put(&keys::format_version(), &(CURRENT + 1).to_be_bytes())
             .unwrap();
         assert!(
             open(&mut newer)
                 .unwrap_err()
                 .to_string()
-                .contains("format 9")
+                .contains(&format!("format {}", CURRENT + 1))
         );
     }
 }

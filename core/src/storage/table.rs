@@ -41,6 +41,22 @@ pub trait Indexed: Record {
     fn texts(&self) -> Vec<&str> {
         Vec::new()
     }
+    /// The top-level list-view fields (`_id` among them) that the entries of the kept range
+    /// indexes carry as their value ([`keep_range`]'s cover), exactly as the record's view has
+    /// them: a walk over such an index checks them without reading records ([`range_entries`]).
+    const COVERED: &'static [&'static str] = &[];
+    /// The fields of [`Indexed::COVERED`] that depend only on a cover's class
+    /// ([`Indexed::cover_class`]): many records share one.
+    const COVER_CLASS: &'static [&'static str] = &[];
+    /// The class part of a cover.
+    fn cover_class(_cover: &[u8]) -> Option<&[u8]> {
+        None
+    }
+    /// The record `id` as far as a kept range entry's cover tells: its [`Indexed::COVERED`]
+    /// fields as stored, the rest empty.
+    fn uncover(_id: &str, _cover: &[u8]) -> Result<Self, StoreError> {
+        Err(StoreError(format!("{} entries carry no cover", Self::NAME)))
+    }
     /// Indexed fields whose every value is exactly this many ASCII digits (a card's `last4`).
     const DIGITS: &'static [(&'static str, u32)] = &[];
     /// Range indexes the domain keeps itself ([`keep_range`]), as [`Indexed::RANGES`]: their
@@ -87,44 +103,86 @@ pub fn index_value<'r, R: Indexed>(r: &'r R, field: &str) -> Option<&'r str> {
 
 /// Moves the entry of record `id` in the compound part of the kept range index `index` by `field`
 /// from `old` (the field's value and the kept value; none: no entry yet) to `new`: within one part
-/// when the field's value stays, else out of the old part into the new one.
+/// when the field's value stays, else out of the old part into the new one. `cover` is the entry's
+/// value (what a walk reads instead of the record: [`range_entries`]).
 pub fn keep_compound(
     tx: &mut dyn Tx,
     client: &str,
     (kind, index, field): (Kind, &str, &str),
-    id: &str,
+    (id, cover): (&str, &[u8]),
     (old, new): (Option<(&str, &Ordered)>, (&str, &Ordered)),
 ) -> Res {
     let part = |value: &str| keys::compound_range(index, field, value);
     match old {
-        Some((was, old)) if was == new.0 => {
-            keep_range(tx, client, kind, &part(was), id, (Some(old), new.1))
-        }
+        Some((was, old)) if was == new.0 => keep_range(
+            tx,
+            client,
+            (kind, &part(was)),
+            (id, cover),
+            (Some(old), new.1),
+            false,
+        ),
         Some((was, old)) => {
             remove_range(tx, client, kind, &part(was), &old.encode(), id)?;
-            add_range(tx, client, kind, &part(new.0), &new.1.encode(), id)
+            add_range(
+                tx,
+                client,
+                (kind, &part(new.0)),
+                &new.1.encode(),
+                (id, cover),
+            )
         }
-        None => add_range(tx, client, kind, &part(new.0), &new.1.encode(), id),
+        None => add_range(
+            tx,
+            client,
+            (kind, &part(new.0)),
+            &new.1.encode(),
+            (id, cover),
+        ),
     }
 }
 
 /// Moves the entry of record `id` in the kept range index `index` from `old` (none: no entry
-/// yet) to `new`. The domain derives both from what is stored, so nothing is read here.
+/// yet) to `new`, with `cover` as its value. The domain derives both from what is stored, so
+/// nothing is read here. An entry whose value stays is rewritten only when `recover` (its cover
+/// changed).
 pub fn keep_range(
     tx: &mut dyn Tx,
     client: &str,
-    kind: Kind,
-    index: &str,
-    id: &str,
+    (kind, index): (Kind, &str),
+    (id, cover): (&str, &[u8]),
     (old, new): (Option<&Ordered>, &Ordered),
+    recover: bool,
 ) -> Res {
     if old == Some(new) {
+        if recover {
+            let prefix = keys::range_index(client, kind, index);
+            tx.put(&keys::range_entry(&prefix, &new.encode(), id), cover)?;
+        }
         return Ok(());
     }
     let new = new.encode();
     match old.map(Ordered::encode) {
-        Some(old) => move_range(tx, client, kind, index, (&old, &new), id),
-        None => add_range(tx, client, kind, index, &new, id),
+        Some(old) => move_range(tx, client, (kind, index), (&old, &new), (id, cover)),
+        None => add_range(tx, client, (kind, index), &new, (id, cover)),
+    }
+}
+
+/// Gives the entry of `id` at `value` in the kept range index `index` the value `cover`, writing
+/// (and counting) the entry when it is missing (for upgrades).
+pub fn cover_range(
+    tx: &mut dyn Tx,
+    client: &str,
+    (kind, index): (Kind, &str),
+    (id, cover): (&str, &[u8]),
+    value: &Ordered,
+) -> Res {
+    let new = value.encode();
+    let key = keys::range_entry(&keys::range_index(client, kind, index), &new, id);
+    match tx.get(&key)? {
+        None => add_range(tx, client, (kind, index), &new, (id, cover)),
+        Some(stored) if stored == cover => Ok(()),
+        Some(_) => tx.put(&key, cover),
     }
 }
 
@@ -140,7 +198,7 @@ pub fn start_range(
     let new = value.encode();
     let key = keys::range_entry(&keys::range_index(client, kind, index), &new, id);
     if tx.get(&key)?.is_none() {
-        add_range(tx, client, kind, index, &new, id)?;
+        add_range(tx, client, (kind, index), &new, (id, &[]))?;
     }
     Ok(())
 }
@@ -152,18 +210,17 @@ fn range_count_key(client: &str, kind: Kind, index: &str, encoded: &[u8], id: &s
     k
 }
 
-/// Writes a range index entry and counts it in its bucket.
+/// Writes a range index entry (its value `cover`) and counts it in its bucket.
 fn add_range(
     tx: &mut dyn Tx,
     client: &str,
-    kind: Kind,
-    index: &str,
+    (kind, index): (Kind, &str),
     encoded: &[u8],
-    id: &str,
+    (id, cover): (&str, &[u8]),
 ) -> Res {
     let prefix = keys::range_index(client, kind, index);
     // A record has one entry per range index, and this is not its place yet.
-    tx.put_new(&keys::range_entry(&prefix, encoded, id), &[])?;
+    tx.put_new(&keys::range_entry(&prefix, encoded, id), cover)?;
     bump(tx, &range_count_key(client, kind, index, encoded, id), 1)
 }
 
@@ -185,18 +242,17 @@ fn remove_range(
 fn move_range(
     tx: &mut dyn Tx,
     client: &str,
-    kind: Kind,
-    index: &str,
+    (kind, index): (Kind, &str),
     (old, new): (&[u8], &[u8]),
-    id: &str,
+    (id, cover): (&str, &[u8]),
 ) -> Res {
     if Ordered::bucket(old) != Ordered::bucket(new) {
         remove_range(tx, client, kind, index, old, id)?;
-        return add_range(tx, client, kind, index, new, id);
+        return add_range(tx, client, (kind, index), new, (id, cover));
     }
     let prefix = keys::range_index(client, kind, index);
     tx.delete(&keys::range_entry(&prefix, old, id))?;
-    tx.put_new(&keys::range_entry(&prefix, new, id), &[])
+    tx.put_new(&keys::range_entry(&prefix, new, id), cover)
 }
 
 /// The exact number of entries of the range index `index` of `kind` whose values lie in `span`:
@@ -424,7 +480,7 @@ pub fn insert<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
         add_entry(tx, client, r, field, value)?;
     }
     for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
-        add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+        add_range(tx, client, (R::KIND, index), &value.encode(), (r.id(), &[]))?;
     }
     for (field, gram) in gram_entries(r) {
         add_entry(tx, client, r, &field, &gram)?;
@@ -464,7 +520,7 @@ pub fn index_field<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R, field: &str
 pub fn index_ranges<R: Indexed>(tx: &mut dyn Tx, client: &str, r: &R) -> Res {
     for ((index, _), value) in R::RANGES.iter().zip(r.range_values()) {
         if tx.get(&range_key(client, r, index, &value))?.is_none() {
-            add_range(tx, client, R::KIND, index, &value.encode(), r.id())?;
+            add_range(tx, client, (R::KIND, index), &value.encode(), (r.id(), &[]))?;
         }
     }
     Ok(())
@@ -503,7 +559,7 @@ pub fn save_over<R: Indexed>(
         // Equal values encode alike (1.5 and 1.50): only a changed value moves its entry.
         if was != now {
             let (was, now) = (was.encode(), now.encode());
-            move_range(tx, client, R::KIND, index, (&was, &now), r.id())?;
+            move_range(tx, client, (R::KIND, index), (&was, &now), (r.id(), &[]))?;
         }
     }
     if !R::TEXTS.is_empty() && (moved || old.texts() != r.texts()) {
@@ -621,24 +677,23 @@ pub fn range_positions(
     after: Option<&RangePosition>,
     n: usize,
 ) -> Result<Vec<RangePosition>, StoreError> {
+    let rows = range_entries(tx, client, (kind, index), span, dir, after, n)?;
+    Ok(rows.into_iter().map(|(p, _)| p).collect())
+}
+
+/// [`range_positions`], each place with its entry's value: the cover a kept range index's entry
+/// carries ([`keep_range`]; empty for the other indexes), read in the same walk.
+pub fn range_entries(
+    tx: &mut dyn Tx,
+    client: &str,
+    (kind, index): (Kind, &str),
+    span: &Span,
+    dir: Direction,
+    after: Option<&RangePosition>,
+    n: usize,
+) -> Result<Vec<(RangePosition, Vec<u8>)>, StoreError> {
     let prefix = keys::range_index(client, kind, index);
-    let at = |v: &Ordered, past: bool| {
-        let mut k = prefix.clone();
-        k.extend_from_slice(&v.encode());
-        // Ids are ASCII, so 0xff sorts after every id of the value.
-        if past {
-            k.push(0xff);
-        }
-        k
-    };
-    let mut start = match &span.lo {
-        None => prefix.clone(),
-        Some((v, inclusive)) => at(v, !inclusive),
-    };
-    let mut end = match &span.hi {
-        None => super::prefix_end(&prefix),
-        Some((v, inclusive)) => at(v, *inclusive),
-    };
+    let (mut start, mut end) = span_keys(&prefix, span);
     if let Some(p) = after {
         let mut k = keys::range_entry(&prefix, &p.value, &p.id);
         match dir {
@@ -653,12 +708,15 @@ pub fn range_positions(
         return Ok(Vec::new());
     }
     tx.scan(&start, &end, dir, n)?
-        .iter()
-        .map(|(k, _)| {
-            keys::range_entry_parts(&prefix, k)
-                .map(|(value, id)| RangePosition {
-                    value: value.to_vec(),
-                    id: id.to_string(),
+        .into_iter()
+        .map(|(k, v)| {
+            keys::range_entry_parts(&prefix, &k)
+                .map(|(value, id)| {
+                    let p = RangePosition {
+                        value: value.to_vec(),
+                        id: id.to_string(),
+                    };
+                    (p, v)
                 })
                 .ok_or_else(|| StoreError("a range index key is malformed".into()))
         })
@@ -815,14 +873,14 @@ mod tests {
             let mut now: Vec<Decimal> = values.iter().map(|(m, s)| Decimal::new(*m, *s)).collect();
             let id = |i: usize| format!("{i:024x}");
             for (i, v) in now.iter().enumerate() {
-                add_range(&mut tx, "c", Kind::Card, "x", &Ordered::Num(*v).encode(), &id(i)).unwrap();
+                add_range(&mut tx, "c", (Kind::Card, "x"), &Ordered::Num(*v).encode(), (&id(i), &[])).unwrap();
             }
             if !now.is_empty() {
                 for (i, v) in moves {
                     let i = i.index(now.len());
                     let (old, new) = (Ordered::Num(now[i]).encode(), Ordered::Num(Decimal::new(v, 2)).encode());
                     if old != new {
-                        move_range(&mut tx, "c", Kind::Card, "x", (&old, &new), &id(i)).unwrap();
+                        move_range(&mut tx, "c", (Kind::Card, "x"), (&old, &new), (&id(i), &[])).unwrap();
                     }
                     now[i] = Decimal::new(v, 2);
                 }

@@ -172,12 +172,7 @@ pub fn create(s: &mut Scope, vault: &Vault, new: NewCard) -> Result<Card> {
         updated_at: s.now,
     };
     table::insert(s.tx, s.client, &card)?;
-    keep_available(
-        s.tx,
-        s.client,
-        &card.id,
-        (None, (card.status, card.balance)),
-    )?;
+    keep_available(s.tx, s.client, &card, (None, (card.status, card.balance)))?;
     Ok(card)
 }
 

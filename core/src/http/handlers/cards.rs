@@ -80,7 +80,9 @@ pub fn list(c: &mut Call) -> ApiResult<Response> {
                     .map(|card| to_value(Only(&CardView::from(card), fields)))
                     .collect()
             },
-        ),
+        )
+        // A card from its range entry's cover: its holds are already off its balance.
+        .covered(|card, fields| to_value(Only(&CardView::from(&card), fields))),
         None,
     )?;
     // Many cards share a holder or an account: load each related record once per request.
