@@ -801,6 +801,24 @@ mod tests {
     use super::*;
     use crate::domain::Currency;
 
+    /// A card rebuilt from its range entry's cover shows the covered fields of the list view as
+    /// the card itself does, and exactly those.
+    #[test]
+    fn a_cover_gives_the_covered_fields_as_the_card_does() {
+        use crate::domain::card_records::{COVERED, Cover, tests::full};
+        let mut card = full();
+        card.held = Decimal::new(1234, 2);
+        let cover = Cover::encode(&card, card.balance - card.held);
+        let fields: Vec<String> = COVERED.iter().map(|f| f.to_string()).collect();
+        let only = |c: &Card| {
+            let view = CardView::from(c);
+            serde_json::to_value(crate::http::listing::Only(&view, &fields)).unwrap()
+        };
+        let uncovered = Cover::decode(&cover).unwrap().card(card.id.clone());
+        assert_eq!(only(&uncovered), only(&card));
+        assert_eq!(only(&card).as_object().unwrap().len(), COVERED.len());
+    }
+
     /// A view declared with `view!` writes what the serde struct it replaced wrote, to the byte.
     #[test]
     fn a_declared_view_writes_its_fields_in_order() {
