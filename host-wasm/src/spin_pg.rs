@@ -60,16 +60,23 @@ struct Alone(Connection);
 impl Alone {
     fn take(url: &str, timeouts: &[ParameterValue]) -> Result<Alone, Outcome> {
         let conn = open(url).map_err(|e| Outcome::Failed(format!("cannot connect: {e}")))?;
-        let step = |statement: &str, params: &[ParameterValue]| {
-            conn.execute(statement, params)
-                .map(|_| ())
-                .map_err(|e| failed("cannot take the write lock", &describe(&e)))
-        };
-        step(sql::BEGIN_SCHEMA, &[])?;
+        let refused = |e: PgError| failed("cannot take the write lock", &describe(&e));
+        // A trapped instance leaves this connection in Spin's pool: its session times an aborted
+        // transaction out too.
+        conn.execute(sql::SET_IDLE_TIMEOUT_SESSION, &timeouts[1..])
+            .map_err(refused)?;
+        conn.execute(sql::BEGIN_SCHEMA, &[]).map_err(refused)?;
+        // Held before the wait: a lock wait that runs out of time aborts the transaction, and
+        // dropping `Alone` then ends it. Left open, the pooled connection would sit in it, its
+        // idle timeout (set by the failed statement) undone with it, until the next request.
+        let alone = Alone(conn);
         let mut params = timeouts.to_vec();
         params.push(ParameterValue::Int64(sql::WRITE_LOCK));
-        step(sql::SET_TIMEOUTS_AND_LOCK_ALONE, &params)?;
-        Ok(Alone(conn))
+        alone
+            .0
+            .execute(sql::SET_TIMEOUTS_AND_LOCK_ALONE, &params)
+            .map_err(refused)?;
+        Ok(alone)
     }
 }
 

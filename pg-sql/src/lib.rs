@@ -127,6 +127,12 @@ pub const SET_TIMEOUTS: &str = "SELECT set_config('lock_timeout', $1, true), set
 /// every write that went before it (taken in the write's own transaction, the snapshot would come
 /// before the wait).
 pub const SET_TIMEOUTS_AND_LOCK_ALONE: &str = "SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true), pg_advisory_xact_lock($3)";
+/// The idle timeout for the whole session (`$1`, [`timeout_params`]' second), set once per
+/// connection: a statement's error undoes its transaction's `SET LOCAL`s, so a transaction whose
+/// lock wait ran out of time in an instance that then hung would sit open, aborted, with no idle
+/// timeout of its own.
+pub const SET_IDLE_TIMEOUT_SESSION: &str =
+    "SELECT set_config('idle_in_transaction_session_timeout', $1, false)";
 /// The default of the hosts' store timeout setting (milliseconds).
 pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 

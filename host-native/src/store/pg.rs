@@ -63,6 +63,8 @@ pub struct Conn {
 struct Manager {
     config: postgres::Config,
     tls: MakeRustlsConnect,
+    /// [`sql::SET_IDLE_TIMEOUT_SESSION`]'s parameter.
+    idle_ms: String,
 }
 
 impl r2d2::ManageConnection for Manager {
@@ -71,6 +73,7 @@ impl r2d2::ManageConnection for Manager {
 
     fn connect(&self) -> Result<Conn, postgres::Error> {
         let mut client = self.config.connect(self.tls.clone())?;
+        client.execute(sql::SET_IDLE_TIMEOUT_SESSION, &[&self.idle_ms])?;
         let stmts = Statements {
             get: client.prepare(sql::GET)?,
             put_many: client.prepare(sql::PUT_MANY)?,
@@ -157,6 +160,12 @@ impl PgStore {
         let mut client = config.connect(tls.clone()).with_context(fail)?;
         migrate(&mut client).with_context(fail)?;
         drop(client);
+        let timeouts = sql::timeout_params(
+            u64::try_from(timeout.as_millis())
+                .unwrap_or(u64::MAX)
+                .max(1),
+        );
+        let idle_ms = timeouts[1].clone();
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
@@ -164,18 +173,18 @@ impl PgStore {
             // (`has_broken`), and the request that hit it fails with a storage error.
             .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(30))
-            .build(Manager { config, tls })
+            .build(Manager {
+                config,
+                tls,
+                idle_ms,
+            })
             .with_context(fail)?;
         let store = PgStore {
             pool,
             label: label.clone(),
             retries: AtomicU64::new(0),
             busy: AtomicU64::new(0),
-            timeouts: sql::timeout_params(
-                u64::try_from(timeout.as_millis())
-                    .unwrap_or(u64::MAX)
-                    .max(1),
-            ),
+            timeouts,
         };
         store
             .write(|tx| card_core::Service::open_store(tx).map_err(anyhow::Error::from))
