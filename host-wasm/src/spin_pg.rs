@@ -67,8 +67,7 @@ impl Alone {
             .map_err(refused)?;
         conn.execute(sql::BEGIN_SCHEMA, &[]).map_err(refused)?;
         // Held before the wait: a lock wait that runs out of time aborts the transaction, and
-        // dropping `Alone` then ends it. Left open, the pooled connection would sit in it, its
-        // idle timeout (set by the failed statement) undone with it, until the next request.
+        // dropping `Alone` then ends it at once (not only after the session's idle timeout).
         let alone = Alone(conn);
         let mut params = timeouts.to_vec();
         params.push(ParameterValue::Int64(sql::WRITE_LOCK));

@@ -334,13 +334,6 @@ pub struct PlannedBatch {
     entries: Vec<Resealed>,
 }
 
-impl PlannedBatch {
-    /// The last batch: no card entry after it (its step also re-seals the endpoint secrets).
-    pub fn is_last(&self) -> bool {
-        self.next.is_none()
-    }
-}
-
 /// One entry re-sealed: its key and stored bytes as read, and the bytes sealed under the active
 /// key. Its PAN index entry stays: it is keyed by the PAN-index key, not the vault key.
 struct Resealed {

@@ -526,10 +526,11 @@ fn migrate(client: &mut Client) -> anyhow::Result<()> {
 /// One PostgreSQL transaction as the core's `Tx`. Remembers the first failure: after an error
 /// PostgreSQL refuses every later statement of the transaction, and the batch needs the first cause.
 ///
-/// Writes are held back and sent together ([`sql::PUT_MANY`], [`sql::DELETE_MANY`]) before the next scan and before
-/// the commit: a request's writes come from the core's overlay in one burst after its reads, so a
-/// request costs one write round trip instead of one per key. Their failures (a conflict, a
-/// timeout) then show at that read or at the commit, which fail the whole transaction as before.
+/// Writes are held back and sent together ([`sql::PUT_MANY`], [`sql::DELETE_MANY`]) before the
+/// next scan and before the commit: a request's writes come from the core's overlay in one burst
+/// after its reads, so a request costs at most two write round trips instead of one per key. Their
+/// failures (a conflict, a timeout) then show at that scan or at the commit, which fail the whole
+/// transaction as before.
 pub struct PgTx<'a> {
     tx: Transaction<'a>,
     stmts: &'a Statements,
