@@ -379,9 +379,8 @@ impl Service {
 
 /// An error's cause for the host's log (an internal error's own text, not the answer's).
 /// A webhook delivery's body: the event as `GET /events/{id}` returns it.
-fn event_body(e: &crate::domain::events::Event) -> crate::domain::Result<Vec<u8>> {
-    serde_json::to_vec(&crate::http::views::EventView::from(e))
-        .map_err(|e| ApiError::internal(format!("cannot serialize an event: {e}")))
+fn event_body(e: &crate::domain::events::EventText<'_>) -> crate::domain::Result<Vec<u8>> {
+    Ok(crate::http::views::event_body(e))
 }
 
 fn cause(e: ApiError) -> String {

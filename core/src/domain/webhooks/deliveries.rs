@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::endpoints::{self, Endpoint, EndpointStatus};
-use crate::domain::events::{self, Event};
+use crate::domain::events::{self, Event, EventText};
 use crate::domain::push::signature;
 use crate::domain::push::url_policy::{Target, UrlPolicy};
 use crate::domain::vault::Vault;
@@ -342,7 +342,7 @@ pub fn take_due(
     settings: &Settings,
     from_ms: i64,
     limit: usize,
-    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+    body: &dyn Fn(&EventText<'_>) -> Result<Vec<u8>>,
 ) -> Result<Taken> {
     let none = |_: &str, _: &str| false;
     let planned = plan(tx, env, settings, from_ms, limit, &none, body)?;
@@ -407,7 +407,7 @@ pub fn plan(
     from_ms: i64,
     limit: usize,
     skip: &dyn Fn(&str, &str) -> bool,
-    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+    body: &dyn Fn(&EventText<'_>) -> Result<Vec<u8>>,
 ) -> Result<Planned> {
     let host_now = env.now();
     let (_, end) = keys::deliveries_due(host_now.millis());
@@ -554,7 +554,7 @@ fn prepare(
     endpoints: &mut HashMap<(String, String), Ready>,
     client: &str,
     d: &Delivery,
-    body: &dyn Fn(&Event) -> Result<Vec<u8>>,
+    body: &dyn Fn(&EventText<'_>) -> Result<Vec<u8>>,
 ) -> Result<std::result::Result<Due, String>> {
     let cached = (client.to_string(), d.endpoint_id.clone());
     if !endpoints.contains_key(&cached) {
@@ -570,10 +570,11 @@ fn prepare(
             ));
         }
     };
-    let Some(event) = table::get::<Event>(tx, client, &d.event_id)? else {
+    // The stored event read as text: its object goes into the body as stored, not parsed.
+    let Some(event) = tx.get(&keys::record(client, Kind::Event, &d.event_id))? else {
         return Ok(Err("the event is no longer kept".into()));
     };
-    let body = body(&event)?;
+    let body = events::with_text(&event, body)?;
     let refs: Vec<&signature::Secret> = secrets.iter().collect();
     // Receivers compare the timestamp with their own clock, so it is the host's, not the client's.
     let headers = signature::headers(&refs, &d.event_id, env.now().seconds(), &body)
