@@ -91,6 +91,8 @@ pub struct GroupCommit<J, A> {
     window: Window,
     /// When the last batch was taken.
     last_taken: Option<Instant>,
+    /// The queued batch has been held back by the window (counted once, when it goes).
+    held: bool,
     /// A batch is out with the writer.
     running: bool,
     stopping: bool,
@@ -112,6 +114,7 @@ impl<J, A> GroupCommit<J, A> {
             max_batch: max_batch.max(1),
             window: Window::OFF,
             last_taken: None,
+            held: false,
             running: false,
             stopping: false,
             failed: None,
@@ -171,7 +174,11 @@ impl<J, A> GroupCommit<J, A> {
             && let Some(at) = last.checked_add(self.window.wait)
             && now < at
         {
+            self.held = true;
             return Next::Until(at);
+        }
+        if std::mem::take(&mut self.held) {
+            self.stats.windowed += 1;
         }
         self.last_taken = Some(now);
         self.next_batch().map_or(Next::Nothing, Next::Batch)
@@ -267,6 +274,8 @@ pub struct BatchStats {
     pub max_batch: usize,
     /// `histogram[i]` counts batches of 2^i ..= 2^(i+1)-1 requests.
     pub histogram: [u64; 16],
+    /// Batches the commit window held back before they went.
+    pub windowed: u64,
 }
 
 impl BatchStats {
@@ -307,12 +316,13 @@ impl BatchStats {
             })
             .collect();
         format!(
-            "group commit summary: {} commits, {} write requests, mean batch {:.2}, max batch {}, batches by size [{}]",
+            "group commit summary: {} commits, {} write requests, mean batch {:.2}, max batch {}, batches by size [{}], {} held by the commit window",
             self.commits,
             self.requests,
             self.mean_batch(),
             self.max_batch,
-            buckets.join(" ")
+            buckets.join(" "),
+            self.windowed
         )
     }
 }
@@ -411,6 +421,7 @@ mod tests {
             Next::Batch(vec![1, 2]),
             "the window ends"
         );
+        assert_eq!(m.stats().windowed, 1, "held twice, counted once");
         m.committed(vec![], Settle::Now, false);
         // Enough queued: no wait.
         for j in 3..6 {
@@ -428,6 +439,7 @@ mod tests {
         assert_eq!(m.next_batch_at(us(5_010)), Next::Until(us(5_200)));
         m.stop();
         assert_eq!(m.next_batch_at(us(5_020)), Next::Batch(vec![7]));
+        assert_eq!(m.stats().windowed, 2);
         // Off: never held back.
         let mut off = Machine::new(8, 0);
         for j in 0..2 {
@@ -603,7 +615,7 @@ mod tests {
         s.record(2, false);
         assert_eq!(
             s.summary(),
-            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
+            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1], 0 held by the commit window"
         );
     }
 }
