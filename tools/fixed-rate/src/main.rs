@@ -702,6 +702,19 @@ mod tests {
         assert!(min_ms >= 20.0, "min {min_ms} ms");
     }
 
+    /// Two threads share the schedule (every other request) and the connections: every request
+    /// is sent once, none queues.
+    #[test]
+    fn threads_split_the_requests_between_them() {
+        let addr = slow_server(Duration::from_millis(5));
+        let mut a = args(&addr, 400.0, 6, 0.25);
+        a.threads = 2;
+        let t = run(&a).unwrap();
+        assert_eq!((t.ok, t.errors), (100, 0));
+        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        assert!(max_ms < 40.0, "max {max_ms} ms");
+    }
+
     /// With enough connections nothing queues: each request takes about the server's delay, and
     /// a request due while one connection is busy goes out on another.
     #[test]
