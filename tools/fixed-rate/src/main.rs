@@ -17,6 +17,7 @@
 //! the generator's own delay (a request due and a connection free, but not yet sent: the
 //! generator had no CPU; included in the latencies).
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::process::ExitCode;
@@ -324,7 +325,9 @@ struct Driver<'a> {
     poll: Poll,
     conns: Vec<Conn>,
     /// Connections with no request out.
-    idle: Vec<usize>,
+    /// Oldest first: each request goes on the connection idle longest, so every connection
+    /// carries its share (a server may tie a connection to one of its threads).
+    idle: VecDeque<usize>,
     tally: Tally,
 }
 
@@ -395,7 +398,7 @@ impl Driver<'_> {
                 } else {
                     self.tally.non_2xx += 1;
                 }
-                self.idle.push(c);
+                self.idle.push_back(c);
             }
         }
     }
@@ -421,7 +424,7 @@ impl Driver<'_> {
                 conn.stream = s;
                 conn.idle_since = Instant::now();
                 if was_busy {
-                    self.idle.push(c);
+                    self.idle.push_back(c);
                 }
             }
             // Fewer connections from now on.
@@ -461,7 +464,7 @@ fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> 
         host,
         req,
         poll,
-        idle: (0..connections).rev().collect(),
+        idle: (0..connections).collect(),
         conns,
         tally: Tally::default(),
     };
@@ -473,7 +476,7 @@ fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> 
         // (its latency still counts from its due time).
         while let Some(due) = schedule.due()
             && due <= now + EARLY
-            && let Some(c) = d.idle.pop()
+            && let Some(c) = d.idle.pop_front()
         {
             d.send(c, due);
             schedule.advance();
