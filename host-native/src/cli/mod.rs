@@ -281,7 +281,7 @@ pub struct ServeArgs {
     /// starts no sooner than this after the one before unless `--commit-window-batch` writes are
     /// queued (after PostgreSQL's `commit_delay`): fewer, larger batches and log fsyncs, each
     /// write waiting at most this long more. `0`: off. At most 10ms (`200us`, `1ms`). Measured
-    /// (README "Benchmarks"): less CPU a write and a lower p99 at fixed rates below the peak, about
+    /// (README "Benchmarks"): less CPU a write and a lower p99 at fixed rates below the peak, 0 to
     /// 6% less throughput for 64 clients that each wait for their answer (`0` gives it back).
     #[arg(long, env = "CARDS_COMMIT_WINDOW", default_value = "500us", value_parser = parse_window)]
     pub commit_window: Duration,
