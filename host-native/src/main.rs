@@ -32,6 +32,7 @@ use crate::cli::{Cli, Command, KeysCommand, LogFormat, ServeArgs};
 use crate::store::Store;
 use crate::store::redb::logged::{Checkpoints, LoggedDb};
 use crate::system_env::SystemEnv;
+use crate::writer::machine::Window;
 use crate::writer::{Pipeline, Writer};
 
 // The writer thread allocates for every key it stages and every page redb copies; glibc's malloc
@@ -216,7 +217,13 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let pipeline = Pipeline::new(args.max_batch as usize);
+    let pipeline = Pipeline::with_window(
+        args.max_batch as usize,
+        Window {
+            wait: args.commit_window,
+            batch: args.commit_window_batch as usize,
+        },
+    );
     let logged = match &store {
         Store::Redb(file) => Some(
             LoggedDb::start(

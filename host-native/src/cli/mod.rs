@@ -277,6 +277,20 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_batch: u32,
 
+    /// Group commit's window: while writes come faster than one batch per this time, a batch
+    /// starts no sooner than this after the one before unless `--commit-window-batch` writes are
+    /// queued (after PostgreSQL's `commit_delay`): fewer, larger batches and log fsyncs, each
+    /// write waiting at most this long more. `0`: off. At most 10ms (`200us`, `1ms`). Measured
+    /// (README "Benchmarks"): less CPU a write and a lower p99 at fixed rates below the peak, 0 to
+    /// 6% less throughput for 64 clients that each wait for their answer (`0` gives it back).
+    #[arg(long, env = "CARDS_COMMIT_WINDOW", default_value = "500us", value_parser = parse_window)]
+    pub commit_window: Duration,
+
+    /// Writes queued that end the commit window at once.
+    #[arg(long, env = "CARDS_COMMIT_WINDOW_BATCH", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub commit_window_batch: u32,
+
     /// How often the data file is brought up to date with the write-ahead log (`<data>.wal`) by
     /// an fsynced commit. Longer: a little less work per write, more log to apply after a crash.
     #[arg(long, env = "CARDS_CHECKPOINT_INTERVAL", default_value = "1s", value_parser = parse_duration)]
@@ -355,6 +369,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("vault_rotate_batch", &self.vault_rotate_batch)
             .field("vault_rotate_pause", &self.vault_rotate_pause)
             .field("max_batch", &self.max_batch)
+            .field("commit_window", &self.commit_window)
+            .field("commit_window_batch", &self.commit_window_batch)
             .field("checkpoint_interval", &self.checkpoint_interval)
             .field("checkpoint_priority", &self.checkpoint_priority)
             .field("checkpoint_spread", &self.checkpoint_spread)
@@ -422,6 +438,18 @@ fn parse_duration(s: &str) -> Result<Duration, ArgError> {
     };
     if d.is_zero() {
         return Err(ArgError::Zero);
+    }
+    Ok(d)
+}
+
+/// `--commit-window`: 0 (off) or a duration up to 10 ms.
+fn parse_window(s: &str) -> Result<Duration, ArgError> {
+    if s.trim() == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let d = parse_duration(s)?;
+    if d > Duration::from_millis(10) {
+        return Err(ArgError::TooLarge(s.into()));
     }
     Ok(d)
 }
@@ -559,6 +587,24 @@ mod tests {
         };
         assert_eq!(data.store.as_deref(), Some("postgres://u@h/db"));
         assert!(Cli::try_parse_from(["cards", "serve", "--max-batch", "0"]).is_err());
+        let window = |w: &str| match Cli::try_parse_from(["cards", "serve", "--commit-window", w])
+            .map(|c| c.command)
+        {
+            Ok(Command::Serve(s)) => Ok(s.commit_window),
+            Ok(_) => panic!("not serve"),
+            Err(e) => Err(e.to_string()),
+        };
+        let Command::Serve(s) = Cli::try_parse_from(["cards", "serve"]).unwrap().command else {
+            panic!("not serve")
+        };
+        assert_eq!(
+            (s.commit_window, s.commit_window_batch),
+            (Duration::from_micros(500), 16)
+        );
+        assert_eq!(window("0"), Ok(Duration::ZERO));
+        assert_eq!(window("200us"), Ok(Duration::from_micros(200)));
+        assert!(window("20ms").unwrap_err().contains("too large"));
+        assert!(window("1").is_err(), "a bare number is seconds");
         assert!(Cli::try_parse_from(["cards", "serve", "--listen", "nope"]).is_err());
     }
 

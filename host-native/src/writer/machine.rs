@@ -14,6 +14,7 @@
 //! (redb: `RedbFile::view`; PostgreSQL's commits are durable), so they never wait for a sync.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 pub use crate::store::Settle;
 
@@ -52,10 +53,46 @@ pub enum Refusal {
     Stopping,
 }
 
+/// A short wait before a small batch while commits are frequent (after PostgreSQL's
+/// `commit_delay`/`commit_siblings`): a batch starts at least `wait` after the one before unless
+/// `batch` writes are queued by then. Fewer, larger batches: fewer log records, fsyncs and thread
+/// wake-ups for the same writes, at most `wait` more latency, and only while writes come faster
+/// than one batch a `wait` (a write after a quiet spell goes at once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub wait: Duration,
+    pub batch: usize,
+}
+
+impl Window {
+    /// No wait: every batch goes as soon as the writer is free.
+    pub const OFF: Window = Window {
+        wait: Duration::ZERO,
+        batch: 1,
+    };
+}
+
+/// What the writer does next ([`GroupCommit::next_batch_at`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next<J> {
+    /// Run this batch.
+    Batch(Vec<J>),
+    /// Writes are queued but the window is open: take them at this time, or when
+    /// [`GroupCommit::full`] says enough are queued, whichever comes first.
+    Until(Instant),
+    /// Nothing to take (nothing queued, a batch out, or the store failed).
+    Nothing,
+}
+
 pub struct GroupCommit<J, A> {
     /// Queued writes.
     queue: VecDeque<J>,
     max_batch: usize,
+    window: Window,
+    /// When the last batch was taken.
+    last_taken: Option<Instant>,
+    /// The queued batch has been held back by the window (counted once, when it goes).
+    held: bool,
     /// A batch is out with the writer.
     running: bool,
     stopping: bool,
@@ -75,6 +112,9 @@ impl<J, A> GroupCommit<J, A> {
         GroupCommit {
             queue: VecDeque::new(),
             max_batch: max_batch.max(1),
+            window: Window::OFF,
+            last_taken: None,
+            held: false,
             running: false,
             stopping: false,
             failed: None,
@@ -83,6 +123,12 @@ impl<J, A> GroupCommit<J, A> {
             out: Output::default(),
             stats: BatchStats::default(),
         }
+    }
+
+    /// With a commit window (see [`Window`]).
+    pub fn with_window(mut self, window: Window) -> Self {
+        self.window = window;
+        self
     }
 
     /// Queues a write; returns its place in the submission order. Refused once the store failed
@@ -104,8 +150,8 @@ impl<J, A> GroupCommit<J, A> {
         self.queue.len()
     }
 
-    /// The next batch for the writer: the waiting writes, up to the batch limit, in order. None
-    /// while a batch is out, when nothing waits, or once the store failed.
+    /// The next batch for the writer, whatever the window: the waiting writes, up to the batch
+    /// limit, in order. None while a batch is out, when nothing waits, or once the store failed.
     pub fn next_batch(&mut self) -> Option<Vec<J>> {
         if self.running || self.failed.is_some() || self.queue.is_empty() {
             return None;
@@ -113,6 +159,34 @@ impl<J, A> GroupCommit<J, A> {
         let n = self.queue.len().min(self.max_batch);
         self.running = true;
         Some(self.queue.drain(..n).collect())
+    }
+
+    /// What the writer does at `now`: [`GroupCommit::next_batch`], unless the window holds a
+    /// small batch back (the last batch was taken less than `wait` ago, fewer than `batch` writes
+    /// are queued, and the writer is not stopping).
+    pub fn next_batch_at(&mut self, now: Instant) -> Next<J> {
+        if self.running || self.failed.is_some() || self.queue.is_empty() {
+            return Next::Nothing;
+        }
+        if !self.stopping
+            && !self.full()
+            && let Some(last) = self.last_taken
+            && let Some(at) = last.checked_add(self.window.wait)
+            && now < at
+        {
+            self.held = true;
+            return Next::Until(at);
+        }
+        if std::mem::take(&mut self.held) {
+            self.stats.windowed += 1;
+        }
+        self.last_taken = Some(now);
+        self.next_batch().map_or(Next::Nothing, Next::Batch)
+    }
+
+    /// Enough writes are queued that the window would not hold them back.
+    pub fn full(&self) -> bool {
+        self.queue.len() >= self.window.batch.min(self.max_batch)
     }
 
     /// The batch the writer took is committed (or was abandoned: `wrote` false); its answers may go
@@ -200,6 +274,8 @@ pub struct BatchStats {
     pub max_batch: usize,
     /// `histogram[i]` counts batches of 2^i ..= 2^(i+1)-1 requests.
     pub histogram: [u64; 16],
+    /// Batches the commit window held back before they went.
+    pub windowed: u64,
 }
 
 impl BatchStats {
@@ -240,12 +316,13 @@ impl BatchStats {
             })
             .collect();
         format!(
-            "group commit summary: {} commits, {} write requests, mean batch {:.2}, max batch {}, batches by size [{}]",
+            "group commit summary: {} commits, {} write requests, mean batch {:.2}, max batch {}, batches by size [{}], {} held by the commit window",
             self.commits,
             self.requests,
             self.mean_batch(),
             self.max_batch,
-            buckets.join(" ")
+            buckets.join(" "),
+            self.windowed
         )
     }
 }
@@ -321,10 +398,63 @@ mod tests {
         assert_eq!(m.take_output().answers.len(), 1);
     }
 
+    #[test]
+    fn a_window_holds_a_small_batch_back_while_commits_are_frequent() {
+        let wait = Duration::from_micros(200);
+        let mut m = Machine::new(8, 0).with_window(Window { wait, batch: 3 });
+        let t0 = Instant::now();
+        let us = |n| t0 + Duration::from_micros(n);
+        m.submit(0).unwrap();
+        assert_eq!(
+            m.next_batch_at(t0),
+            Next::Batch(vec![0]),
+            "the first goes at once"
+        );
+        m.committed(vec![(0, 0)], Settle::Now, true);
+        m.submit(1).unwrap();
+        assert_eq!(m.next_batch_at(us(50)), Next::Until(us(200)));
+        m.submit(2).unwrap();
+        assert!(!m.full());
+        assert_eq!(m.next_batch_at(us(150)), Next::Until(us(200)));
+        assert_eq!(
+            m.next_batch_at(us(200)),
+            Next::Batch(vec![1, 2]),
+            "the window ends"
+        );
+        assert_eq!(m.stats().windowed, 1, "held twice, counted once");
+        m.committed(vec![], Settle::Now, false);
+        // Enough queued: no wait.
+        for j in 3..6 {
+            m.submit(j).unwrap();
+        }
+        assert!(m.full());
+        assert_eq!(m.next_batch_at(us(210)), Next::Batch(vec![3, 4, 5]));
+        m.committed(vec![], Settle::Now, false);
+        // After a quiet spell a write goes at once.
+        m.submit(6).unwrap();
+        assert_eq!(m.next_batch_at(us(5_000)), Next::Batch(vec![6]));
+        m.committed(vec![], Settle::Now, false);
+        // Stopping: what is queued goes without waiting.
+        m.submit(7).unwrap();
+        assert_eq!(m.next_batch_at(us(5_010)), Next::Until(us(5_200)));
+        m.stop();
+        assert_eq!(m.next_batch_at(us(5_020)), Next::Batch(vec![7]));
+        assert_eq!(m.stats().windowed, 2);
+        // Off: never held back.
+        let mut off = Machine::new(8, 0);
+        for j in 0..2 {
+            off.submit(j).unwrap();
+            assert_eq!(off.next_batch_at(t0), Next::Batch(vec![j]));
+            off.committed(vec![], Settle::Now, false);
+        }
+    }
+
     #[derive(Debug, Clone)]
     enum Event {
         Submit,
         Take,
+        /// Time passes (µs).
+        Tick(u16),
         /// Commit the batch out: durable now, or at a new point (`true`), or resting on the last.
         Commit(u8),
         Sync,
@@ -335,6 +465,7 @@ mod tests {
         prop_oneof![
             4 => Just(Event::Submit),
             3 => Just(Event::Take),
+            2 => (0u16..300).prop_map(Event::Tick),
             3 => (0u8..3).prop_map(Event::Commit),
             2 => Just(Event::Sync),
             1 => Just(Event::Fail),
@@ -370,13 +501,20 @@ mod tests {
     proptest! {
         /// Against a model: every write is answered exactly once (answered, lost or refused), in
         /// submission order among the answered, batches keep order and size, and nothing is
-        /// answered before its point is durable.
+        /// answered before its point is durable. With a commit window, a batch is held back
+        /// only while it is small and the last one was taken less than the window ago, and
+        /// never past that.
         #[test]
         fn no_answer_before_its_point_is_durable(
             max_batch in 1usize..5,
+            window_us in prop_oneof![Just(0u64), 1u64..400],
+            window_batch in 1usize..6,
             events in prop::collection::vec(event(), 1..120),
         ) {
-            let mut m = Machine::new(max_batch, 0);
+            let window = Window { wait: Duration::from_micros(window_us), batch: window_batch };
+            let mut m = Machine::new(max_batch, 0).with_window(window);
+            let mut now = Instant::now();
+            let mut last_taken: Option<Instant> = None;
             let mut next_job = 0u32;
             let mut out_batch: Option<Vec<u32>> = None;
             let mut last_point = 0u64;
@@ -395,8 +533,18 @@ mod tests {
                         }
                         next_job += 1;
                     }
-                    Event::Take => {
-                        if out_batch.is_none() && let Some(b) = m.next_batch() {
+                    Event::Tick(us) => now += Duration::from_micros(u64::from(us)),
+                    Event::Take if out_batch.is_none() => match m.next_batch_at(now) {
+                        Next::Nothing => prop_assert!(failed || m.queued() == 0),
+                        Next::Until(at) => {
+                            let queued = (next_job - taken) as usize;
+                            prop_assert!(!failed && queued > 0);
+                            prop_assert!(queued < window_batch.min(max_batch), "{} queued held back", queued);
+                            prop_assert_eq!(Some(at), last_taken.map(|l| l + window.wait));
+                            prop_assert!(at > now, "held back past the window");
+                        }
+                        Next::Batch(b) => {
+                            last_taken = Some(now);
                             prop_assert!(!b.is_empty() && b.len() <= max_batch);
                             prop_assert_eq!(b[0], taken, "batches keep submission order");
                             // Cut short only by the limit.
@@ -408,7 +556,8 @@ mod tests {
                             taken += b.len() as u32;
                             out_batch = Some(b);
                         }
-                    }
+                    },
+                    Event::Take => {}
                     Event::Commit(kind) => {
                         if let Some(b) = out_batch.take() {
                             let settle = match kind {
@@ -466,7 +615,7 @@ mod tests {
         s.record(2, false);
         assert_eq!(
             s.summary(),
-            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1]"
+            "group commit summary: 4 commits, 17 write requests, mean batch 4.25, max batch 8, batches by size [1:1 2-3:2 8-15:1], 0 held by the commit window"
         );
     }
 }

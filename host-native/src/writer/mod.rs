@@ -14,6 +14,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
+use std::time::Instant;
 
 use card_core::{Env, Response, Service, Tx, Validated};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot};
@@ -21,7 +22,7 @@ use tracing::error;
 
 pub mod machine;
 
-use self::machine::{BatchStats, GroupCommit, Output, Refusal};
+use self::machine::{BatchStats, GroupCommit, Next, Output, Refusal, Window};
 use crate::store::{Batch, BatchStore, Committed, Fatal, Progress, Settle};
 
 /// What the writer runs for each request. `Service` in production; tests may plug in their own.
@@ -145,17 +146,26 @@ struct Inner {
     machine: Machine,
     /// The writer thread waits on `work`: a submit must wake it.
     writer_idle: bool,
+    /// The writer thread waits out the commit window: a submit that fills the batch wakes it.
+    writer_windowed: bool,
 }
 
 /// Queue depth before submitters wait: a bound keeps memory flat under overload.
 const QUEUE: usize = 4096;
 
 impl Pipeline {
+    #[cfg(test)]
     pub fn new(max_batch: usize) -> Arc<Pipeline> {
+        Pipeline::with_window(max_batch, Window::OFF)
+    }
+
+    /// A pipeline whose batches wait out a commit window ([`Window`]).
+    pub fn with_window(max_batch: usize, window: Window) -> Arc<Pipeline> {
         Arc::new(Pipeline {
             inner: Mutex::new(Inner {
-                machine: GroupCommit::new(max_batch, 0),
+                machine: GroupCommit::new(max_batch, 0).with_window(window),
                 writer_idle: false,
+                writer_windowed: false,
             }),
             work: Condvar::new(),
             health: Health::default(),
@@ -245,7 +255,7 @@ impl WriterHandle {
         let wake = {
             let mut inner = self.pipeline.lock();
             match inner.machine.submit(queued) {
-                Ok(_) => inner.writer_idle,
+                Ok(_) => inner.writer_idle || (inner.writer_windowed && inner.machine.full()),
                 Err((_, Refusal::Failed)) => {
                     return Service::unavailable("The writer cannot serve");
                 }
@@ -423,15 +433,27 @@ fn write_loop(pipeline: &Pipeline, store: &dyn BatchStore, handler: &dyn Handler
 fn next_batch(pipeline: &Pipeline) -> Option<Vec<Queued>> {
     let mut inner = pipeline.lock();
     loop {
-        if let Some(batch) = inner.machine.next_batch() {
-            return Some(batch);
+        match inner.machine.next_batch_at(Instant::now()) {
+            Next::Batch(batch) => return Some(batch),
+            Next::Until(at) => {
+                // The commit window: until `at`, or a submit that fills the batch, or a stop.
+                inner.writer_windowed = true;
+                let wait = at.saturating_duration_since(Instant::now());
+                inner = match pipeline.work.wait_timeout(inner, wait) {
+                    Ok((g, _)) => g,
+                    Err(e) => e.into_inner().0,
+                };
+                inner.writer_windowed = false;
+            }
+            Next::Nothing => {
+                if inner.machine.finished() {
+                    return None;
+                }
+                inner.writer_idle = true;
+                inner = pipeline.work.wait(inner).unwrap_or_else(|e| e.into_inner());
+                inner.writer_idle = false;
+            }
         }
-        if inner.machine.finished() {
-            return None;
-        }
-        inner.writer_idle = true;
-        inner = pipeline.work.wait(inner).unwrap_or_else(|e| e.into_inner());
-        inner.writer_idle = false;
     }
 }
 
@@ -483,8 +505,16 @@ mod tests {
         max_batch: usize,
         checkpoints: Checkpoints,
     ) -> (Arc<RedbFile>, Writer) {
+        start_piped(file, Pipeline::new(max_batch), checkpoints)
+    }
+
+    /// [`start_checkpointing`] over `pipeline`.
+    fn start_piped(
+        file: RedbFile,
+        pipeline: Arc<Pipeline>,
+        checkpoints: Checkpoints,
+    ) -> (Arc<RedbFile>, Writer) {
         let file = Arc::new(file);
-        let pipeline = Pipeline::new(max_batch);
         let db = LoggedDb::start(file.clone(), checkpoints, pipeline.clone()).unwrap();
         let writer = Writer::start(
             pipeline,
@@ -541,6 +571,55 @@ mod tests {
         assert!(stats.max_batch > 1, "{stats:?}");
         assert_eq!(stats.histogram.iter().sum::<u64>(), stats.commits);
         assert_eq!(stored(&file), 298);
+    }
+
+    /// With a commit window, writes that come one after another (each waiting for the one
+    /// before) go in batches at least the window apart; a burst that fills the batch does not
+    /// wait; a stop during the window ends it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_commit_window_spaces_small_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let wait = Duration::from_millis(20);
+        let pipeline = Pipeline::with_window(256, Window { wait, batch: 8 });
+        let (file, writer) = start_piped(
+            open(&dir, "w.redb"),
+            pipeline,
+            Checkpoints::every(Duration::from_secs(1)),
+        );
+        let handle = writer.handle();
+        let started = std::time::Instant::now();
+        for i in 0..6 {
+            assert_eq!(handle.submit(kv(&format!("s{i}"))).await.status, 201);
+        }
+        // The first goes at once; each later one waits for the window after the one before.
+        assert!(started.elapsed() >= wait * 5, "{:?}", started.elapsed());
+        let burst = std::time::Instant::now();
+        let tasks: Vec<_> = (0..8)
+            .map(|i| {
+                let h = handle.clone();
+                tokio::spawn(async move { h.submit(kv(&format!("b{i}"))).await.status })
+            })
+            .collect();
+        for t in tasks {
+            assert_eq!(t.await.unwrap(), 201);
+        }
+        // A full batch ends the window (the last batch was taken under `wait` ago); the
+        // burst may still split, each part going when the batch before is done or full.
+        assert!(burst.elapsed() < wait * 8, "{:?}", burst.elapsed());
+        let last = tokio::spawn({
+            let h = handle.clone();
+            async move { h.submit(kv("last")).await.status }
+        });
+        // Queued (in the window), or already through if the burst took longer than it.
+        while handle.queued() == 0 && !last.is_finished() {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        let stats = tokio::task::spawn_blocking(move || writer.stop())
+            .await
+            .unwrap();
+        assert_eq!(last.await.unwrap(), 201);
+        assert_eq!(stats.requests, 15);
+        assert_eq!(stored(&file), 15);
     }
 
     /// Reads share a redb snapshot while the layers stay (`RedbFile::view`); each still sees every

@@ -3,16 +3,31 @@
 //! it was sent, so a server that stalls is charged for every request it held up (no coordinated
 //! omission, unlike a closed-loop tool such as wrk).
 //!
-//! Usage: fixed-rate URL --rate N [--connections 64] [--seconds 10] [--method POST]
+//! An event loop (mio's epoll) per thread, not a thread per connection: request `k` is due at
+//! `start + k / rate`; when it is due it goes out on an idle connection, and while every connection
+//! is busy it waits, charged from its due time all the same. One periodic timer (a timerfd ticking
+//! at the due times, for sub-millisecond precision: epoll's own timeout counts whole milliseconds)
+//! wakes the loop; everything due by then goes out in that one wake. Responses are read with a
+//! minimal parser (status line, `content-length`), so the generator costs little of the CPU the
+//! server under test shares.
+//!
+//! Usage: fixed-rate URL --rate N [--connections 64] [--seconds 10] [--threads 1] [--method POST]
 //!        [--header 'name: value']... [--body TEXT]
-//! Prints one line: `rate R sent N ok N non-2xx N errors N p50 X p99 X max X ms`.
+//! Prints one line: `rate R sent N ok N non-2xx N errors N p50 X p99 X max X ms`, and on stderr
+//! the generator's own delay (a request due and a connection free, but not yet sent: the
+//! generator had no CPU; included in the latencies).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use mio::net::TcpStream;
+use mio::unix::SourceFd;
+use mio::{Events, Interest, Poll, Token};
 
 struct Args {
     host: String,
@@ -20,13 +35,13 @@ struct Args {
     rate: f64,
     connections: usize,
     seconds: f64,
+    threads: usize,
     method: String,
     headers: Vec<String>,
     body: String,
 }
 
-fn parse() -> Result<Args, String> {
-    let mut args = std::env::args().skip(1);
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut url = None;
     let mut out = Args {
         host: String::new(),
@@ -34,31 +49,30 @@ fn parse() -> Result<Args, String> {
         rate: 0.0,
         connections: 64,
         seconds: 10.0,
+        threads: 1,
         method: "GET".into(),
         headers: Vec::new(),
         body: String::new(),
     };
+    fn number<T: std::str::FromStr>(name: &str, v: Option<String>) -> Result<T, String>
+    where
+        T::Err: std::fmt::Display,
+    {
+        v.ok_or(format!("{name} needs a value"))?
+            .parse()
+            .map_err(|e| format!("{name}: {e}"))
+    }
     while let Some(a) = args.next() {
-        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match a.as_str() {
-            "--rate" => {
-                out.rate = value("--rate")?
-                    .parse()
-                    .map_err(|e| format!("--rate: {e}"))?
-            }
-            "--connections" => {
-                out.connections = value("--connections")?
-                    .parse()
-                    .map_err(|e| format!("--connections: {e}"))?;
-            }
-            "--seconds" => {
-                out.seconds = value("--seconds")?
-                    .parse()
-                    .map_err(|e| format!("--seconds: {e}"))?;
-            }
-            "--method" => out.method = value("--method")?,
-            "--header" => out.headers.push(value("--header")?),
-            "--body" => out.body = value("--body")?,
+            "--rate" => out.rate = number("--rate", args.next())?,
+            "--connections" => out.connections = number("--connections", args.next())?,
+            "--seconds" => out.seconds = number("--seconds", args.next())?,
+            "--threads" => out.threads = number("--threads", args.next())?,
+            "--method" => out.method = args.next().ok_or("--method needs a value")?,
+            "--header" => out
+                .headers
+                .push(args.next().ok_or("--header needs a value")?),
+            "--body" => out.body = args.next().ok_or("--body needs a value")?,
             _ if url.is_none() => url = Some(a),
             _ => return Err(format!("unexpected argument {a}")),
         }
@@ -74,19 +88,35 @@ fn parse() -> Result<Args, String> {
     } else {
         path.into()
     };
-    if out.rate <= 0.0 || out.connections == 0 {
-        return Err("--rate and --connections must be positive".into());
+    if out.rate <= 0.0 || out.connections == 0 || out.threads == 0 {
+        return Err("--rate, --connections and --threads must be positive".into());
     }
+    // Every thread drives at least one connection.
+    out.threads = out.threads.min(out.connections);
     Ok(out)
 }
 
-/// One connection's results: latencies in µs, and counts.
+/// Results: latencies in µs, and counts.
 #[derive(Default)]
 struct Tally {
     latencies: Vec<u32>,
+    /// How late each request went out after it was due and a connection was free (µs): the
+    /// generator's own delay (it had no CPU), which the latencies include. Waiting for a free
+    /// connection (the server is slow) is not counted here.
+    late: Vec<u32>,
     ok: u64,
     non_2xx: u64,
     errors: u64,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.latencies.extend(other.latencies);
+        self.late.extend(other.late);
+        self.ok += other.ok;
+        self.non_2xx += other.non_2xx;
+        self.errors += other.errors;
+    }
 }
 
 fn request_bytes(a: &Args) -> Vec<u8> {
@@ -104,81 +134,411 @@ fn request_bytes(a: &Args) -> Vec<u8> {
     bytes
 }
 
-/// Reads one response; its status.
-fn read_response(r: &mut BufReader<TcpStream>) -> std::io::Result<u16> {
-    let mut line = String::new();
-    r.read_line(&mut line)?;
-    let status = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("bad status line {line:?}")))?;
-    let mut length = 0usize;
-    loop {
-        line.clear();
-        if r.read_line(&mut line)? == 0 {
-            return Err(std::io::ErrorKind::UnexpectedEof.into());
-        }
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = l.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
+/// What the bytes read so far hold.
+#[derive(Debug, PartialEq, Eq)]
+enum Parsed {
+    /// Not a whole response yet.
+    Partial,
+    /// A whole response of `len` bytes (head and body) with this status.
+    Done { status: u16, len: usize },
+    /// Not a response this tool can read (a chunked body, a bad status line).
+    Bad(&'static str),
+}
+
+/// Reads one response from the start of `buf`: the status line and `content-length` only (a
+/// response without one has no body: every server under test sends it).
+fn parse_response(buf: &[u8]) -> Parsed {
+    let Some(head_end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+        // A head this long without its end is not a response.
+        return if buf.len() > 64 * 1024 {
+            Parsed::Bad("response head too long")
+        } else {
+            Parsed::Partial
+        };
+    };
+    let head = &buf[..head_end];
+    let mut lines = head.split(|b| *b == b'\n');
+    let status_line = lines.next().unwrap_or_default();
+    // "HTTP/1.1 201 Created"
+    let status = match status_line {
+        [b'H', b'T', b'T', b'P', b'/', _, b'.', _, b' ', a, b, c, ..]
+            if [a, b, c].iter().all(|d| d.is_ascii_digit()) =>
         {
-            length = value.trim().parse().unwrap_or(0);
+            u16::from(a - b'0') * 100 + u16::from(b - b'0') * 10 + u16::from(c - b'0')
+        }
+        _ => return Parsed::Bad("bad status line"),
+    };
+    let mut length = 0usize;
+    for line in lines {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Some(colon) = line.iter().position(|b| *b == b':') else {
+            continue;
+        };
+        let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
+        if name.eq_ignore_ascii_case(b"content-length") {
+            match std::str::from_utf8(value).ok().and_then(|v| v.parse().ok()) {
+                Some(n) => length = n,
+                None => return Parsed::Bad("bad content-length"),
+            }
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            return Parsed::Bad("chunked responses are not supported");
         }
     }
-    let mut body = vec![0; length];
-    r.read_exact(&mut body)?;
-    Ok(status)
+    let len = head_end + 4 + length;
+    if buf.len() < len {
+        Parsed::Partial
+    } else {
+        Parsed::Done { status, len }
+    }
 }
 
-fn connect(host: &str) -> std::io::Result<(TcpStream, BufReader<TcpStream>)> {
-    let s = TcpStream::connect(host)?;
-    s.set_nodelay(true)?;
-    let r = BufReader::new(s.try_clone()?);
-    Ok((s, r))
+/// When each request of one thread is due: this thread sends requests `first`, `first + step`,
+/// ... of the whole run, request `k` due at `start + k / rate`, those due before `end`.
+struct Schedule {
+    start: Instant,
+    /// Seconds between requests of the whole run.
+    period: f64,
+    step: u64,
+    /// The next request of this thread not yet sent.
+    next: u64,
+    end: Instant,
 }
 
-/// Connection `i` of `n` sends requests due at `start + (k * n + i) / rate`.
-fn drive(a: &Args, req: &[u8], i: usize, start: Instant) -> Tally {
-    let mut t = Tally::default();
-    let period = Duration::from_secs_f64(a.connections as f64 / a.rate);
-    let first = Duration::from_secs_f64(i as f64 / a.rate);
-    let end = start + Duration::from_secs_f64(a.seconds);
-    let mut conn = None;
-    let mut due = start + first;
-    while due < end {
-        let now = Instant::now();
-        if due > now {
-            thread::sleep(due - now);
+impl Schedule {
+    fn new(start: Instant, rate: f64, seconds: f64, first: u64, step: u64) -> Schedule {
+        Schedule {
+            start,
+            period: 1.0 / rate,
+            step,
+            next: first,
+            end: start + Duration::from_secs_f64(seconds),
         }
-        if conn.is_none() {
-            conn = connect(&a.host).ok();
-        }
-        let result = match conn.as_mut() {
-            Some((w, r)) => w.write_all(req).and_then(|()| read_response(r)),
-            None => Err(std::io::ErrorKind::NotConnected.into()),
+    }
+
+    /// When request `next` is due; None once the run's end is reached.
+    fn due(&self) -> Option<Instant> {
+        let at = self.start + Duration::from_secs_f64(self.next as f64 * self.period);
+        (at < self.end).then_some(at)
+    }
+
+    fn advance(&mut self) {
+        self.next += self.step;
+    }
+
+    /// Time between this thread's requests.
+    fn every(&self) -> Duration {
+        Duration::from_secs_f64(self.period * self.step as f64)
+    }
+}
+
+/// The one timer the loop waits on: a periodic timerfd that ticks at this thread's due times
+/// (never faster than [`MIN_TICK`]), armed once, so waiting for the next due request costs no
+/// syscall of its own; a tick is read (its count cleared) when it wakes the loop, or epoll, edge-
+/// triggered, would not report the next.
+struct Timer {
+    fd: OwnedFd,
+}
+
+/// Above 100,000 requests/s a thread a tick sends several requests, each at most this late.
+const MIN_TICK: Duration = Duration::from_micros(100);
+
+impl Timer {
+    /// Ticks at `first`, then every `every`.
+    fn new(first: Instant, every: Duration) -> io::Result<Timer> {
+        // SAFETY: a plain syscall; the fd it returns is owned here.
+        let fd = unsafe {
+            libc::timerfd_create(
+                libc::CLOCK_MONOTONIC,
+                libc::TFD_NONBLOCK | libc::TFD_CLOEXEC,
+            )
         };
-        match result {
-            Ok(status) => {
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: fd is a new descriptor nothing else owns.
+        let timer = Timer {
+            fd: unsafe { OwnedFd::from_raw_fd(fd) },
+        };
+        let spec = |d: Duration| libc::timespec {
+            tv_sec: d.as_secs() as libc::time_t,
+            tv_nsec: d.subsec_nanos() as libc::c_long,
+        };
+        let spec = libc::itimerspec {
+            it_interval: spec(every.max(MIN_TICK)),
+            // A zero it_value disarms: wait at least a nanosecond.
+            it_value: spec(
+                first
+                    .saturating_duration_since(Instant::now())
+                    .max(Duration::from_nanos(1)),
+            ),
+        };
+        // SAFETY: valid fd and pointers for the call's duration.
+        if unsafe { libc::timerfd_settime(timer.raw(), 0, &spec, std::ptr::null_mut()) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(timer)
+    }
+
+    fn raw(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+
+    /// It ticked: clears the count.
+    fn ticked(&self) {
+        let mut count = [0u8; 8];
+        // SAFETY: reads at most 8 bytes into an 8-byte buffer; EAGAIN (no tick) is fine.
+        unsafe { libc::read(self.raw(), count.as_mut_ptr().cast(), count.len()) };
+    }
+}
+
+struct Conn {
+    stream: TcpStream,
+    /// The due time of the request out on it, if one is.
+    due: Option<Instant>,
+    /// Bytes of the request not yet written.
+    unsent: usize,
+    read: Vec<u8>,
+    /// Since when it has been idle (as the loop saw it).
+    idle_since: Instant,
+}
+
+const TIMER: Token = Token(usize::MAX);
+
+/// A request this close to due goes out now: the timer's ticks and the due times are computed
+/// apart and may differ by a rounding, and waiting a whole tick for it would be worse.
+const EARLY: Duration = Duration::from_micros(2);
+
+/// How long after the run's end the last responses may take before they count as errors.
+const DRAIN: Duration = Duration::from_secs(30);
+
+fn connect(host: &str) -> io::Result<TcpStream> {
+    // Blocking connect (to a local server: quick), then non-blocking use.
+    let s = std::net::TcpStream::connect(host)?;
+    s.set_nodelay(true)?;
+    s.set_nonblocking(true)?;
+    Ok(TcpStream::from_std(s))
+}
+
+struct Driver<'a> {
+    host: &'a str,
+    req: &'a [u8],
+    poll: Poll,
+    conns: Vec<Conn>,
+    /// Connections with no request out.
+    /// Oldest first: each request goes on the connection idle longest, so every connection
+    /// carries its share (a server may tie a connection to one of its threads).
+    idle: VecDeque<usize>,
+    tally: Tally,
+}
+
+impl Driver<'_> {
+    /// Sends the request due at `due` on idle connection `c`.
+    fn send(&mut self, c: usize, due: Instant) {
+        let conn = &mut self.conns[c];
+        let sendable = due.max(conn.idle_since);
+        let late = sendable.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+        self.tally.late.push(late);
+        conn.due = Some(due);
+        conn.unsent = self.req.len();
+        self.write(c);
+    }
+
+    /// Writes what is left of connection `c`'s request (the rest when it is writable again).
+    fn write(&mut self, c: usize) {
+        let conn = &mut self.conns[c];
+        while conn.unsent > 0 {
+            let from = self.req.len() - conn.unsent;
+            match conn.stream.write(&self.req[from..]) {
+                Ok(0) => return self.broken(c),
+                Ok(n) => conn.unsent -= n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return self.broken(c),
+            }
+        }
+    }
+
+    /// Reads what connection `c` has; a whole response completes its request.
+    fn read(&mut self, c: usize) {
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            let conn = &mut self.conns[c];
+            match conn.stream.read(&mut chunk) {
+                Ok(0) => return self.broken(c),
+                // Less than asked for: the socket is empty now (no read to hear WouldBlock).
+                Ok(n) if n < chunk.len() => {
+                    conn.read.extend_from_slice(&chunk[..n]);
+                    break;
+                }
+                Ok(n) => conn.read.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return self.broken(c),
+            }
+        }
+        let conn = &mut self.conns[c];
+        let Some(due) = conn.due else {
+            // Bytes nobody asked for.
+            if !conn.read.is_empty() {
+                self.broken(c);
+            }
+            return;
+        };
+        match parse_response(&conn.read) {
+            Parsed::Partial => {}
+            Parsed::Bad(_) => self.broken(c),
+            Parsed::Done { status, len } => {
+                conn.read.drain(..len);
+                conn.due = None;
+                conn.idle_since = Instant::now();
                 let us = due.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                t.latencies.push(us);
+                self.tally.latencies.push(us);
                 if (200..300).contains(&status) {
-                    t.ok += 1;
+                    self.tally.ok += 1;
                 } else {
-                    t.non_2xx += 1;
+                    self.tally.non_2xx += 1;
+                }
+                self.idle.push_back(c);
+            }
+        }
+    }
+
+    /// Connection `c` failed: its request (if one was out) is an error; a new connection replaces it.
+    fn broken(&mut self, c: usize) {
+        let conn = &mut self.conns[c];
+        // An idle connection (closed by the server) is in the idle list already.
+        let was_busy = conn.due.take().is_some();
+        if was_busy {
+            self.tally.errors += 1;
+        }
+        let _ = self.poll.registry().deregister(&mut conn.stream);
+        conn.read.clear();
+        conn.unsent = 0;
+        let registry = self.poll.registry();
+        let replaced = connect(self.host).and_then(|mut s| {
+            registry.register(&mut s, Token(c), Interest::READABLE | Interest::WRITABLE)?;
+            Ok(s)
+        });
+        match replaced {
+            Ok(s) => {
+                conn.stream = s;
+                conn.idle_since = Instant::now();
+                if was_busy {
+                    self.idle.push_back(c);
                 }
             }
-            Err(_) => {
-                t.errors += 1;
-                conn = None;
+            // Fewer connections from now on.
+            Err(_) => self.idle.retain(|i| *i != c),
+        }
+    }
+
+    fn busy(&self) -> usize {
+        self.conns.len() - self.idle.len()
+    }
+}
+
+/// One thread's run: `connections` connections, its share of the schedule.
+fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> io::Result<Tally> {
+    let poll = Poll::new()?;
+    let mut conns = Vec::with_capacity(connections);
+    for i in 0..connections {
+        let mut stream = connect(host)?;
+        poll.registry().register(
+            &mut stream,
+            Token(i),
+            Interest::READABLE | Interest::WRITABLE,
+        )?;
+        conns.push(Conn {
+            stream,
+            due: None,
+            unsent: 0,
+            read: Vec::new(),
+            idle_since: Instant::now(),
+        });
+    }
+    let first = schedule.due().unwrap_or(schedule.end);
+    let timer = Timer::new(first, schedule.every())?;
+    poll.registry()
+        .register(&mut SourceFd(&timer.raw()), TIMER, Interest::READABLE)?;
+    let mut d = Driver {
+        host,
+        req,
+        poll,
+        idle: (0..connections).collect(),
+        conns,
+        tally: Tally::default(),
+    };
+    let mut events = Events::with_capacity(1024);
+    let drain_until = schedule.end + DRAIN;
+    loop {
+        let now = Instant::now();
+        // Everything due goes out now, one request per idle connection; what finds none waits
+        // (its latency still counts from its due time).
+        while let Some(due) = schedule.due()
+            && due <= now + EARLY
+            && let Some(c) = d.idle.pop_front()
+        {
+            d.send(c, due);
+            schedule.advance();
+        }
+        let next = schedule.due();
+        if next.is_none() && d.busy() == 0 {
+            break;
+        }
+        if next.is_none() && now >= drain_until {
+            d.tally.errors += d.busy() as u64;
+            break;
+        }
+        let wait = next
+            .is_none()
+            .then(|| drain_until.saturating_duration_since(now));
+        match d.poll.poll(&mut events, wait) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        for e in events.iter() {
+            if e.token() == TIMER {
+                timer.ticked();
+                continue;
+            }
+            let c = e.token().0;
+            if e.is_writable() && d.conns[c].unsent > 0 {
+                d.write(c);
+            }
+            if e.is_readable() || e.is_read_closed() || e.is_error() {
+                d.read(c);
             }
         }
-        due += period;
     }
-    t
+    Ok(d.tally)
+}
+
+/// The whole run: threads of their own connections, request `k` on thread `k % threads`.
+fn run(a: &Args) -> io::Result<Tally> {
+    let req = Arc::new(request_bytes(a));
+    // The threads start together a moment from now (after connecting).
+    let start = Instant::now() + Duration::from_millis(100);
+    let threads: Vec<_> = (0..a.threads)
+        .map(|t| {
+            let host = a.host.clone();
+            let req = req.clone();
+            // Connections split as evenly as they go.
+            let conns = a.connections / a.threads + usize::from(t < a.connections % a.threads);
+            let schedule = Schedule::new(start, a.rate, a.seconds, t as u64, a.threads as u64);
+            thread::spawn(move || drive(&host, &req, conns, schedule))
+        })
+        .collect();
+    let mut all = Tally::default();
+    for t in threads {
+        all.add(
+            t.join()
+                .map_err(|_| io::Error::other("a thread panicked"))??,
+        );
+    }
+    all.latencies.sort_unstable();
+    all.late.sort_unstable();
+    Ok(all)
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -190,31 +550,20 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 }
 
 fn main() -> ExitCode {
-    let a = match parse() {
-        Ok(a) => Arc::new(a),
+    let a = match parse(std::env::args().skip(1)) {
+        Ok(a) => a,
         Err(e) => {
             eprintln!("fixed-rate: {e}");
             return ExitCode::from(2);
         }
     };
-    let req = Arc::new(request_bytes(&a));
-    // The threads start together a moment from now.
-    let start = Instant::now() + Duration::from_millis(100);
-    let threads: Vec<_> = (0..a.connections)
-        .map(|i| {
-            let (a, req) = (a.clone(), req.clone());
-            thread::spawn(move || drive(&a, &req, i, start))
-        })
-        .collect();
-    let mut all = Tally::default();
-    for t in threads {
-        let t = t.join().unwrap_or_default();
-        all.latencies.extend(t.latencies);
-        all.ok += t.ok;
-        all.non_2xx += t.non_2xx;
-        all.errors += t.errors;
-    }
-    all.latencies.sort_unstable();
+    let all = match run(&a) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("fixed-rate: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let sent = all.latencies.len() as u64 + all.errors;
     println!(
         "rate {:.0} sent {} ok {} non-2xx {} errors {} p50 {:.2} p99 {:.2} max {:.2} ms",
@@ -227,5 +576,185 @@ fn main() -> ExitCode {
         percentile(&all.latencies, 0.99),
         all.latencies.last().map_or(0.0, |m| f64::from(*m) / 1000.0),
     );
+    // Beside the line scripts read: how much of that was the generator's own delay.
+    eprintln!(
+        "fixed-rate: own delay (due, a connection free, not yet sent) p50 {:.2} p99 {:.2} max {:.2} ms",
+        percentile(&all.late, 0.50),
+        percentile(&all.late, 0.99),
+        all.late.last().map_or(0.0, |m| f64::from(*m) / 1000.0),
+    );
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufRead;
+    use std::net::TcpListener;
+
+    #[test]
+    fn parses_a_whole_response_and_waits_for_a_partial_one() {
+        let r = b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\nhello";
+        let whole = Parsed::Done {
+            status: 201,
+            len: r.len(),
+        };
+        assert_eq!(parse_response(r), whole);
+        for cut in 0..r.len() {
+            assert_eq!(parse_response(&r[..cut]), Parsed::Partial, "cut at {cut}");
+        }
+        // A pipelined next response is left for the next parse.
+        let two = [r.as_slice(), b"HTTP/1.1 4"].concat();
+        assert_eq!(parse_response(&two), whole);
+        // No content-length: no body; a lower-case header name counts too.
+        assert_eq!(
+            parse_response(b"HTTP/1.1 204 No Content\r\n\r\n"),
+            Parsed::Done {
+                status: 204,
+                len: 27
+            }
+        );
+        assert_eq!(
+            parse_response(b"HTTP/1.1 409 Conflict\r\ncontent-length:2\r\n\r\n{}"),
+            Parsed::Done {
+                status: 409,
+                len: 45
+            }
+        );
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_read() {
+        assert!(matches!(
+            parse_response(b"HTTX/1.1 200 OK\r\n\r\n"),
+            Parsed::Bad(_)
+        ));
+        assert!(matches!(
+            parse_response(b"HTTP/1.1 2x0 OK\r\n\r\n"),
+            Parsed::Bad(_)
+        ));
+        assert!(matches!(
+            parse_response(b"HTTP/1.1 200 OK\r\ncontent-length: -1\r\n\r\n"),
+            Parsed::Bad(_)
+        ));
+        assert!(matches!(
+            parse_response(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+            Parsed::Bad(_)
+        ));
+    }
+
+    #[test]
+    fn the_schedule_is_exact_and_split_between_threads() {
+        let start = Instant::now();
+        // 1,000/s for 0.1 s: requests 0..100, 1 ms apart; thread 1 of 3 sends 1, 4, 7, ...
+        let mut s = Schedule::new(start, 1000.0, 0.1, 1, 3);
+        let mut dues = Vec::new();
+        while let Some(d) = s.due() {
+            dues.push(d - start);
+            s.advance();
+        }
+        assert_eq!(dues.len(), 33);
+        assert_eq!(dues[0], Duration::from_millis(1));
+        assert_eq!(dues[1], Duration::from_millis(4));
+        assert_eq!(dues[32], Duration::from_millis(97));
+    }
+
+    /// A server that answers each request on each connection `delay` after reading it.
+    fn slow_server(delay: Duration) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        thread::spawn(move || {
+            for s in listener.incoming() {
+                let Ok(s) = s else { return };
+                thread::spawn(move || {
+                    let mut w = s.try_clone().unwrap();
+                    let mut r = io::BufReader::new(s);
+                    let mut line = String::new();
+                    loop {
+                        // The request line and headers (GET: no body).
+                        loop {
+                            line.clear();
+                            if r.read_line(&mut line).unwrap_or(0) == 0 {
+                                return;
+                            }
+                            if line == "\r\n" {
+                                break;
+                            }
+                        }
+                        thread::sleep(delay);
+                        if w.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        addr
+    }
+
+    fn args(addr: &str, rate: f64, connections: usize, seconds: f64) -> Args {
+        parse(
+            [
+                format!("http://{addr}/x"),
+                "--rate".into(),
+                rate.to_string(),
+                "--connections".into(),
+                connections.to_string(),
+                "--seconds".into(),
+                seconds.to_string(),
+            ]
+            .into_iter(),
+        )
+        .unwrap()
+    }
+
+    /// One connection, a request due every 5 ms, each answered 20 ms after it is sent: the
+    /// requests queue behind each other. From its due time request k waits about 15k ms more
+    /// than the one before; from its send time every one would take 20 ms.
+    #[test]
+    fn latency_counts_from_the_due_time_not_the_send_time() {
+        let addr = slow_server(Duration::from_millis(20));
+        let t = run(&args(&addr, 200.0, 1, 0.1)).unwrap();
+        assert_eq!((t.ok, t.errors), (20, 0));
+        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        // The last (k = 19) waited about 19 * 15 ms before it was sent, then 20 ms.
+        assert!(
+            max_ms > 250.0,
+            "max {max_ms} ms: counted from the send time"
+        );
+        // Waiting for the busy connection is the server's delay, not the generator's own.
+        let own_ms = f64::from(*t.late.iter().max().unwrap()) / 1000.0;
+        assert!(own_ms < 50.0, "own delay {own_ms} ms");
+        let min_ms = f64::from(t.latencies[0]) / 1000.0;
+        assert!(min_ms >= 20.0, "min {min_ms} ms");
+    }
+
+    /// Two threads share the schedule (every other request) and the connections: every request
+    /// is sent once, none queues.
+    #[test]
+    fn threads_split_the_requests_between_them() {
+        let addr = slow_server(Duration::from_millis(5));
+        let mut a = args(&addr, 400.0, 6, 0.25);
+        a.threads = 2;
+        let t = run(&a).unwrap();
+        assert_eq!((t.ok, t.errors), (100, 0));
+        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        assert!(max_ms < 40.0, "max {max_ms} ms");
+    }
+
+    /// With enough connections nothing queues: each request takes about the server's delay, and
+    /// a request due while one connection is busy goes out on another.
+    #[test]
+    fn a_due_request_takes_an_idle_connection() {
+        let addr = slow_server(Duration::from_millis(20));
+        let t = run(&args(&addr, 200.0, 8, 0.2)).unwrap();
+        assert_eq!((t.ok, t.errors), (40, 0));
+        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        assert!(
+            max_ms < 60.0,
+            "max {max_ms} ms: requests waited for a busy connection"
+        );
+    }
 }
