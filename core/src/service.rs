@@ -377,12 +377,12 @@ impl Service {
     }
 }
 
-/// An error's cause for the host's log (an internal error's own text, not the answer's).
 /// A webhook delivery's body: the event as `GET /events/{id}` returns it.
 fn event_body(e: &crate::domain::events::EventText<'_>) -> crate::domain::Result<Vec<u8>> {
     Ok(crate::http::views::event_body(e))
 }
 
+/// An error's cause for the host's log (an internal error's own text, not the answer's).
 fn cause(e: ApiError) -> String {
     match e {
         ApiError::Internal(c) => c,
