@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::thread;
@@ -28,6 +28,10 @@ use std::time::{Duration, Instant};
 use mio::net::TcpStream;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token};
+use rustix::time::{
+    Itimerspec, TimerfdClockId, TimerfdFlags, TimerfdTimerFlags, Timespec, timerfd_create,
+    timerfd_settime,
+};
 
 struct Args {
     host: String,
@@ -245,25 +249,15 @@ const MIN_TICK: Duration = Duration::from_micros(100);
 impl Timer {
     /// Ticks at `first`, then every `every`.
     fn new(first: Instant, every: Duration) -> io::Result<Timer> {
-        // SAFETY: a plain syscall; the fd it returns is owned here.
-        let fd = unsafe {
-            libc::timerfd_create(
-                libc::CLOCK_MONOTONIC,
-                libc::TFD_NONBLOCK | libc::TFD_CLOEXEC,
-            )
+        let fd = timerfd_create(
+            TimerfdClockId::Monotonic,
+            TimerfdFlags::NONBLOCK | TimerfdFlags::CLOEXEC,
+        )?;
+        let spec = |d: Duration| Timespec {
+            tv_sec: d.as_secs() as _,
+            tv_nsec: d.subsec_nanos() as _,
         };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: fd is a new descriptor nothing else owns.
-        let timer = Timer {
-            fd: unsafe { OwnedFd::from_raw_fd(fd) },
-        };
-        let spec = |d: Duration| libc::timespec {
-            tv_sec: d.as_secs() as libc::time_t,
-            tv_nsec: d.subsec_nanos() as libc::c_long,
-        };
-        let spec = libc::itimerspec {
+        let spec = Itimerspec {
             it_interval: spec(every.max(MIN_TICK)),
             // A zero it_value disarms: wait at least a nanosecond.
             it_value: spec(
@@ -272,22 +266,18 @@ impl Timer {
                     .max(Duration::from_nanos(1)),
             ),
         };
-        // SAFETY: valid fd and pointers for the call's duration.
-        if unsafe { libc::timerfd_settime(timer.raw(), 0, &spec, std::ptr::null_mut()) } < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(timer)
+        timerfd_settime(&fd, TimerfdTimerFlags::empty(), &spec)?;
+        Ok(Timer { fd })
     }
 
     fn raw(&self) -> RawFd {
         self.fd.as_raw_fd()
     }
 
-    /// It ticked: clears the count.
+    /// It ticked: clears the count (EAGAIN, no tick, is fine).
     fn ticked(&self) {
         let mut count = [0u8; 8];
-        // SAFETY: reads at most 8 bytes into an 8-byte buffer; EAGAIN (no tick) is fine.
-        unsafe { libc::read(self.raw(), count.as_mut_ptr().cast(), count.len()) };
+        let _ = rustix::io::read(&self.fd, &mut count);
     }
 }
 
