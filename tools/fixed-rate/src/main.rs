@@ -582,6 +582,11 @@ mod tests {
     use std::io::BufRead;
     use std::net::TcpListener;
 
+    /// A tally's µs in ms.
+    fn ms(us: u32) -> f64 {
+        f64::from(us) / 1000.0
+    }
+
     #[test]
     fn parses_a_whole_response_and_waits_for_a_partial_one() {
         let r = b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\nhello";
@@ -708,16 +713,16 @@ mod tests {
         let addr = slow_server(Duration::from_millis(20));
         let t = run(&args(&addr, 200.0, 1, 0.1)).unwrap();
         assert_eq!((t.ok, t.errors), (20, 0));
-        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        let max_ms = ms(*t.latencies.last().unwrap());
         // The last (k = 19) waited about 19 * 15 ms before it was sent, then 20 ms.
         assert!(
             max_ms > 250.0,
             "max {max_ms} ms: counted from the send time"
         );
         // Waiting for the busy connection is the server's delay, not the generator's own.
-        let own_ms = f64::from(*t.late.iter().max().unwrap()) / 1000.0;
+        let own_ms = ms(*t.late.iter().max().unwrap());
         assert!(own_ms < 50.0, "own delay {own_ms} ms");
-        let min_ms = f64::from(t.latencies[0]) / 1000.0;
+        let min_ms = ms(t.latencies[0]);
         assert!(min_ms >= 20.0, "min {min_ms} ms");
     }
 
@@ -730,7 +735,7 @@ mod tests {
         a.threads = 2;
         let t = run(&a).unwrap();
         assert_eq!((t.ok, t.errors), (100, 0));
-        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        let max_ms = ms(*t.latencies.last().unwrap());
         assert!(max_ms < 40.0, "max {max_ms} ms");
     }
 
@@ -741,7 +746,7 @@ mod tests {
         let addr = slow_server(Duration::from_millis(20));
         let t = run(&args(&addr, 200.0, 8, 0.2)).unwrap();
         assert_eq!((t.ok, t.errors), (40, 0));
-        let max_ms = f64::from(*t.latencies.last().unwrap()) / 1000.0;
+        let max_ms = ms(*t.latencies.last().unwrap());
         assert!(
             max_ms < 60.0,
             "max {max_ms} ms: requests waited for a busy connection"
