@@ -31,7 +31,7 @@ const MAGIC: &[u8; 4] = b"CWAL";
 const HEADER: usize = 4 + 8 + 4 + 4;
 
 /// The log files of the data file `data`: `<data>.wal` and `<data>.wal2`. The writer appends to
-/// one while the records of the other are being checkpointed; a checkpoint empties its file.
+/// one while the records of the other are being checkpointed; then that file starts over.
 pub fn paths_for(data: &Path) -> [PathBuf; 2] {
     [".wal", ".wal2"].map(|suffix| {
         let mut name = data.as_os_str().to_owned();
@@ -52,18 +52,29 @@ pub enum WalError {
 pub trait LogFile: Send + Sync + 'static {
     fn append(&self, bytes: &[u8]) -> io::Result<()>;
     fn sync(&self) -> io::Result<()>;
-    /// Empties the log (not synced: the next sync makes it durable).
-    fn truncate(&self) -> io::Result<()>;
+    /// Starts the log over once a checkpoint holds all it recorded: later appends go from its
+    /// front, over what it held. Nothing to sync: [`replay`] skips a record the data file already
+    /// holds, and a record's checksum ends reading at the first stale or torn one.
+    fn start_over(&self) -> io::Result<()>;
 }
 
-/// A log on a [`DiskFile`]: appends go to its end.
+/// A log file kept at most this long when it starts over ([`DiskLog`]); a longer one (after a burst
+/// of writes, or a vault rotation) is cut back to nothing, so the disk it holds stays bounded.
+pub const REUSE_AT_MOST: u64 = 256 << 20;
+
+/// A log on a [`DiskFile`]: appends go after the last record. Starting over keeps the file's blocks
+/// (up to [`REUSE_AT_MOST`]) and writes over them: an append then allocates no blocks, and the
+/// syncer's fdatasync flushes the data alone rather than a journal commit of the file's new size
+/// and extents as well (ARCHITECTURE.md, "Group commit").
 pub struct DiskLog {
     file: Arc<dyn DiskFile>,
-    /// Only the writer appends and truncates; the syncer only syncs.
+    /// Where the next record goes. Only the writer appends; only the checkpointer starts over,
+    /// on the file the writer has switched away from; the syncer only syncs.
     len: AtomicU64,
 }
 
 impl DiskLog {
+    /// A log over `file`, appending after what it holds (recovery empties the files first).
     pub fn new(file: Arc<dyn DiskFile>) -> io::Result<DiskLog> {
         let len = file.len()?;
         Ok(DiskLog {
@@ -85,8 +96,10 @@ impl LogFile for DiskLog {
         self.file.sync()
     }
 
-    fn truncate(&self) -> io::Result<()> {
-        self.file.set_len(0)?;
+    fn start_over(&self) -> io::Result<()> {
+        if self.file.len()? > REUSE_AT_MOST {
+            self.file.set_len(0)?;
+        }
         self.len.store(0, Ordering::Release);
         Ok(())
     }
@@ -217,8 +230,8 @@ pub fn replay(files: &[&[u8]], after: u64, tx: &mut dyn Tx) -> Result<(u64, usiz
     let mut applied = 0;
     for (n, payload) in all {
         if n <= seq {
-            // Already in the store: written before its last durable commit, left over from before
-            // a checkpoint whose truncation was not yet on disk.
+            // Already in the store: written before its last durable commit, or left from before
+            // its file started over (every such record is one a checkpoint holds).
             continue;
         }
         if n != seq + 1 {
@@ -253,7 +266,7 @@ impl Log {
         self.current
     }
 
-    /// Appends go to the other file from now on (which its checkpoint has emptied).
+    /// Appends go to the other file from now on (which started over after its checkpoint).
     pub fn switch(&mut self) {
         self.current = 1 - self.current;
     }
@@ -461,7 +474,7 @@ mod tests {
         fn sync(&self) -> io::Result<()> {
             Ok(())
         }
-        fn truncate(&self) -> io::Result<()> {
+        fn start_over(&self) -> io::Result<()> {
             self.0.lock().unwrap().clear();
             Ok(())
         }
@@ -511,5 +524,49 @@ mod tests {
             (5, 2)
         );
         assert_eq!(store.iter().count(), 2);
+    }
+    fn real_log(dir: &tempfile::TempDir, name: &str) -> (Arc<dyn DiskFile>, DiskLog) {
+        use crate::store::disk::{Disk, RealDisk};
+        let file = RealDisk.create_new(&dir.path().join(name)).unwrap();
+        (file.clone(), DiskLog::new(file).unwrap())
+    }
+
+    #[test]
+    fn a_log_that_starts_over_writes_over_its_blocks_and_replay_skips_what_they_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, log) = real_log(&dir, "data.wal");
+        let mut writer = Log::new([
+            Arc::new(log) as Arc<dyn LogFile>,
+            Arc::new(Bytes::default()),
+        ]);
+        let big = vec![7u8; 4096];
+        for seq in 1..=5 {
+            writer
+                .append(seq, &payload(&[(&seq.to_le_bytes(), Some(&big))]))
+                .unwrap();
+        }
+        let full = file.len().unwrap();
+        // Batches 1 to 5 checkpointed: the file starts over and batch 6 goes at its front.
+        writer.files[0].start_over().unwrap();
+        let six = payload(&[(b"six", Some(b"x"))]);
+        writer.append(6, &six).unwrap();
+        assert_eq!(file.len().unwrap(), full, "the file keeps its blocks");
+        let bytes = file.read_all().unwrap();
+        assert_eq!(records(&bytes)[0], (6, six.as_slice()));
+        let mut store = MemStore::new();
+        assert_eq!(replay(&[&bytes], 5, &mut store).unwrap(), (6, 1));
+        assert_eq!(store.iter().count(), 1);
+    }
+
+    #[test]
+    fn a_log_longer_than_it_may_stay_is_cut_when_it_starts_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, log) = real_log(&dir, "data.wal");
+        // Sparse: no disk used.
+        file.set_len(REUSE_AT_MOST + 1).unwrap();
+        log.start_over().unwrap();
+        assert_eq!(file.len().unwrap(), 0);
+        log.append(b"CWAL").unwrap();
+        assert_eq!(file.read_all().unwrap(), b"CWAL");
     }
 }

@@ -858,8 +858,8 @@ mod tests {
             }
             self.inner.sync()
         }
-        fn truncate(&self) -> std::io::Result<()> {
-            self.inner.truncate()
+        fn start_over(&self) -> std::io::Result<()> {
+            self.inner.start_over()
         }
     }
 

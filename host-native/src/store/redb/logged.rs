@@ -16,8 +16,8 @@
 //! Order that keeps a crash safe (`crash_tests.rs` checks it at every sync, and that no read sees
 //! what a crash then loses): a batch's record is appended before it is synced, reads see it and
 //! it answers only once the record is synced, a checkpoint commits (a part or its last) only once
-//! the log holds all its batches durably, and a log file is emptied only after the checkpoint of
-//! its records returned.
+//! the log holds all its batches durably, and a log file starts over only after the checkpoint of
+//! its records returned (so every stale record left in it is one the data file holds).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -644,8 +644,8 @@ impl LoggedDb {
         // The shared read snapshot predates the commit: dropped, so it keeps no pages from reuse.
         self.file.forget_reads();
         self.file.logs[job.log]
-            .truncate()
-            .map_err(|e| fatal("cannot empty the write-ahead log", &e))?;
+            .start_over()
+            .map_err(|e| fatal("cannot start the write-ahead log over", &e))?;
         let io: IoTotals = self.file.io.totals() - io_before;
         let cpu = os_thread::cpu_time().saturating_sub(cpu_before);
         // Every checkpoint is told at debug, with where its time went; one slower than the interval

@@ -278,7 +278,9 @@ fn stamp_format(db: &Database, path: &Path) -> Result<(), StorageError> {
 }
 
 /// Applies what the log holds beyond the data file's last batch, commits it durably, then empties
-/// the log. Returns the last batch the file now holds.
+/// the log. Returns the last batch the file now holds. Emptied, not started over as a checkpoint
+/// does (`DiskLog`): past a gap the log may hold records of batches that were never acknowledged,
+/// numbered as the batches this run writes next, and replay must not meet those after a crash.
 fn recover(
     db: &Database,
     path: &Path,
