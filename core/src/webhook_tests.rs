@@ -422,6 +422,28 @@ fn an_advance_while_an_attempt_is_out_is_kept_by_its_failure() {
     assert_eq!(app.take().len(), 1, "due at once: {d}");
 }
 
+/// The same with the lease in memory (a plan, as the native host on redb sends): a first attempt
+/// out during an advance has no pending entry to move, and its failure counts the advance in.
+#[test]
+fn an_advance_while_a_planned_first_attempt_is_out_is_kept_by_its_failure() {
+    let mut app = TestApp::new();
+    let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    let endpoint = e["_id"].as_str().unwrap().to_string();
+    app.account_as(KEY_A);
+    let planned = app.plan(100, &[]);
+    assert_eq!(planned.due.len(), 1);
+    let (s, _) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 3600})));
+    assert_eq!(s, 200);
+    app.answer(&planned.due, Some(500));
+    let d = &app.deliveries(&endpoint, "")[0];
+    assert_eq!(d["status"], "pending", "{d}");
+    assert_eq!(app.plan(100, &[]).due.len(), 1, "due at once: {d}");
+    // Without the advance, the failure waits the schedule's first 5 s.
+    let planned = app.plan(100, &[]);
+    app.answer(&planned.due, Some(500));
+    assert!(app.plan(100, &[]).due.is_empty());
+}
+
 #[test]
 fn a_take_from_the_floor_finds_what_is_new_and_a_full_look_finds_what_an_advance_moved_below() {
     let mut app = TestApp::new();
@@ -682,8 +704,30 @@ fn make_format_6(store: &mut crate::storage::MemStore) -> usize {
     changed
 }
 
-/// A format-6 store's deliveries (pending, retrying, succeeded, failed) upgrade to exactly what this
-/// release writes, and a test clock advance then moves the pending ones as before.
+/// Turns a store this release wrote into what format 9 wrote: a `wp` entry for every pending
+/// delivery, not only those waiting for a retry. How many entries it added.
+fn make_format_9(store: &mut crate::storage::MemStore) -> usize {
+    use crate::domain::webhooks::deliveries::{Delivery, DeliveryStatus};
+    use crate::storage::keys::{self, Kind};
+    use crate::storage::{Tx, codec};
+    let all: Vec<Delivery> =
+        codec::scan(store, &keys::records("alice", Kind::WebhookDelivery)).unwrap();
+    let mut added = 0;
+    for d in all {
+        let key = keys::delivery_pending("alice", &d.id);
+        if d.status == DeliveryStatus::Pending && store.get(&key).unwrap().is_none() {
+            store.put(&key, &[]).unwrap();
+            added += 1;
+        }
+    }
+    store
+        .put(&keys::format_version(), &9u32.to_be_bytes())
+        .unwrap();
+    added
+}
+
+/// A format-6 (or -9) store's deliveries (pending, retrying, succeeded, failed) upgrade to exactly
+/// what this release writes, and a test clock advance then moves the retry waiting as before.
 #[test]
 fn a_format_6_store_keeps_its_deliveries_in_this_releases_keys() {
     let mut app = TestApp::new();
@@ -729,17 +773,166 @@ fn a_format_6_store_keeps_its_deliveries_in_this_releases_keys() {
     assert_ne!(everything(&mut app), current);
     crate::Service::open_store(&mut app.store).unwrap();
     assert_eq!(everything(&mut app), current);
+    // Format 9's shape (a `wp` entry for every pending delivery) too.
+    assert_eq!(make_format_9(&mut app.store), 2);
+    crate::Service::open_store(&mut app.store).unwrap();
+    assert_eq!(everything(&mut app), current);
 
-    // The pending three, whatever their queue times, are due after an advance past them all.
-    app.env.advance_millis(1);
+    // Once their leases end (host clock) the three pending are due again; answered, none waits.
+    app.env
+        .advance_millis(crate::domain::webhooks::deliveries::LEASE_SECS * 1000);
+    let due = app.take();
+    assert_eq!(due.len(), 3);
+    app.answer(&due, Some(204));
     assert!(app.take().is_empty());
-    let (s, v) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": 60})));
-    assert_eq!(s, 200, "{v}");
-    assert_eq!(app.take().len(), 3);
+    let pending = crate::storage::scan_prefix(&mut app.store, b"wp\0").unwrap();
+    assert!(pending.is_empty(), "{pending:?}");
     let (_, list) = app.alice(
         Get,
         &format!("/webhook-endpoints/{endpoint}/deliveries?limit=2"),
         None,
     );
     assert_eq!(list["meta"]["total"], 5, "{list}");
+}
+
+/// What a random run of the outbox's operations may do to a client's deliveries.
+#[derive(Debug, Clone)]
+enum Op {
+    /// A change that queues a delivery.
+    Queue,
+    /// Take (leases in the store) what is due and answer it: 2xx when the bit is set; an unset
+    /// `answered` leaves the attempts out.
+    Take { ok: u8, answered: bool },
+    /// Plan (leases in memory) what is due and answer it.
+    Plan { ok: u8 },
+    /// `POST /webhook-deliveries/{id}/retry` of the n-th delivery listed.
+    Retry(usize),
+    /// `POST /test-clock/advance`.
+    Advance(i64),
+    /// The host's clock moves on (ms).
+    Pass(i64),
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    prop_oneof![
+        3 => Just(Op::Queue),
+        2 => (any::<u8>(), any::<bool>()).prop_map(|(ok, answered)| Op::Take { ok, answered }),
+        2 => any::<u8>().prop_map(|ok| Op::Plan { ok }),
+        1 => (0usize..8).prop_map(Op::Retry),
+        1 => (1i64..400).prop_map(Op::Advance),
+        1 => (1i64..40_000).prop_map(Op::Pass),
+    ]
+}
+
+impl TestApp {
+    /// Answers `due` with 2xx where `ok`'s bit (by position) is set, else 500.
+    fn answer_by_bits(&mut self, due: &[crate::service::Due], ok: u8) {
+        let outcomes: Vec<Outcome> = due
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                d.outcome(
+                    Some(if ok >> (i % 8) & 1 == 1 { 204 } else { 500 }),
+                    1,
+                    None,
+                )
+            })
+            .collect();
+        self.service
+            .record_attempts(&mut self.store, &self.env, &outcomes)
+            .unwrap();
+    }
+
+    /// The `wp` entries and the deliveries waiting for a retry (pending after a failed attempt).
+    fn retry_entries(&mut self) -> (Vec<String>, Vec<String>) {
+        use crate::domain::webhooks::deliveries::{Delivery, DeliveryStatus};
+        use crate::storage::keys::{self, Kind};
+        let prefix = keys::deliveries_pending("alice");
+        let entries = crate::storage::scan_prefix(&mut self.store, &prefix)
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| String::from_utf8(k[prefix.len()..].to_vec()).unwrap())
+            .collect();
+        let all: Vec<Delivery> = crate::storage::codec::scan(
+            &mut self.store,
+            &keys::records("alice", Kind::WebhookDelivery),
+        )
+        .unwrap();
+        let retrying = all
+            .into_iter()
+            .filter(|d| d.status == DeliveryStatus::Pending && d.failures > 0)
+            .map(|d| d.id)
+            .collect();
+        (entries, retrying)
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Whatever the order of changes, takes, plans, outcomes, retries and clock moves, a delivery
+    /// has its `wp` entry exactly while it waits for a retry after a failed attempt (what a test
+    /// clock advance must move; the others are due or out), and a long enough wait of both clocks
+    /// then sends every pending delivery.
+    #[test]
+    fn a_delivery_has_its_pending_entry_exactly_while_a_retry_waits(
+        ops in proptest::collection::vec(op(), 1..40)
+    ) {
+        let mut app = TestApp::new();
+        let config = crate::Config {
+            webhook_retry_schedule: vec![
+                std::time::Duration::from_secs(5),
+                std::time::Duration::from_secs(300),
+                std::time::Duration::from_secs(3600),
+            ],
+            ..app.service.config().clone()
+        };
+        app.service = crate::Service::new(config, &app.env);
+        let e = app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["account.created"]));
+        let endpoint = e["_id"].as_str().unwrap().to_string();
+        for op in ops {
+            match op {
+                Op::Queue => {
+                    app.account_as(KEY_A);
+                }
+                Op::Take { ok, answered } => {
+                    let due = app.take();
+                    if answered {
+                        app.answer_by_bits(&due, ok);
+                    }
+                }
+                Op::Plan { ok } => {
+                    let planned = app.plan(100, &[]);
+                    app.answer_by_bits(&planned.due, ok);
+                }
+                Op::Retry(n) => {
+                    let list = app.deliveries(&endpoint, "?limit=8");
+                    if let Some(id) = list.get(n).and_then(|d| d["_id"].as_str()) {
+                        let (s, v) = app.alice(Post, &format!("/webhook-deliveries/{id}/retry"), None);
+                        proptest::prop_assert_eq!(s, 200, "{}", v);
+                    }
+                }
+                Op::Advance(seconds) => {
+                    let (s, v) = app.alice(Post, "/test-clock/advance", Some(json!({"seconds": seconds})));
+                    proptest::prop_assert_eq!(s, 200, "{}", v);
+                }
+                Op::Pass(ms) => app.env.advance_millis(ms),
+            }
+            let (mut entries, mut retrying) = app.retry_entries();
+            entries.sort();
+            retrying.sort();
+            proptest::prop_assert_eq!(entries, retrying);
+        }
+        // Leases end and retries come due: everything pending goes out, each once per take.
+        for _ in 0..4 {
+            app.env.advance_millis(4 * 3600 * 1000);
+            let due = app.take();
+            app.answer_by_bits(&due, u8::MAX);
+        }
+        let pending = app.deliveries(&endpoint, "?status=pending&limit=100");
+        proptest::prop_assert!(pending.is_empty(), "{:?}", pending);
+        let (entries, _) = app.retry_entries();
+        proptest::prop_assert!(entries.is_empty(), "{:?}", entries);
+    }
 }

@@ -271,7 +271,8 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
     assert_eq!(app.service.serve(&req, &mut tx, &app.env).status, 201);
     let enqueue = tx.w;
     assert_eq!(enqueue.idle, 0, "{:?}", enqueue.by_family);
-    // 5 keys (format 6 wrote 8: also the `status` and every-delivery index entries and counts).
+    // 4 keys (format 6 wrote 8: also the `status` and every-delivery index entries and counts;
+    // format 9 wrote 5: also the `wp` entry, now put only when a retry waits).
     assert_eq!(
         delivery_families(&enqueue),
         [
@@ -279,8 +280,7 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
             ("c whdelivery endpointId", 1),
             ("i whdelivery endpointId", 1),
             ("p whdelivery", 1),
-            // Pending (what a test clock advance moves), and due now in the queue.
-            ("wp", 1),
+            // Due now in the queue.
             ("wq", 1),
         ]
     );
@@ -293,17 +293,17 @@ fn a_delivery_writes_few_keys_with_its_event_and_at_its_first_success() {
         .unwrap();
     let success = tx.w;
     assert_eq!(success.idle, 0, "{:?}", success.by_family);
-    // 3 keys: the record rewritten (status, attempt), no longer pending, out of the queue
-    // (format 6 wrote 6: also the `status` index entry moved and its two counts).
+    // 2 keys: the record rewritten (status, attempt), out of the queue (format 6 wrote 6: also the
+    // `status` index entry moved and its two counts; format 9 wrote 3: also the `wp` entry).
     assert_eq!(
         delivery_families(&success),
-        [("p whdelivery", 1), ("wp", 1), ("wq", 1)]
+        [("p whdelivery", 1), ("wq", 1)]
     );
-    assert_eq!((success.puts, success.new, success.deletes), (1, 0, 2));
+    assert_eq!((success.puts, success.new, success.deletes), (1, 0, 1));
 }
 
 /// A delivery queued and answered within one window (what a memtable gathers between checkpoints):
-/// its queue and pending entries were put new and deleted, so neither reaches the store below; only
+/// its queue entry was put new and deleted, so it does not reach the store below; only
 /// its record, its `endpointId` entry and that entry's count do.
 #[test]
 fn a_delivery_answered_within_a_window_leaves_only_its_record_and_index_entry() {

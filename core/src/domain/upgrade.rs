@@ -34,7 +34,11 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
     }
     // Format 9's step is independent of format 8's (the PAN index): it runs on a format-7 store
     // before the vault re-keys it, and again (changing nothing) on each open until then.
-    covered_available(tx)?;
+    if from < 9 {
+        covered_available(tx)?;
+    }
+    // Format 10's, likewise (it only deletes).
+    pending_entries_of_retries_only(tx)?;
     let per_vault_key = tx.get(&keys::pan_index_key())?.is_none() && {
         let start = keys::pan_indexes();
         !tx.scan(&start, &prefix_end(&start), Direction::Forward, 1)?
@@ -308,6 +312,29 @@ fn deliveries_by_endpoint_only(tx: &mut dyn Tx) -> Result<(), StoreError> {
             let d: Delivery = codec::decode(&value)?;
             if d.status == DeliveryStatus::Pending {
                 tx.put(&keys::delivery_pending(&client, &d.id), &[])?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// Format 10 keeps a pending delivery's `keys::delivery_pending` entry only while it waits for a
+/// retry after a failed attempt (`failures > 0`): the entries of the others (due at once, or out for
+/// their first attempt) go, and entries of deliveries gone or answered with them. It only deletes,
+/// so it can run on a store in either shape.
+fn pending_entries_of_retries_only(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    for client in table::clients_with(tx, Kind::WebhookDelivery)? {
+        let prefix = keys::deliveries_pending(&client);
+        each(tx, &prefix, |tx, (key, _)| {
+            let id = key
+                .get(prefix.len()..)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default();
+            let keep = table::get::<Delivery>(tx, &client, id)?
+                .is_some_and(|d| super::webhooks::deliveries::retrying(&d));
+            if !keep {
+                tx.delete(&key)?;
             }
             Ok(())
         })?;

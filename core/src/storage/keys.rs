@@ -531,8 +531,9 @@ pub fn delivery_due(due_ms: i64, client: &str, id: &str) -> Vec<u8> {
         .done()
 }
 
-/// A client's pending webhook delivery, empty value: what a test clock advance moves (the queue is
-/// every client's, by due time). Put when a delivery becomes pending, deleted when it is answered.
+/// A client's webhook delivery waiting for a retry, empty value: what a test clock advance moves (the
+/// queue is every client's, by due time). Put when a failed attempt schedules a retry, deleted when
+/// the delivery is answered or sent again at once.
 pub fn delivery_pending(client: &str, id: &str) -> Vec<u8> {
     Key::new("wp").part(client).part(id).done()
 }

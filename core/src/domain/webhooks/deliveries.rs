@@ -8,6 +8,12 @@
 //! rewrite, on every attempt): the [`Lease`] travels with the attempt ([`Due`], [`Outcome`]) and
 //! the outcome's write drops the lease's entry. So while leased, a record's `due_ms` may name the
 //! entry the lease replaced; `record` tells the two apart by the lease's `taken_ms`.
+//!
+//! A pending delivery waiting for a retry (`failures > 0`) also has an entry
+//! `keys::delivery_pending`, what a test clock advance moves; one that has failed no attempt since
+//! it was queued is due at once (queued, retried or replayed at the host's now) or out for its
+//! attempt, so it needs none: an advance while its attempt is out counts in the retry a failure
+//! schedules ([`Due::offset_s`]). Two keys fewer with every delivery (ARCHITECTURE.md, "Webhooks").
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -126,12 +132,27 @@ fn unschedule(tx: &mut dyn Tx, client: &str, d: &mut Delivery) -> Result<()> {
     Ok(())
 }
 
-/// `d` is answered (succeeded or failed): out of the queue and no longer pending.
-fn settle(tx: &mut dyn Tx, client: &str, d: &mut Delivery, status: DeliveryStatus) -> Result<()> {
+/// Whether `d` has its entry `keys::delivery_pending`: pending with a retry scheduled after a
+/// failed attempt.
+pub(crate) fn retrying(d: &Delivery) -> bool {
+    d.status == DeliveryStatus::Pending && d.failures > 0
+}
+
+/// `d` is answered (succeeded or failed): out of the queue and no longer pending. `retrying`: it
+/// had its pending entry ([`retrying`] before this attempt's outcome).
+fn settle(
+    tx: &mut dyn Tx,
+    client: &str,
+    d: &mut Delivery,
+    status: DeliveryStatus,
+    retrying: bool,
+) -> Result<()> {
     d.status = status;
     d.next_attempt_at = None;
     unschedule(tx, client, d)?;
-    tx.delete(&keys::delivery_pending(client, &d.id))?;
+    if retrying {
+        tx.delete(&keys::delivery_pending(client, &d.id))?;
+    }
     Ok(())
 }
 
@@ -159,13 +180,13 @@ fn queue(s: &mut Scope, endpoint_id: &str, event: &Event) -> Result<Delivery> {
         due_ms: None,
         created_at: s.now,
     };
-    // A new id: its queue and pending entries are new keys (`put_new`), so when its outcome deletes
-    // them before a checkpoint (the common case: delivered within milliseconds), neither reaches
-    // the data file (the native memtable drops the pair, as an `Overlay` does).
+    // A new id: its queue entry is a new key (`put_new`), so when its outcome deletes it before a
+    // checkpoint (the common case: delivered within milliseconds), it never reaches the data file
+    // (the native memtable drops the pair, as an `Overlay` does). Due now, it needs no pending
+    // entry (the module's doc).
     let due = s.env.now().millis();
     s.tx.put_new(&keys::delivery_due(due, s.client, &d.id), &[])?;
     d.due_ms = Some(due);
-    s.tx.put_new(&keys::delivery_pending(s.client, &d.id), &[])?;
     table::insert(s.tx, s.client, &d)?;
     Ok(d)
 }
@@ -177,8 +198,9 @@ pub fn get(s: &mut Scope, id: &str) -> Result<Delivery> {
 /// Sends a delivery again now, whatever its status; the retry schedule starts over.
 pub fn retry(s: &mut Scope, id: &str) -> Result<Delivery> {
     let mut d = get(s, id)?;
-    if d.status != DeliveryStatus::Pending {
-        s.tx.put(&keys::delivery_pending(s.client, &d.id), &[])?;
+    // Due now: no retry waits, so no pending entry.
+    if retrying(&d) {
+        s.tx.delete(&keys::delivery_pending(s.client, &d.id))?;
     }
     d.status = DeliveryStatus::Pending;
     d.failures = 0;
@@ -217,9 +239,10 @@ pub fn replay(s: &mut Scope, endpoint: &Endpoint, from: Timestamp, to: Timestamp
     Ok(queued)
 }
 
-/// The client's test clock moved `seconds` forward: its pending deliveries come due that much sooner
-/// on the host's clock (their `nextAttemptAt`, on the client's clock, stays), so retry times follow
-/// the client's clock like every other rule.
+/// The client's test clock moved `seconds` forward: its deliveries waiting for a retry come due that
+/// much sooner on the host's clock (their `nextAttemptAt`, on the client's clock, stays), so retry
+/// times follow the client's clock like every other rule. The others are due already, or out for
+/// an attempt whose failure counts the advance in ([`Due::offset_s`]).
 pub fn clock_advanced(s: &mut Scope, seconds: i64) -> Result<()> {
     let prefix = keys::deliveries_pending(s.client);
     let client = s.client;
@@ -261,10 +284,10 @@ pub fn drop_all(s: &mut Scope, endpoint_id: &str) -> Result<()> {
         }
         for p in found {
             if let Some(mut d) = table::get::<Delivery>(s.tx, s.client, &p.id)? {
-                unschedule(s.tx, s.client, &mut d)?;
-                if d.status == DeliveryStatus::Pending {
+                if retrying(&d) {
                     s.tx.delete(&keys::delivery_pending(s.client, &d.id))?;
                 }
+                unschedule(s.tx, s.client, &mut d)?;
                 table::remove(s.tx, s.client, &d)?;
             }
         }
@@ -282,6 +305,10 @@ pub struct Due {
     pub body: Vec<u8>,
     /// The queue entry this attempt holds; hand it back in the [`Outcome`].
     pub lease: Lease,
+    /// The client's test clock offset (seconds) when it was planned: a test clock advance while the
+    /// attempt is out brings the retry its failure schedules that much sooner (the attempt was
+    /// made before the advance).
+    pub offset_s: i64,
 }
 
 /// A delivery's queue entry while an attempt holds it: the entry the take read (due at `taken_ms`)
@@ -303,6 +330,7 @@ impl Due {
             duration_ms,
             error,
             lease: self.lease,
+            offset_s: self.offset_s,
         }
     }
 }
@@ -318,6 +346,8 @@ pub struct Outcome {
     pub error: Option<String>,
     /// The lease of the attempt ([`Due::lease`]).
     pub lease: Lease,
+    /// As [`Due::offset_s`].
+    pub offset_s: i64,
 }
 
 /// What taking and recording deliveries needs of the configuration.
@@ -462,14 +492,18 @@ pub fn plan(
                     due.client = client;
                     planned.due.push(due);
                 }
-                Err(reason) => planned.unsendable.push(Outcome {
-                    client,
-                    delivery_id: id,
-                    status: None,
-                    duration_ms: 0,
-                    error: Some(reason),
-                    lease,
-                }),
+                Err(reason) => {
+                    let offset_s = test_clock::offset(tx, &client)?;
+                    planned.unsendable.push(Outcome {
+                        client,
+                        delivery_id: id,
+                        status: None,
+                        duration_ms: 0,
+                        error: Some(reason),
+                        lease,
+                        offset_s,
+                    })
+                }
             }
         }
         if whole {
@@ -517,9 +551,10 @@ fn due_of(key: &[u8]) -> Option<i64> {
         .map(i64::from_be_bytes)
 }
 
-/// An endpoint as a take needs it: where to send and the secrets that sign, or why nothing can be
-/// sent to it. Read and opened once per take, however many of its deliveries are due.
-type Ready = std::result::Result<(Target, Vec<signature::Secret>), String>;
+/// An endpoint as a take needs it: where to send, the secrets that sign and its client's test clock
+/// offset, or why nothing can be sent to it. Read and opened once per take, however many of its
+/// deliveries are due.
+type Ready = std::result::Result<(Target, Vec<signature::Secret>, i64), String>;
 
 fn ready(
     tx: &mut dyn Tx,
@@ -541,9 +576,10 @@ fn ready(
     let vault = settings.vault.as_ref().ok_or_else(|| {
         ApiError::internal("webhook deliveries need the vault key to open endpoint secrets")
     })?;
-    let client_now = test_clock::now(tx, client, env)?;
+    let offset_s = test_clock::offset(tx, client)?;
+    let client_now = env.now().plus_seconds(offset_s);
     let secrets = endpoints::signing_secrets(vault, &endpoint, client_now)?;
-    Ok(Ok((target, secrets)))
+    Ok(Ok((target, secrets, offset_s)))
 }
 
 /// The signed request of one delivery, or why it cannot be sent.
@@ -561,7 +597,7 @@ fn prepare(
         let r = ready(tx, env, settings, client, &d.endpoint_id)?;
         endpoints.insert(cached.clone(), r);
     }
-    let (target, secrets) = match endpoints.get(&cached) {
+    let (target, secrets, offset_s) = match endpoints.get(&cached) {
         Some(Ok(ready)) => ready,
         Some(Err(why)) => return Ok(Err(why.clone())),
         None => {
@@ -591,6 +627,7 @@ fn prepare(
             taken_ms: 0,
             until_ms: 0,
         },
+        offset_s: *offset_s,
     }))
 }
 
@@ -619,6 +656,7 @@ pub fn record(
         if d.status != DeliveryStatus::Pending {
             continue;
         }
+        let was_retrying = retrying(&d);
         if d.due_ms == Some(o.lease.taken_ms) {
             // Its entry is the lease's, dropped above; else it was queued again meanwhile (a
             // retry, a test clock advance) and that entry stays the delivery's.
@@ -644,21 +682,38 @@ pub fn record(
         }
         let ok = o.error.is_none() && o.status.is_some_and(|s| (200..300).contains(&s));
         if ok {
-            settle(tx, &o.client, &mut d, DeliveryStatus::Succeeded)?;
+            settle(
+                tx,
+                &o.client,
+                &mut d,
+                DeliveryStatus::Succeeded,
+                was_retrying,
+            )?;
         } else {
             d.failures = d.failures.saturating_add(1);
             match settings.schedule.get(d.failures as usize - 1) {
                 Some(wait) => {
-                    // A re-queue that came while the attempt was out (a `retry`, a test clock
-                    // advance, which moved the entry sooner) is kept when it is sooner than the
-                    // schedule's next: the attempt it follows was made before it.
-                    let next = host_now.millis().saturating_add(millis(*wait));
+                    // The attempt was made before any test clock advance that came while it was
+                    // out: the wait counts from then on the client's clock. A re-queue that came
+                    // meanwhile (a `retry`, or an advance moving a retry's entry) is kept when it
+                    // is sooner than the schedule's next.
+                    let advanced_ms = offset
+                        .saturating_sub(o.offset_s)
+                        .max(0)
+                        .saturating_mul(1000);
+                    let next = host_now
+                        .millis()
+                        .saturating_add(millis(*wait))
+                        .saturating_sub(advanced_ms);
                     let due = d.due_ms.map_or(next, |queued| queued.min(next));
                     let offset_ms = offset.saturating_mul(1000);
                     d.next_attempt_at = Some(Timestamp(due.saturating_add(offset_ms)));
                     schedule(tx, &o.client, &mut d, due)?;
+                    if !was_retrying {
+                        tx.put(&keys::delivery_pending(&o.client, &d.id), &[])?;
+                    }
                 }
-                None => settle(tx, &o.client, &mut d, DeliveryStatus::Failed)?,
+                None => settle(tx, &o.client, &mut d, DeliveryStatus::Failed, was_retrying)?,
             }
         }
         // Its one indexed value (`endpointId`) and its creation never change: the record alone is
