@@ -167,6 +167,36 @@ fn a_change_is_delivered_signed_and_succeeds_on_2xx() {
     assert!(app.take().is_empty());
 }
 
+/// A lease that runs out (its instance died, or its attempt outlasted it) is taken again from the
+/// entry the lease moved; that attempt's failure then waits the schedule like any other.
+#[test]
+fn a_failure_after_a_lease_ran_out_waits_the_schedule() {
+    let mut app = TestApp::new();
+    app.endpoint(KEY_A, "http://127.0.0.1:9/h", json!(["*"]));
+    app.account_as(KEY_A);
+    assert_eq!(app.take().len(), 1, "leased, never answered");
+    app.env
+        .advance_millis(crate::domain::webhooks::deliveries::LEASE_SECS * 1000);
+    let due = app.take();
+    assert_eq!(due.len(), 1, "taken again once its lease ran out");
+    app.answer(&due, Some(500));
+    assert!(
+        app.take().is_empty(),
+        "sent again at once after its failure"
+    );
+    app.env.advance_millis(4_999);
+    assert!(
+        app.take().is_empty(),
+        "sent before the schedule's first wait"
+    );
+    app.env.advance_millis(1);
+    let due = app.take();
+    assert_eq!(due.len(), 1);
+    app.answer(&due, Some(200));
+    app.env.advance_millis(100_000_000);
+    assert!(app.take().is_empty(), "an entry left behind");
+}
+
 #[test]
 fn failures_follow_the_schedule_then_fail() {
     let mut app = TestApp::new();

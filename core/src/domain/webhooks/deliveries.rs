@@ -657,10 +657,20 @@ pub fn record(
             continue;
         }
         let was_retrying = retrying(&d);
-        if d.due_ms == Some(o.lease.taken_ms) {
-            // Its entry is the lease's, dropped above; else it was queued again meanwhile (a
-            // retry, a test clock advance) and that entry stays the delivery's.
-            d.due_ms = None;
+        match d.due_ms {
+            // Its entry is the lease's, dropped above.
+            Some(due) if due == o.lease.taken_ms => d.due_ms = None,
+            // An entry from before the lease's stands for this attempt too: an earlier lease of
+            // it that ran out (the entry moved on without the record, so this one was taken from
+            // where that lease left it), or a test clock advance that moved the taken entry while
+            // the attempt was out (counted in through `offset_s`). Kept, it would send the
+            // delivery again at once after a failure instead of after the schedule's wait.
+            Some(due) if due < o.lease.taken_ms => {
+                tx.delete(&keys::delivery_due(due, &o.client, &o.delivery_id))?;
+                d.due_ms = None;
+            }
+            // Queued again meanwhile (a retry): that entry stays the delivery's.
+            _ => {}
         }
         let offset = match offsets.get(&o.client) {
             Some(offset) => *offset,
