@@ -344,10 +344,9 @@ impl Chain {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn an_arena_keeps_what_it_gave_out_and_takes_back_only_since_a_mark() {
+        use super::*;
         let mut arena = Arena::default();
         let small: Vec<Bytes> = (0..20_000u32)
             .map(|i| arena.bytes(&i.to_be_bytes().repeat(i as usize % 50)))
