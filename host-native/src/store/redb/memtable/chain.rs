@@ -104,12 +104,14 @@ impl Arena {
         }
     }
 
-    fn node(&mut self, node: Node) -> *mut Node {
+    /// A node and, right after it, its value (a checkpoint's walk reads both).
+    fn node(&mut self, value: &[u8], node: impl FnOnce(Bytes) -> Node) -> *mut Node {
         let at = self
             .alloc(size_of::<Node>(), align_of::<Node>())
             .cast::<Node>();
+        let value = self.bytes(value);
         // SAFETY: a fresh allocation of a Node's size and alignment.
-        unsafe { at.as_ptr().write(node) };
+        unsafe { at.as_ptr().write(node(value)) };
         at.as_ptr()
     }
 
@@ -169,18 +171,47 @@ impl Bytes {
     }
 }
 
-/// A skip-list key: its bytes in the arena, ordered as bytes and found by `&[u8]`.
-pub struct Key(pub Bytes);
+/// Bytes of a key kept in its skip-list node itself (most keys: a search then compares keys
+/// without a second cache miss per step); a longer key is in the arena.
+const INLINE: usize = 118;
+
+/// A skip-list key, ordered as bytes and found by `&[u8]`.
+pub enum Key {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Arena(Bytes),
+}
+
+impl Key {
+    /// `key`, inline if it fits, else copied into `arena`.
+    pub fn new(key: &[u8], arena: &mut Arena) -> Key {
+        match u8::try_from(key.len()) {
+            Ok(len) if key.len() <= INLINE => {
+                let mut bytes = [0; INLINE];
+                bytes[..key.len()].copy_from_slice(key);
+                Key::Inline { len, bytes }
+            }
+            _ => Key::Arena(arena.bytes(key)),
+        }
+    }
+
+    pub fn get(&self) -> &[u8] {
+        match self {
+            // `len` <= INLINE (`Key::new`).
+            Key::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            Key::Arena(b) => b.get(),
+        }
+    }
+}
 
 impl Borrow<[u8]> for Key {
     fn borrow(&self) -> &[u8] {
-        self.0.get()
+        self.get()
     }
 }
 
 impl PartialEq for Key {
     fn eq(&self, other: &Self) -> bool {
-        self.0.get() == other.0.get()
+        self.get() == other.get()
     }
 }
 
@@ -194,7 +225,7 @@ impl PartialOrd for Key {
 
 impl Ord for Key {
     fn cmp(&self, other: &Self) -> CmpOrdering {
-        self.0.get().cmp(other.0.get())
+        self.get().cmp(other.get())
     }
 }
 
@@ -323,8 +354,7 @@ impl Chain {
             Some(n) => n.next.load(Ordering::Acquire),
             None => current.map_or(ptr::null_mut(), |n| ptr::from_ref(n).cast_mut()),
         };
-        let value = arena.bytes(value);
-        let node = arena.node(Node {
+        let node = arena.node(value, |value| Node {
             next: AtomicPtr::new(next),
             seq,
             kind,
