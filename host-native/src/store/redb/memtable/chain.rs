@@ -15,21 +15,9 @@ use std::cmp::Ordering as CmpOrdering;
 use std::mem::{align_of, size_of};
 use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 /// Bytes of one arena chunk; a larger allocation gets a chunk of its own.
 const CHUNK: usize = 256 << 10;
-
-/// Chunks of freed memtables, kept for the next ones (at most `POOLED`, 64 MiB, about one
-/// checkpoint's memtable): a fresh chunk's pages are faulted in and zeroed by the kernel on the
-/// writer's first touch (perf at the peak: a few percent of the writer's time), a pooled one's are
-/// not.
-static POOL: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
-const POOLED: usize = 256;
-
-fn pool() -> std::sync::MutexGuard<'static, Vec<Chunk>> {
-    POOL.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// Bump allocation for one memtable: appended to by its writer, freed all at once.
 #[derive(Default)]
@@ -71,12 +59,6 @@ impl Drop for Chunk {
     }
 }
 
-impl Drop for Arena {
-    fn drop(&mut self) {
-        while self.free_chunks(POOLED) {}
-    }
-}
-
 /// Where the arena stood, to give back an allocation that turned out unneeded ([`Arena::reset`]).
 #[derive(Clone, Copy)]
 pub struct Mark {
@@ -102,7 +84,7 @@ impl Arena {
                 unsafe { chunk.at.add(start) }
             }
             _ => {
-                let chunk = pool().pop().unwrap_or_else(|| Chunk::new(CHUNK));
+                let chunk = Chunk::new(CHUNK);
                 let at = chunk.at;
                 self.chunks.push(chunk);
                 self.used = size;
@@ -148,18 +130,11 @@ impl Arena {
         }
     }
 
-    /// Frees up to `n` chunks (into the pool, while it has room); false once none is left.
+    /// Frees up to `n` chunks; false once none is left.
     pub fn free_chunks(&mut self, n: usize) -> bool {
         for _ in 0..n {
-            if self.large.pop().is_some() {
-                continue;
-            }
-            let Some(chunk) = self.chunks.pop() else {
+            if self.large.pop().or_else(|| self.chunks.pop()).is_none() {
                 return false;
-            };
-            let mut pool = pool();
-            if pool.len() < POOLED {
-                pool.push(chunk);
             }
         }
         !(self.large.is_empty() && self.chunks.is_empty())
