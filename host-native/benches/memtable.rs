@@ -287,13 +287,11 @@ fn median(rounds: &[Round], f: fn(&Round) -> f64) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
+/// One table's round ([`round`] of it).
+type Run = fn(&[Vec<Op>], usize) -> Round;
+
 /// Runs `rounds` rounds of each table, alternating, and reports each and the medians.
-fn compare(
-    recorded: &[Vec<Op>],
-    batch: usize,
-    rounds: usize,
-    tables: &[(&str, fn(&[Vec<Op>], usize) -> Round)],
-) {
+fn compare(recorded: &[Vec<Op>], batch: usize, rounds: usize, tables: &[(&str, Run)]) {
     let mut all: Vec<Vec<Round>> = tables.iter().map(|_| Vec::new()).collect();
     for r in 0..rounds {
         println!("round {r}");

@@ -173,9 +173,12 @@ impl Memtable {
     }
 }
 
+/// `[start, end)` of borrowed keys.
+type Span<'a> = (Bound<&'a [u8]>, Bound<&'a [u8]>);
+
 /// [`Memtable::range`]'s keys, each with its newest version at or before `at`.
 struct Scan<'a> {
-    keys: RefRange<'a, [u8], (Bound<&'a [u8]>, Bound<&'a [u8]>), Key, Chain>,
+    keys: RefRange<'a, [u8], Span<'a>, Key, Chain>,
     dir: Direction,
     at: u64,
 }
@@ -608,9 +611,12 @@ mod tests {
 
     /// The rules of a version map keyed by (key, batch), written one version at a time: what
     /// the memtable means (the skip list of versions it replaced kept them this way).
+    type Batched = (Vec<u8>, std::cmp::Reverse<u64>);
+
     #[derive(Default)]
     struct Versions {
-        map: BTreeMap<(Vec<u8>, std::cmp::Reverse<u64>), (Option<Vec<u8>>, bool)>,
+        /// (key, batch) to (the value or a delete, whether a put new).
+        map: BTreeMap<Batched, (Version, bool)>,
         bytes: u64,
     }
 
@@ -663,7 +669,7 @@ mod tests {
             let m = Memtable::default();
             let mut model = Versions::default();
             // Short keys and long ones (past what a skip-list node holds inline), sharing prefixes.
-            let key = |k: u8| [vec![b'k'; if k % 2 == 0 { 3 } else { 200 }], vec![k]].concat();
+            let key = |k: u8| [vec![b'k'; if k.is_multiple_of(2) { 3 } else { 200 }], vec![k]].concat();
             for (seq, k, v, new) in &writes {
                 let key = key(*k);
                 let value = v.map(|v| vec![v; usize::from(v)]);
