@@ -82,7 +82,9 @@ impl Memtable {
             guard,
         );
         if !inserted {
-            arena.reset(mark);
+            // SAFETY: the key was there, so the skip list dropped `copy` without linking it:
+            // nothing points into what was allocated for it.
+            unsafe { arena.reset(mark) };
         }
         let value = match write {
             Write::Put(v) | Write::New(v) => v.len(),

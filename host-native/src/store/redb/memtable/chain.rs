@@ -122,9 +122,14 @@ impl Arena {
         }
     }
 
-    /// Gives back what was allocated since `mark`, if nothing published points there (the
-    /// caller's word) and no chunk was added since; otherwise leaves it.
-    pub fn reset(&mut self, mark: Mark) {
+    /// Gives back what was allocated since `mark` if no chunk was added since (otherwise leaves
+    /// it), to be allocated again.
+    ///
+    /// # Safety
+    ///
+    /// Nothing any thread can reach may point into what was allocated since `mark`: it will be
+    /// written again.
+    pub unsafe fn reset(&mut self, mark: Mark) {
         if self.chunks.len() == mark.chunks {
             self.used = mark.used;
         }
@@ -384,7 +389,8 @@ mod tests {
         let big = arena.bytes(&[7; CHUNK]);
         let mark = arena.mark();
         let given_back = arena.bytes(b"given back");
-        arena.reset(mark);
+        // SAFETY: `given_back` is only read below, on this thread, to see it reused.
+        unsafe { arena.reset(mark) };
         let after = arena.bytes(b"after");
         // The given-back bytes were allocated again.
         assert!(given_back.get().starts_with(b"after"));
