@@ -199,7 +199,7 @@ const FREE_WAIT: Duration = Duration::from_millis(200);
 
 /// Keys a paced checkpoint inserts between two looks at its pace (about 1.5 ms of work).
 const CHECKPOINT_SLICE: u32 = 1024;
-/// Versions a paced free frees between two looks at its pace.
+/// Keys (then arena chunks, `Freeing::free`) a paced free frees between two looks at its pace.
 const FREE_SLICE: usize = 4096;
 /// A paced free ends by this share of the interval after its memtable was frozen.
 const FREE_BY: f64 = 0.95;
@@ -487,7 +487,7 @@ impl LoggedDb {
     /// nodes (tens of milliseconds), on the writer or a request's thread unless waited for here. Views live for one batch or one read, so the wait is short; past `FREE_WAIT` (a long
     /// scan) the last holder frees it after all.
     ///
-    /// Paced, it frees `FREE_SLICE` versions at a time, spread over what is left of the interval
+    /// Paced, it frees `FREE_SLICE` keys at a time, spread over what is left of the interval
     /// (until `FREE_BY` of it), and frees the rest at once when the next checkpoint is due.
     fn free(&self, memtable: Arc<Memtable>, pace: &mut Pace<'_>) {
         let elsewhere = Arc::strong_count(&memtable) > 1;
