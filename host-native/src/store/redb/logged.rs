@@ -495,7 +495,8 @@ impl LoggedDb {
         while Arc::strong_count(&memtable) > 1 && Instant::now() < deadline {
             thread::sleep(Duration::from_micros(200));
         }
-        let versions = memtable.versions();
+        // Paced by keys: a freeing frees a key's versions together (`Freeing::free`).
+        let keys = memtable.keys();
         let Ok(memtable) = Arc::try_unwrap(memtable) else {
             self.record(|s| {
                 s.frees_waited += u64::from(elsewhere);
@@ -521,8 +522,8 @@ impl LoggedDb {
             if !pace.paced || pace.urgent() {
                 continue;
             }
-            let (freed, versions) = (freed as u64, versions as u64);
-            pace.wait(pace_wait(start, window, freed, versions, Instant::now()));
+            let (freed, keys) = (freed as u64, keys as u64);
+            pace.wait(pace_wait(start, window, freed, keys, Instant::now()));
         }
         drop(freeing);
         pace.end_stretch();

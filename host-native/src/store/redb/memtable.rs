@@ -127,6 +127,11 @@ impl Memtable {
         self.versions.load(Ordering::Relaxed)
     }
 
+    /// Keys held (a freeing's steps, `Freeing::free`).
+    pub fn keys(&self) -> usize {
+        self.map.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.versions() == 0
     }
