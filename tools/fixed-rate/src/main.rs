@@ -12,10 +12,12 @@
 //! server under test shares.
 //!
 //! Usage: fixed-rate URL --rate N [--connections 64] [--seconds 10] [--threads 1] [--method POST]
-//!        [--header 'name: value']... [--body TEXT]
+//!        [--header 'name: value']... [--body TEXT] [--timeline FILE]
 //! Prints one line: `rate R sent N ok N non-2xx N errors N p50 X p99 X max X ms`, and on stderr
 //! the generator's own delay (a request due and a connection free, but not yet sent: the
-//! generator had no CPU; included in the latencies).
+//! generator had no CPU; included in the latencies). `--timeline FILE` also writes, for every 10 ms
+//! of due times, the requests due then and their slowest latency, each line starting with the
+//! wall-clock time (Unix ms), to line a stall up with the server's own log.
 
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
@@ -43,6 +45,7 @@ struct Args {
     method: String,
     headers: Vec<String>,
     body: String,
+    timeline: Option<String>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -57,6 +60,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         method: "GET".into(),
         headers: Vec::new(),
         body: String::new(),
+        timeline: None,
     };
     fn number<T: std::str::FromStr>(name: &str, v: Option<String>) -> Result<T, String>
     where
@@ -77,6 +81,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 .headers
                 .push(args.next().ok_or("--header needs a value")?),
             "--body" => out.body = args.next().ok_or("--body needs a value")?,
+            "--timeline" => out.timeline = Some(args.next().ok_or("--timeline needs a file")?),
             _ if url.is_none() => url = Some(a),
             _ => return Err(format!("unexpected argument {a}")),
         }
@@ -108,6 +113,8 @@ struct Tally {
     /// generator's own delay (it had no CPU), which the latencies include. Waiting for a free
     /// connection (the server is slow) is not counted here.
     late: Vec<u32>,
+    /// Each answered request's due time (ms from the start) and latency (µs), for `--timeline`.
+    timeline: Vec<(u32, u32)>,
     ok: u64,
     non_2xx: u64,
     errors: u64,
@@ -117,6 +124,7 @@ impl Tally {
     fn add(&mut self, other: Tally) {
         self.latencies.extend(other.latencies);
         self.late.extend(other.late);
+        self.timeline.extend(other.timeline);
         self.ok += other.ok;
         self.non_2xx += other.non_2xx;
         self.errors += other.errors;
@@ -310,6 +318,7 @@ fn connect(host: &str) -> io::Result<TcpStream> {
 }
 
 struct Driver<'a> {
+    start: Instant,
     host: &'a str,
     req: &'a [u8],
     poll: Poll,
@@ -383,6 +392,8 @@ impl Driver<'_> {
                 conn.idle_since = Instant::now();
                 let us = due.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
                 self.tally.latencies.push(us);
+                let at = due.saturating_duration_since(self.start).as_millis() as u32;
+                self.tally.timeline.push((at, us));
                 if (200..300).contains(&status) {
                     self.tally.ok += 1;
                 } else {
@@ -451,6 +462,7 @@ fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> 
     poll.registry()
         .register(&mut SourceFd(&timer.raw()), TIMER, Interest::READABLE)?;
     let mut d = Driver {
+        start: schedule.start,
         host,
         req,
         poll,
@@ -505,10 +517,15 @@ fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> 
 }
 
 /// The whole run: threads of their own connections, request `k` on thread `k % threads`.
-fn run(a: &Args) -> io::Result<Tally> {
+/// Also the start's wall-clock time, in Unix ms.
+fn run(a: &Args) -> io::Result<(Tally, u64)> {
     let req = Arc::new(request_bytes(a));
     // The threads start together a moment from now (after connecting).
-    let start = Instant::now() + Duration::from_millis(100);
+    let lead = Duration::from_millis(100);
+    let start = Instant::now() + lead;
+    let wall = (std::time::SystemTime::now() + lead)
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
     let threads: Vec<_> = (0..a.threads)
         .map(|t| {
             let host = a.host.clone();
@@ -528,7 +545,34 @@ fn run(a: &Args) -> io::Result<Tally> {
     }
     all.latencies.sort_unstable();
     all.late.sort_unstable();
-    Ok(all)
+    Ok((all, wall))
+}
+
+/// `--timeline`: per 10 ms of due times, `unix_ms offset_ms requests max_ms`.
+fn write_timeline(path: &str, wall: u64, timeline: &[(u32, u32)]) -> io::Result<()> {
+    const STEP: u32 = 10;
+    let buckets = timeline
+        .iter()
+        .map(|(at, _)| at / STEP)
+        .max()
+        .map_or(0, |m| m + 1);
+    let mut rows = vec![(0u32, 0u32); buckets as usize];
+    for &(at, us) in timeline {
+        let row = &mut rows[(at / STEP) as usize];
+        row.0 += 1;
+        row.1 = row.1.max(us);
+    }
+    let mut out = io::BufWriter::new(std::fs::File::create(path)?);
+    for (i, (n, max)) in rows.iter().enumerate() {
+        let at = i as u64 * u64::from(STEP);
+        writeln!(
+            out,
+            "{} {at} {n} {:.2}",
+            wall + at,
+            f64::from(*max) / 1000.0
+        )?;
+    }
+    out.flush()
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -547,13 +591,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let all = match run(&a) {
+    let (all, wall) = match run(&a) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("fixed-rate: {e}");
             return ExitCode::FAILURE;
         }
     };
+    if let Some(path) = &a.timeline
+        && let Err(e) = write_timeline(path, wall, &all.timeline)
+    {
+        eprintln!("fixed-rate: {path}: {e}");
+        return ExitCode::FAILURE;
+    }
     let sent = all.latencies.len() as u64 + all.errors;
     println!(
         "rate {:.0} sent {} ok {} non-2xx {} errors {} p50 {:.2} p99 {:.2} max {:.2} ms",
@@ -616,6 +666,16 @@ mod tests {
                 len: 45
             }
         );
+    }
+
+    #[test]
+    fn the_timeline_has_a_line_per_10_ms_with_its_slowest() {
+        let path = std::env::temp_dir().join(format!("fixed-rate-{}.timeline", std::process::id()));
+        let path = path.to_str().unwrap();
+        write_timeline(path, 1_000, &[(0, 1_000), (5, 3_000), (25, 2_000)]).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::remove_file(path).unwrap();
+        assert_eq!(text, "1000 0 2 3.00\n1010 10 0 0.00\n1020 20 1 2.00\n");
     }
 
     #[test]
@@ -711,7 +771,7 @@ mod tests {
     #[test]
     fn latency_counts_from_the_due_time_not_the_send_time() {
         let addr = slow_server(Duration::from_millis(20));
-        let t = run(&args(&addr, 200.0, 1, 0.1)).unwrap();
+        let (t, _) = run(&args(&addr, 200.0, 1, 0.1)).unwrap();
         assert_eq!((t.ok, t.errors), (20, 0));
         let max_ms = ms(*t.latencies.last().unwrap());
         // The last (k = 19) waited about 19 * 15 ms before it was sent, then 20 ms.
@@ -733,7 +793,7 @@ mod tests {
         let addr = slow_server(Duration::from_millis(5));
         let mut a = args(&addr, 400.0, 6, 0.25);
         a.threads = 2;
-        let t = run(&a).unwrap();
+        let (t, _) = run(&a).unwrap();
         assert_eq!((t.ok, t.errors), (100, 0));
         let max_ms = ms(*t.latencies.last().unwrap());
         assert!(max_ms < 40.0, "max {max_ms} ms");
@@ -744,7 +804,7 @@ mod tests {
     #[test]
     fn a_due_request_takes_an_idle_connection() {
         let addr = slow_server(Duration::from_millis(20));
-        let t = run(&args(&addr, 200.0, 8, 0.2)).unwrap();
+        let (t, _) = run(&args(&addr, 200.0, 8, 0.2)).unwrap();
         assert_eq!((t.ok, t.errors), (40, 0));
         let max_ms = ms(*t.latencies.last().unwrap());
         assert!(
