@@ -235,6 +235,7 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
                         0 => u64::MAX,
                         keys => keys,
                     },
+                    commit_bytes: args.checkpoint_commit_bytes,
                     ..Checkpoints::every(args.checkpoint_interval)
                 },
                 pipeline.clone(),

@@ -323,6 +323,13 @@ pub struct ServeArgs {
     #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 4096)]
     pub checkpoint_commit_keys: u64,
 
+    /// A checkpoint also commits after about this many bytes written (`1MiB`), whichever comes
+    /// first: a run of kilobyte records (events, ledger entries) then commits as often as its
+    /// bytes need rather than every 4,096 keys (4 MiB commits, whose fsyncs held the log's; README
+    /// "Benchmarks"). Its pace is counted in the same bytes.
+    #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_BYTES", default_value = "1MiB", value_parser = parse_size)]
+    pub checkpoint_commit_bytes: u64,
+
     /// Serve Prometheus metrics at `GET /metrics` on this address (e.g. `127.0.0.1:9090`), a
     /// listener of its own so they are never public by accident. Off by default.
     #[arg(long, env = "CARDS_METRICS_LISTEN")]
@@ -375,6 +382,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("checkpoint_priority", &self.checkpoint_priority)
             .field("checkpoint_spread", &self.checkpoint_spread)
             .field("checkpoint_commit_keys", &self.checkpoint_commit_keys)
+            .field("checkpoint_commit_bytes", &self.checkpoint_commit_bytes)
             .field("console", &self.console)
             .field("metrics_listen", &self.metrics_listen)
             .field("cors_origins", &self.cors_origins)

@@ -636,6 +636,7 @@ mod tests {
             // Paced as `serve` paces by default (at 1 ms, pauses of microseconds).
             spread_percent: 60,
             commit_keys: 4096,
+            commit_bytes: 1 << 20,
         };
         let (file, writer) = start_checkpointing(open(&dir, "r.redb"), 8, every_batch);
         let h = writer.handle();

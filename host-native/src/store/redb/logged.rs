@@ -51,6 +51,9 @@ pub struct Checkpoints {
     /// memtable's every batch durably, so its page writes are spread over several commits, not
     /// all in one at its end (`--checkpoint-commit-keys`; `u64::MAX`: one commit).
     pub commit_keys: u64,
+    /// The same, after about this much work ([`work`]: mostly the bytes written), whichever
+    /// comes first (`--checkpoint-commit-bytes`; `u64::MAX`: by keys alone).
+    pub commit_bytes: u64,
 }
 
 impl Checkpoints {
@@ -61,6 +64,7 @@ impl Checkpoints {
             priority: Priority::Normal,
             spread_percent: 0,
             commit_keys: u64::MAX,
+            commit_bytes: u64::MAX,
         }
     }
 }
@@ -167,12 +171,13 @@ pub struct LoggedDb {
     /// A checkpoint taking longer than this falls behind its cadence and is warned about.
     slow: Duration,
     policy: Checkpoints,
-    /// Keys per memtable version in the last checkpoint (f64 bits; 1 before the first). A paced
-    /// checkpoint counts its progress in keys (the walk passes over a rewritten key's older
-    /// versions in one search, uncounted), against its versions times this and a tenth more: an
-    /// estimate too high only ends the inserts early in their window, one too low would leave
-    /// the keys past it unpaced at the window's end.
-    keys_per_version: AtomicU64,
+    /// Bytes written per memtable byte in the last checkpoint (f64 bits; 1 before the first). A
+    /// paced checkpoint counts its progress in work ([`work`]: the bytes it writes and a share per
+    /// key; a rewritten key's older versions are passed over, uncounted), against its keys' share
+    /// and its memtable's bytes times this and a tenth more: an estimate too high only ends the
+    /// inserts early in their window, one too low would leave the keys past it unpaced at the
+    /// window's end.
+    written_per_byte: AtomicU64,
 }
 
 #[derive(Default)]
@@ -197,8 +202,20 @@ struct State {
 /// How long the checkpointer waits to free a memtable itself ([`LoggedDb::free`]).
 const FREE_WAIT: Duration = Duration::from_millis(200);
 
-/// Keys a paced checkpoint inserts between two looks at its pace (about 1.5 ms of work).
-const CHECKPOINT_SLICE: u32 = 1024;
+/// Work ([`work`]) a paced checkpoint does between two looks at its pace: about 1,000 index
+/// entries, or 250 records of a kilobyte (1 to 1.5 ms).
+const CHECKPOINT_SLICE: u64 = 256 << 10;
+/// What a key counts for in a checkpoint's work beside its bytes: its B-tree search and insert.
+const KEY_WORK: u64 = 192;
+
+/// A checkpoint's work for one key: the bytes it writes into the data file, and its insert. Paced
+/// and cut into commits by this rather than by keys, a run of kilobyte records (events, ledger
+/// entries) is spread as evenly as a run of small index entries: by keys, 4,096 records made
+/// 4 MiB commits whose fsyncs held the log's for 2 to 5 ms (README "Benchmarks").
+fn work(key: &[u8], value: Option<&[u8]>) -> u64 {
+    (key.len() + value.map_or(0, <[u8]>::len)) as u64 + KEY_WORK
+}
+
 /// Keys (then arena chunks, `Freeing::free`) a paced free frees between two looks at its pace.
 const FREE_SLICE: usize = 4096;
 /// A paced free ends by this share of the interval after its memtable was frozen.
@@ -294,7 +311,7 @@ impl LoggedDb {
             checkpoint_wake: Condvar::new(),
             stats: Mutex::new(CommitStats::default()),
             threads: Mutex::new(Threads::default()),
-            keys_per_version: AtomicU64::new(1f64.to_bits()),
+            written_per_byte: AtomicU64::new(1f64.to_bits()),
         }
     }
 
@@ -551,11 +568,14 @@ impl LoggedDb {
             .mul_f64(f64::from(self.policy.spread_percent) / 100.0)
             .saturating_sub(started.saturating_duration_since(job.frozen_at));
         let mut latest = job.memtable.latest();
-        // Paced by keys walked (skipped deletes too), against the keys expected.
-        let per_version = f64::from_bits(self.keys_per_version.load(Ordering::Relaxed));
-        let expected = (versions as f64 * (per_version * 1.1).min(1.0)).ceil() as u64;
+        // Paced by work walked (skipped deletes too), against the work expected.
+        let bytes = job.memtable.bytes();
+        let per_byte = f64::from_bits(self.written_per_byte.load(Ordering::Relaxed));
+        let expected = (bytes as f64 * (per_byte * 1.1).min(1.0)).ceil() as u64
+            + job.memtable.keys() as u64 * KEY_WORK;
         let mut walked = 0u64;
-        let (mut slice, mut in_part, mut parts) = (0, 0u64, 0u64);
+        let mut keys_walked = 0u64;
+        let (mut slice, mut in_part, mut part_work, mut parts) = (0, 0u64, 0u64, 0u64);
         let mut commit_cpu = Duration::ZERO;
         pace.start_stretch();
         loop {
@@ -568,9 +588,11 @@ impl LoggedDb {
                     .open_table(KV)
                     .map_err(|e| fatal("cannot open the table for a checkpoint", &e))?;
                 for (key, value, new) in latest.by_ref() {
-                    walked += 1;
-                    slice += 1;
-                    if slice == CHECKPOINT_SLICE {
+                    let w = work(&key, value.as_deref());
+                    walked += w;
+                    keys_walked += 1;
+                    slice += w;
+                    if slice >= CHECKPOINT_SLICE {
                         slice = 0;
                         if pace.paced && !pace.urgent() {
                             let now = Instant::now();
@@ -592,13 +614,16 @@ impl LoggedDb {
                     keys += 1;
                     done.map_err(|e| fatal("checkpoint write failed", &e))?;
                     in_part += 1;
+                    part_work += w;
                     // Every commit waits for the log to hold every batch of this memtable durably
                     // (`make_durable`): a crash then leaves redb with some keys' newest versions
                     // and the log to replay over them, in order, to the same state; before that, a
                     // part could hold a version of a batch the crash loses, without the rest of
                     // it (and a read could see it). A part waits for the syncer thread to get
                     // there rather than sync the log itself.
-                    if in_part >= self.policy.commit_keys && self.syncer.synced() >= job.through {
+                    let full =
+                        in_part >= self.policy.commit_keys || part_work >= self.policy.commit_bytes;
+                    if full && self.syncer.synced() >= job.through {
                         last = false;
                         break;
                     }
@@ -623,13 +648,14 @@ impl LoggedDb {
                 break;
             }
             pace.start_stretch();
-            in_part = 0;
+            (in_part, part_work) = (0, 0);
             parts += 1;
         }
-        if versions > 0 {
-            let per_version = walked as f64 / versions as f64;
-            self.keys_per_version
-                .store(per_version.to_bits(), Ordering::Relaxed);
+        if bytes > 0 {
+            let written = walked.saturating_sub(keys_walked * KEY_WORK);
+            let per_byte = written as f64 / bytes as f64;
+            self.written_per_byte
+                .store(per_byte.to_bits(), Ordering::Relaxed);
         }
         let took = started.elapsed();
         crate::metrics::checkpoint(took);
@@ -874,6 +900,74 @@ mod tests {
         card_core::storage::scan_prefix(&mut r, b"p/")
             .unwrap()
             .len()
+    }
+
+    /// `count` keys `p/<i>` of `size` bytes each, from `from`.
+    struct Sized {
+        from: u32,
+        count: u32,
+        size: usize,
+    }
+
+    impl Batch for Sized {
+        fn len(&self) -> usize {
+            1
+        }
+
+        fn run(&self, _: usize, tx: &mut dyn Tx) -> Response {
+            for i in self.from..self.from + self.count {
+                let key = [b"p/".as_slice(), &i.to_be_bytes()].concat();
+                tx.put(&key, &vec![7; self.size]).unwrap();
+            }
+            Response::bytes(201, "text/plain", Vec::new())
+        }
+    }
+
+    /// Parts end at `commit_bytes` as well as at `commit_keys`: 64 values of 16 KiB make parts
+    /// of four keys, where keys alone would put them all in the first part.
+    #[test]
+    fn a_checkpoint_commits_big_values_in_parts_by_their_bytes() {
+        let parts = |commit_bytes: u64| {
+            let dir = tempfile::tempdir().unwrap();
+            let file = Arc::new(redb::open(&dir.path().join("b.redb")).unwrap());
+            let policy = Checkpoints {
+                bytes: u64::MAX,
+                commit_keys: 512,
+                commit_bytes,
+                ..Checkpoints::every(Duration::from_secs(3600))
+            };
+            let db = LoggedDb::new(file, policy, Arc::new(Nobody));
+            let (big, small) = (
+                Sized {
+                    from: 0,
+                    count: 64,
+                    size: 16 << 10,
+                },
+                Sized {
+                    from: 64,
+                    count: 2048,
+                    size: 8,
+                },
+            );
+            db.commit_batch(&big).unwrap();
+            db.commit_batch(&small).unwrap();
+            db.sync_log().unwrap();
+            db.checkpoint_next();
+            db.commit_batch(&Sized {
+                from: 5000,
+                count: 1,
+                size: 8,
+            })
+            .unwrap();
+            assert!(db.run_pending_checkpoint().unwrap());
+            assert_eq!(stored(&db), 64 + 2048);
+            db.stats().checkpoint_parts
+        };
+        // By keys alone: 2,112 keys in parts of 512, the first 512 holding every big value.
+        assert_eq!(parts(u64::MAX), 4);
+        // By bytes too: the big values in 16 parts of four (16.6 KiB of work each), then the
+        // small keys (206 bytes of work each) in parts of 319: 6 more before the last.
+        assert_eq!(parts(64 << 10), 16 + 6);
     }
 
     #[test]
