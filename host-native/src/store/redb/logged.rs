@@ -202,8 +202,8 @@ struct State {
 /// How long the checkpointer waits to free a memtable itself ([`LoggedDb::free`]).
 const FREE_WAIT: Duration = Duration::from_millis(200);
 
-/// Work ([`work`]) a paced checkpoint does between two looks at its pace: about 1,000 index
-/// entries, or 250 records of a kilobyte (1 to 1.5 ms).
+/// Work ([`work`]) a paced checkpoint does between two looks at its pace: about 900 index
+/// entries or 220 records of a kilobyte (a millisecond or so of CPU).
 const CHECKPOINT_SLICE: u64 = 256 << 10;
 /// What a key counts for in a checkpoint's work beside its bytes: its B-tree search and insert.
 const KEY_WORK: u64 = 192;
