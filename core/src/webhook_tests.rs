@@ -39,9 +39,16 @@ impl TestApp {
     }
 
     fn answer(&mut self, due: &[crate::service::Due], status: Option<u16>) {
+        self.answer_each(due, |_| status);
+    }
+
+    /// Answers the `i`-th of `due` with `status(i)` (none: the connection was refused).
+    fn answer_each(&mut self, due: &[crate::service::Due], status: impl Fn(usize) -> Option<u16>) {
         let outcomes: Vec<Outcome> = due
             .iter()
-            .map(|d| {
+            .enumerate()
+            .map(|(i, d)| {
+                let status = status(i);
                 d.outcome(
                     status,
                     3,
@@ -858,20 +865,9 @@ fn op() -> impl proptest::strategy::Strategy<Value = Op> {
 impl TestApp {
     /// Answers `due` with 2xx where `ok`'s bit (by position) is set, else 500.
     fn answer_by_bits(&mut self, due: &[crate::service::Due], ok: u8) {
-        let outcomes: Vec<Outcome> = due
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                d.outcome(
-                    Some(if ok >> (i % 8) & 1 == 1 { 204 } else { 500 }),
-                    1,
-                    None,
-                )
-            })
-            .collect();
-        self.service
-            .record_attempts(&mut self.store, &self.env, &outcomes)
-            .unwrap();
+        self.answer_each(due, |i| {
+            Some(if ok >> (i % 8) & 1 == 1 { 204 } else { 500 })
+        });
     }
 
     /// The `wp` entries and the deliveries waiting for a retry (pending after a failed attempt).

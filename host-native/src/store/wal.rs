@@ -64,8 +64,9 @@ pub const REUSE_AT_MOST: u64 = 256 << 20;
 
 /// A log on a [`DiskFile`]: appends go after the last record. Starting over keeps the file's blocks
 /// (up to [`REUSE_AT_MOST`]) and writes over them: an append then allocates no blocks, and the
-/// syncer's fdatasync flushes the data alone rather than a journal commit of the file's new size
-/// and extents as well (ARCHITECTURE.md, "Hosts": the native host's group commit).
+/// syncer's fdatasync writes the data alone, not the file's new size and extents as well (on a
+/// journaled file system, a journal commit) (ARCHITECTURE.md, "Hosts": the native host's group
+/// commit).
 pub struct DiskLog {
     file: Arc<dyn DiskFile>,
     /// Where the next record goes. Only the writer appends; only the checkpointer starts over,
@@ -525,6 +526,7 @@ mod tests {
         );
         assert_eq!(store.iter().count(), 2);
     }
+
     fn real_log(dir: &tempfile::TempDir, name: &str) -> (Arc<dyn DiskFile>, DiskLog) {
         use crate::store::disk::{Disk, RealDisk};
         let file = RealDisk.create_new(&dir.path().join(name)).unwrap();

@@ -616,10 +616,10 @@ mod tests {
         }
     }
 
-    /// The rules of a version map keyed by (key, batch), written one version at a time: what
-    /// the memtable means (the skip list of versions it replaced kept them this way).
     type Batched = (Vec<u8>, std::cmp::Reverse<u64>);
 
+    /// The rules of a version map keyed by (key, batch), written one version at a time: what
+    /// the memtable means (the skip list of versions it replaced kept them this way).
     #[derive(Default)]
     struct Versions {
         /// (key, batch) to (the value or a delete, whether a put new).
