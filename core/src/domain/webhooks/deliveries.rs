@@ -492,18 +492,15 @@ pub fn plan(
                     due.client = client;
                     planned.due.push(due);
                 }
-                Err(reason) => {
-                    let offset_s = test_clock::offset(tx, &client)?;
-                    planned.unsendable.push(Outcome {
-                        client,
-                        delivery_id: id,
-                        status: None,
-                        duration_ms: 0,
-                        error: Some(reason),
-                        lease,
-                        offset_s,
-                    })
-                }
+                Err((reason, offset_s)) => planned.unsendable.push(Outcome {
+                    client,
+                    delivery_id: id,
+                    status: None,
+                    duration_ms: 0,
+                    error: Some(reason),
+                    lease,
+                    offset_s,
+                }),
             }
         }
         if whole {
@@ -551,10 +548,13 @@ fn due_of(key: &[u8]) -> Option<i64> {
         .map(i64::from_be_bytes)
 }
 
-/// An endpoint as a take needs it: where to send, the secrets that sign and its client's test clock
-/// offset, or why nothing can be sent to it. Read and opened once per take, however many of its
-/// deliveries are due.
-type Ready = std::result::Result<(Target, Vec<signature::Secret>, i64), String>;
+/// An endpoint as a take needs it: its client's test clock offset (seconds), and where to send
+/// and the secrets that sign, or why nothing can be sent to it. Read and opened once per take,
+/// however many of its deliveries are due.
+type Ready = (
+    i64,
+    std::result::Result<(Target, Vec<signature::Secret>), String>,
+);
 
 fn ready(
     tx: &mut dyn Tx,
@@ -563,26 +563,31 @@ fn ready(
     client: &str,
     endpoint_id: &str,
 ) -> Result<Ready> {
+    // An unsendable delivery's outcome needs the offset too (`Outcome::offset_s`).
+    let offset_s = test_clock::offset(tx, client)?;
     let Some(endpoint) = table::get::<Endpoint>(tx, client, endpoint_id)? else {
-        return Ok(Err("the endpoint was deleted".into()));
+        return Ok((offset_s, Err("the endpoint was deleted".into())));
     };
     if endpoint.status != EndpointStatus::Enabled {
-        return Ok(Err("the endpoint is disabled".into()));
+        return Ok((offset_s, Err("the endpoint is disabled".into())));
     }
     let target = match super::check_url(settings.policy, &endpoint.url, "url") {
         Ok(t) => t,
-        Err(_) => return Ok(Err("the URL is not allowed by the URL policy".into())),
+        Err(_) => {
+            let why = "the URL is not allowed by the URL policy";
+            return Ok((offset_s, Err(why.into())));
+        }
     };
     let vault = settings.vault.as_ref().ok_or_else(|| {
         ApiError::internal("webhook deliveries need the vault key to open endpoint secrets")
     })?;
-    let offset_s = test_clock::offset(tx, client)?;
     let client_now = env.now().plus_seconds(offset_s);
     let secrets = endpoints::signing_secrets(vault, &endpoint, client_now)?;
-    Ok(Ok((target, secrets, offset_s)))
+    Ok((offset_s, Ok((target, secrets))))
 }
 
-/// The signed request of one delivery, or why it cannot be sent.
+/// The signed request of one delivery, or why it cannot be sent (with its client's test clock
+/// offset, for the outcome).
 fn prepare(
     tx: &mut dyn Tx,
     env: &dyn Env,
@@ -591,15 +596,15 @@ fn prepare(
     client: &str,
     d: &Delivery,
     body: &dyn Fn(&EventText<'_>) -> Result<Vec<u8>>,
-) -> Result<std::result::Result<Due, String>> {
+) -> Result<std::result::Result<Due, (String, i64)>> {
     let cached = (client.to_string(), d.endpoint_id.clone());
     if !endpoints.contains_key(&cached) {
         let r = ready(tx, env, settings, client, &d.endpoint_id)?;
         endpoints.insert(cached.clone(), r);
     }
-    let (target, secrets, offset_s) = match endpoints.get(&cached) {
-        Some(Ok(ready)) => ready,
-        Some(Err(why)) => return Ok(Err(why.clone())),
+    let (offset_s, (target, secrets)) = match endpoints.get(&cached) {
+        Some((offset_s, Ok(ready))) => (*offset_s, ready),
+        Some((offset_s, Err(why))) => return Ok(Err((why.clone(), *offset_s))),
         None => {
             return Err(ApiError::internal(
                 "an endpoint vanished from the take's cache",
@@ -608,7 +613,7 @@ fn prepare(
     };
     // The stored event read as text: its object goes into the body as stored, not parsed.
     let Some(event) = tx.get(&keys::record(client, Kind::Event, &d.event_id))? else {
-        return Ok(Err("the event is no longer kept".into()));
+        return Ok(Err(("the event is no longer kept".into(), offset_s)));
     };
     let body = events::with_text(&event, body)?;
     let refs: Vec<&signature::Secret> = secrets.iter().collect();
@@ -627,7 +632,7 @@ fn prepare(
             taken_ms: 0,
             until_ms: 0,
         },
-        offset_s: *offset_s,
+        offset_s,
     }))
 }
 

@@ -573,8 +573,8 @@ impl LoggedDb {
         let per_byte = f64::from_bits(self.written_per_byte.load(Ordering::Relaxed));
         let expected = (bytes as f64 * (per_byte * 1.1).min(1.0)).ceil() as u64
             + job.memtable.keys() as u64 * KEY_WORK;
-        let mut walked = 0u64;
-        let mut keys_walked = 0u64;
+        // Work walked, and of it the keys' and values' own bytes (what the next pace learns from).
+        let (mut walked, mut walked_bytes) = (0u64, 0u64);
         let (mut slice, mut in_part, mut part_work, mut parts) = (0, 0u64, 0u64, 0u64);
         let mut commit_cpu = Duration::ZERO;
         pace.start_stretch();
@@ -590,7 +590,7 @@ impl LoggedDb {
                 for (key, value, new) in latest.by_ref() {
                     let w = work(&key, value.as_deref());
                     walked += w;
-                    keys_walked += 1;
+                    walked_bytes += w - KEY_WORK;
                     slice += w;
                     if slice >= CHECKPOINT_SLICE {
                         slice = 0;
@@ -652,8 +652,7 @@ impl LoggedDb {
             parts += 1;
         }
         if bytes > 0 {
-            let written = walked.saturating_sub(keys_walked * KEY_WORK);
-            let per_byte = written as f64 / bytes as f64;
+            let per_byte = walked_bytes as f64 / bytes as f64;
             self.written_per_byte
                 .store(per_byte.to_bits(), Ordering::Relaxed);
         }
