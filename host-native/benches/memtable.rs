@@ -7,7 +7,7 @@
 //! Run: `cargo bench -p host-native --bench memtable`. Environment: `BENCH_FUNDINGS` (default
 //! 8000, about a checkpoint interval at the peak), `BENCH_BATCH` fundings per batch (default 32),
 //! `BENCH_ROUNDS` (default 5). To compare with another `memtable.rs`, point the `#[path]` below
-//! at it (README "Benchmarks" says how the numbers there were taken).
+//! at it (docs/benchmarks.md says how the numbers there were taken).
 
 use std::time::Duration;
 

@@ -180,7 +180,7 @@ pub struct DataArg {
     /// big list reads the rest from the OS page cache instead of growing the process. A pass
     /// over a table bigger than the cache gets no hits from it (each page is evicted before the
     /// pass comes back), so more only grows the process: the first pass after a start paid for
-    /// filling 128 MiB (README "Benchmarks").
+    /// filling 128 MiB (docs/benchmarks.md).
     #[arg(long, env = "CARDS_CACHE_SIZE", default_value = "64MiB", value_parser = parse_bytes)]
     pub cache_size: usize,
 }
@@ -281,7 +281,7 @@ pub struct ServeArgs {
     /// starts no sooner than this after the one before unless `--commit-window-batch` writes are
     /// queued (after PostgreSQL's `commit_delay`): fewer, larger batches and log fsyncs, each
     /// write waiting at most this long more. `0`: off. At most 10ms (`200us`, `1ms`). Measured
-    /// (README "Benchmarks"): less CPU a write and a lower p99 at fixed rates below the peak, 0 to
+    /// (docs/benchmarks.md): less CPU a write and a lower p99 at fixed rates below the peak, 0 to
     /// 6% less throughput for 64 clients that each wait for their answer (`0` gives it back).
     #[arg(long, env = "CARDS_COMMIT_WINDOW", default_value = "500us", value_parser = parse_window)]
     pub commit_window: Duration,
@@ -299,7 +299,7 @@ pub struct ServeArgs {
     /// How the checkpointer thread is scheduled (Linux): `normal`, `low` (niceness 19) or `idle`
     /// (SCHED_IDLE: only the time the other threads leave). No request waits for a checkpoint; the
     /// writer waits only when recent writes reach twice the checkpoint size (128 MiB). Lowered, it
-    /// can hold a lock redb's readers need while it waits for a core (README "Benchmarks").
+    /// can hold a lock redb's readers need while it waits for a core (docs/benchmarks.md).
     #[arg(
         long,
         env = "CARDS_CHECKPOINT_PRIORITY",
@@ -318,15 +318,15 @@ pub struct ServeArgs {
 
     /// A checkpoint commits (durably) after about this many keys, so its page writes are spread
     /// over several commits instead of all at its end (0: one commit per checkpoint). Measured on
-    /// a quiet machine, parts of 4,096 keys halved the write tail at 25% and 50% of peak (README
-    /// "Benchmarks / Paced checkpoints").
+    /// a quiet machine, parts of 4,096 keys halved the write tail at 25% and 50% of peak (docs/benchmarks.md,
+    /// "Paced checkpoints").
     #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 4096)]
     pub checkpoint_commit_keys: u64,
 
     /// A checkpoint also commits after about this many bytes written (`1MiB`), whichever comes
     /// first: a run of kilobyte records (events, ledger entries) then commits as often as its
-    /// bytes need rather than every 4,096 keys (4 MiB commits, whose fsyncs held the log's; README
-    /// "Benchmarks"). Its pace is counted in the same bytes.
+    /// bytes need rather than every 4,096 keys (4 MiB commits, whose fsyncs held the log's;
+    /// docs/benchmarks.md). Its pace is counted in the same bytes.
     #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_BYTES", default_value = "1MiB", value_parser = parse_size)]
     pub checkpoint_commit_bytes: u64,
 

@@ -211,7 +211,7 @@ const KEY_WORK: u64 = 192;
 /// A checkpoint's work for one key: the bytes it writes into the data file, and its insert. Paced
 /// and cut into commits by this rather than by keys, a run of kilobyte records (events, ledger
 /// entries) is spread as evenly as a run of small index entries: by keys, 4,096 records made
-/// 4 MiB commits whose fsyncs held the log's for 2 to 5 ms (README "Benchmarks").
+/// 4 MiB commits whose fsyncs held the log's for 2 to 5 ms (docs/benchmarks.md).
 fn work(key: &[u8], value: Option<&[u8]>) -> u64 {
     (key.len() + value.map_or(0, <[u8]>::len)) as u64 + KEY_WORK
 }
