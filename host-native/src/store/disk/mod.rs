@@ -1,6 +1,6 @@
 //! The files the native store keeps (the data file, its write-ahead log, the vault key file), behind
 //! a small trait: the real file system in production, and in tests a simulated one that keeps
-//! written and synced bytes apart and can crash at any sync (`sim_disk.rs`).
+//! written and synced bytes apart and can crash at any sync (`sim.rs`).
 //!
 //! A file created here is durable only once its directory is synced too ([`create_durably`]):
 //! fsyncing a new file does not make its name survive a crash.

@@ -1,5 +1,5 @@
 //! Crash tests of the native store: random sequences of writes, batches, log syncs, checkpoints and
-//! restarts, on a simulated disk (`sim_disk.rs`) that crashes at every sync point in turn. After
+//! restarts, on a simulated disk (`store/disk/sim.rs`) that crashes at every sync point in turn. After
 //! each crash the image is opened as a restart would (the vault key file, the data file, the log
 //! applied) and checked against a model: every acknowledged write is there, nothing is half there
 //! (the data equals the state after some whole batch), nothing a read saw is lost (reads see the
