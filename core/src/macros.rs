@@ -43,7 +43,8 @@ pub(crate) use str_enum;
 /// range indexes the domain keeps itself, with the function that says which entries may be stale;
 /// an optional `compound` block, kept indexes also kept per value of an indexed field (`"index" by
 /// "field"`). An optional `texts` block names the text fields with a gram index (searches), with
-/// their values.
+/// their values. `index_all = false` leaves the kind out of the index of every record
+/// (`Indexed::INDEX_ALL`): for a kind only ever listed within one value of a field.
 macro_rules! indexed {
     ($ty:ty, $kind:expr, |$r:ident| { $($field:literal => $value:expr),+ $(,)? }
         $(, ranges { $($range:literal [$($shown:literal),+] => $rvalue:expr),+ $(,)? })?
@@ -51,10 +52,12 @@ macro_rules! indexed {
         $(, compound { $($cindex:literal by $cfield:literal),+ $(,)? })?
         $(, covered = $covered:path, $class:path => $uncover:path, $class_of:path)?
         $(, digits { $($dfield:literal => $dn:literal),+ $(,)? })?
-        $(, texts { $($tfield:literal => $tvalue:expr),+ $(,)? })?) => {
+        $(, texts { $($tfield:literal => $tvalue:expr),+ $(,)? })?
+        $(, index_all = $all:literal)?) => {
         impl $crate::storage::table::Indexed for $ty {
             const KIND: $crate::storage::keys::Kind = $kind;
             const FIELDS: &'static [&'static str] = &[$($field),+];
+            $(const INDEX_ALL: bool = $all;)?
             $(const RANGES: &'static [(&'static str, &'static [&'static str])] =
                 &[$(($range, &[$($shown),+])),+];)?
 

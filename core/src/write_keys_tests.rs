@@ -158,15 +158,13 @@ fn a_funding_writes_only_what_changed() {
     assert_eq!(
         families,
         [
-            // Four shards of counts (ledger and event lists, all and by field).
+            // Three shards of counts (the event list, all and by type; the account's ledger).
             ("c event *", 1),
             ("c event type", 1),
-            ("c ledger *", 1),
             ("c ledger accountId", 1),
-            // The two new records' index entries.
+            // The two new records' index entries (a ledger entry only in its account's index).
             ("i event *", 1),
             ("i event type", 1),
-            ("i ledger *", 1),
             ("i ledger accountId", 1),
             // The account and card, the new entry and event.
             ("p account", 1),
@@ -181,9 +179,9 @@ fn a_funding_writes_only_what_changed() {
             ("r card updatedAt", 2),
         ]
     );
-    // 22 keys: 8 puts (records, counts), 9 `put_new`s (index entries, range entries' new
+    // 20 keys: 7 puts (records, counts), 8 `put_new`s (index entries, range entries' new
     // places) and 5 deletes (range entries' old places).
-    assert_eq!((w.puts, w.new, w.deletes), (8, 9, 5));
+    assert_eq!((w.puts, w.new, w.deletes), (7, 8, 5));
     assert_eq!(
         w.idle, 0,
         "no delete of a key never stored, no put of the same value"
@@ -336,4 +334,59 @@ fn a_delivery_answered_within_a_window_leaves_only_its_record_and_index_entry() 
             ("p whdelivery", 1),
         ]
     );
+}
+
+/// Format 11: a ledger entry is in its account's index alone. A format-10 store (each entry also
+/// in the index of every entry, with its counts) opens to what this release writes, key for key,
+/// and its account's transactions still list them all.
+#[test]
+fn a_format_10_store_drops_the_index_of_every_ledger_entry() {
+    use crate::domain::ledger::Entry;
+    use crate::storage::{codec, format, keys, keys::Kind, scan_prefix};
+
+    let (mut app, fund) = funded();
+    for _ in 0..20 {
+        app.env.advance_millis(1);
+        assert_eq!(app.send(fund.clone()).0, 200);
+    }
+    format::stamp(&mut app.store).unwrap();
+    let current = scan_prefix(&mut app.store, b"").unwrap();
+    // Format 10's shape: every entry also under `*`, counted in shards by its id's last digit.
+    let entries: Vec<Entry> =
+        codec::scan(&mut app.store, &keys::records("alice", Kind::LedgerEntry)).unwrap();
+    assert!(entries.len() > 20, "{}", entries.len());
+    let mut counts: BTreeMap<u8, u64> = BTreeMap::new();
+    for e in &entries {
+        let key = keys::index_entry(
+            "alice",
+            Kind::LedgerEntry,
+            keys::ALL,
+            "",
+            e.created_at.millis(),
+            &e.id,
+        );
+        app.store.put(&key, &[]).unwrap();
+        let shard = e.id.chars().last().and_then(|c| c.to_digit(16)).unwrap() as u8;
+        *counts.entry(shard).or_default() += 1;
+    }
+    for (shard, n) in counts {
+        let key = keys::tally("alice", Kind::LedgerEntry, keys::ALL, "", shard);
+        app.store.put(&key, &n.to_be_bytes()).unwrap();
+    }
+    format::stamp_version(&mut app.store, 10).unwrap();
+    assert_ne!(scan_prefix(&mut app.store, b"").unwrap(), current);
+
+    Service::open_store(&mut app.store).unwrap();
+    assert_eq!(scan_prefix(&mut app.store, b"").unwrap(), current);
+    let account = &entries[0].account_id;
+    let list = Request::new(
+        Method::Get,
+        &format!("/accounts/{account}/transactions?limit=5"),
+    )
+    .header("x-api-key", KEY_A);
+    let (status, body, _) = app.send(list);
+    assert_eq!(status, 200, "{body}");
+    let of_account = entries.iter().filter(|e| &e.account_id == account).count();
+    assert_eq!(body["meta"]["total"], json!(of_account), "{body}");
+    assert_eq!(body["data"].as_array().unwrap().len(), 5);
 }

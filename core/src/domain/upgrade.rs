@@ -39,6 +39,9 @@ pub fn from(tx: &mut dyn Tx, from: u32) -> Result<(), FormatError> {
     }
     // Format 10's, likewise (it only deletes).
     pending_entries_of_retries_only(tx)?;
+    if from < 11 {
+        ledger_by_account_only(tx)?;
+    }
     let per_vault_key = tx.get(&keys::pan_index_key())?.is_none() && {
         let start = keys::pan_indexes();
         !tx.scan(&start, &prefix_end(&start), Direction::Forward, 1)?
@@ -338,6 +341,21 @@ fn pending_entries_of_retries_only(tx: &mut dyn Tx) -> Result<(), StoreError> {
             }
             Ok(())
         })?;
+    }
+    Ok(())
+}
+
+/// Format 11 lists ledger entries only within their account (`Entry`'s `Indexed`): the index of
+/// every entry goes, with its counts. It only deletes, so it can run on a store in either shape.
+fn ledger_by_account_only(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    let kind = Kind::LedgerEntry;
+    for client in table::clients_with(tx, kind)? {
+        let (entries, counts) = (
+            keys::index_range(&client, kind, keys::ALL, ""),
+            keys::tallies(&client, kind, keys::ALL, ""),
+        );
+        each(tx, &entries, |tx, (key, _)| tx.delete(&key))?;
+        each(tx, &counts, |tx, (key, _)| tx.delete(&key))?;
     }
     Ok(())
 }

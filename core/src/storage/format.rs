@@ -13,10 +13,11 @@
 //! | 8 | the PAN uniqueness index (`pan 0 hmac`) keyed by an HMAC under the store's own PAN-index key (random, sealed under the active vault key at `m 0 panindexkey`) instead of under each vault key, so a vault rotation rewrites only the sealed entries. A format-2 to -7 store is upgraded on open to format 7, and to 8 at once when it holds no PAN index entry; one that does is re-keyed by the first open with the vault keys (`domain::vault::Vault::upgrade_pan_index`) |
 //! | 9 | cards' entries in the kept range index of what they can spend (whole and per `status`) carry the card's small list fields as their value (`domain::card_records::Cover`), so a count or check over a span reads no card. A format-2 to -8 store is upgraded in place on open (a format-7 store with PAN index entries gets the covers and stays at 7 until the vault re-keys it) |
 //! | 10 | a pending webhook delivery has its entry `wp` ([`super::keys::delivery_pending`]) only while it waits for a retry after a failed attempt, not from the start (two keys fewer with every delivery: put with its event, deleted by its outcome). A format-2 to -9 store is upgraded in place on open |
+//! | 11 | ledger entries indexed by `accountId` alone (no index of every entry, which no list walks: entries are listed within their account), so every entry writes a key and a count fewer. A format-2 to -10 store is upgraded in place on open |
 
 use super::{Direction, StoreError, Tx, keys};
 
-pub const CURRENT: u32 = 10;
+pub const CURRENT: u32 = 11;
 
 /// The last format whose PAN index is keyed per vault key: a store that holds PAN index entries
 /// stays in it after [`open`] until the vault keys re-key the index.
@@ -87,7 +88,7 @@ pub fn open(tx: &mut dyn Tx) -> Result<Opened, FormatError> {
             stamp(tx)?;
             Ok(Opened::Current)
         }
-        Some(v @ (2..=9)) => Ok(Opened::Older(v)),
+        Some(v) if (2..CURRENT).contains(&v) => Ok(Opened::Older(v)),
         Some(1) => Err(FormatError::Unsupported(format!(
             "the data was written by an earlier release (data format 1, JSON records); this release \
              reads data format {CURRENT}. Start this release on a new data file (or database), or keep \
