@@ -235,7 +235,10 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
                         0 => u64::MAX,
                         keys => keys,
                     },
-                    commit_bytes: args.checkpoint_commit_bytes,
+                    commit_bytes: match args.checkpoint_commit_bytes {
+                        0 => u64::MAX,
+                        bytes => bytes,
+                    },
                     ..Checkpoints::every(args.checkpoint_interval)
                 },
                 pipeline.clone(),

@@ -318,15 +318,15 @@ pub struct ServeArgs {
 
     /// A checkpoint commits (durably) after about this many keys, so its page writes are spread
     /// over several commits instead of all at its end (0: one commit per checkpoint). Measured on
-    /// a quiet machine, parts of 4,096 keys halved the write tail at 25% and 50% of peak (docs/benchmarks.md,
-    /// "Paced checkpoints").
+    /// a quiet machine, parts of 4,096 keys halved the write tail at 25% and 50% of peak
+    /// (docs/benchmarks.md, "Paced checkpoints").
     #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_KEYS", default_value_t = 4096)]
     pub checkpoint_commit_keys: u64,
 
     /// A checkpoint also commits after about this many bytes written (`1MiB`), whichever comes
     /// first: a run of kilobyte records (events, ledger entries) then commits as often as its
     /// bytes need rather than every 4,096 keys (4 MiB commits, whose fsyncs held the log's;
-    /// docs/benchmarks.md). Its pace is counted in the same bytes.
+    /// docs/benchmarks.md). Its pace is counted in the same bytes. `0`: by keys alone.
     #[arg(long, env = "CARDS_CHECKPOINT_COMMIT_BYTES", default_value = "1MiB", value_parser = parse_size)]
     pub checkpoint_commit_bytes: u64,
 

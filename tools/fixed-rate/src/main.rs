@@ -318,7 +318,8 @@ fn connect(host: &str) -> io::Result<TcpStream> {
 }
 
 struct Driver<'a> {
-    start: Instant,
+    /// With `--timeline`, the schedule's start: each answer's due time is kept from it.
+    timeline_from: Option<Instant>,
     host: &'a str,
     req: &'a [u8],
     poll: Poll,
@@ -392,8 +393,10 @@ impl Driver<'_> {
                 conn.idle_since = Instant::now();
                 let us = due.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
                 self.tally.latencies.push(us);
-                let at = due.saturating_duration_since(self.start).as_millis() as u32;
-                self.tally.timeline.push((at, us));
+                if let Some(start) = self.timeline_from {
+                    let at = due.saturating_duration_since(start).as_millis() as u32;
+                    self.tally.timeline.push((at, us));
+                }
                 if (200..300).contains(&status) {
                     self.tally.ok += 1;
                 } else {
@@ -439,7 +442,13 @@ impl Driver<'_> {
 }
 
 /// One thread's run: `connections` connections, its share of the schedule.
-fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> io::Result<Tally> {
+fn drive(
+    host: &str,
+    req: &[u8],
+    connections: usize,
+    mut schedule: Schedule,
+    timeline: bool,
+) -> io::Result<Tally> {
     let poll = Poll::new()?;
     let mut conns = Vec::with_capacity(connections);
     for i in 0..connections {
@@ -462,7 +471,7 @@ fn drive(host: &str, req: &[u8], connections: usize, mut schedule: Schedule) -> 
     poll.registry()
         .register(&mut SourceFd(&timer.raw()), TIMER, Interest::READABLE)?;
     let mut d = Driver {
-        start: schedule.start,
+        timeline_from: timeline.then_some(schedule.start),
         host,
         req,
         poll,
@@ -533,7 +542,8 @@ fn run(a: &Args) -> io::Result<(Tally, u64)> {
             // Connections split as evenly as they go.
             let conns = a.connections / a.threads + usize::from(t < a.connections % a.threads);
             let schedule = Schedule::new(start, a.rate, a.seconds, t as u64, a.threads as u64);
-            thread::spawn(move || drive(&host, &req, conns, schedule))
+            let timeline = a.timeline.is_some();
+            thread::spawn(move || drive(&host, &req, conns, schedule, timeline))
         })
         .collect();
     let mut all = Tally::default();
