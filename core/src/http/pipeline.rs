@@ -185,7 +185,11 @@ fn run(
         None
     };
 
-    let mut overlay = Overlay::new(tx);
+    // A write reads some keys twice (a record, then again to move its index entries).
+    let mut overlay = match route.access {
+        Access::Write => Overlay::remembering_reads(tx),
+        Access::Read => Overlay::new(tx),
+    };
     let stored_ids = if config.stored_ids {
         Some(IdGen::load(&mut overlay, env)?)
     } else {

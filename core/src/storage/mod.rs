@@ -164,21 +164,25 @@ mod tests {
             prop_assert_eq!(seen, want);
         }
 
-        /// A scan through the overlay equals a scan of the store the overlay would commit to.
+        /// A scan through the overlay (keeping its reads or not) equals a scan of the store the overlay
+        /// would commit to.
         #[test]
         fn overlay_scan_matches_committed(
             base_keys in proptest::collection::vec(0u8..32, 0..24),
-            ops in proptest::collection::vec((0u8..32, 0u8..3), 0..24),
+            ops in proptest::collection::vec((0u8..32, 0u8..4), 0..24),
             start in 0u8..32, len in 0u8..32, limit in 0usize..40, rev in any::<bool>(),
+            remember in any::<bool>(),
         ) {
             let mut base = MemStore::new();
             for k in &base_keys { base.put(&[*k], &[*k]).unwrap(); }
             let mut expected = base.clone();
             let dir = if rev { Direction::Reverse } else { Direction::Forward };
             let (s, e) = ([start], [start.saturating_add(len)]);
-            let mut o = Overlay::new(&mut base);
+            let mut o = if remember { Overlay::remembering_reads(&mut base) } else { Overlay::new(&mut base) };
             for (k, op) in &ops {
                 match op {
+                    // A read, kept or not, shows what the overlay would commit.
+                    3 => prop_assert_eq!(o.get(&[*k]).unwrap(), expected.get(&[*k]).unwrap()),
                     0 => { o.delete(&[*k]).unwrap(); expected.delete(&[*k]).unwrap(); }
                     // `put_new` only of a key the overlay does not show (its callers' claim).
                     1 if o.get(&[*k]).unwrap().is_none() => {
