@@ -15,8 +15,8 @@
 //! `busy` with `Retry-After`. Reads run in READ ONLY REPEATABLE READ transactions: one snapshot, no
 //! conflicts, no lock.
 
-use std::collections::BTreeMap;
-use std::ops::Range;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::{Bound, Range};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -527,10 +527,10 @@ fn migrate(client: &mut Client) -> anyhow::Result<()> {
 /// PostgreSQL refuses every later statement of the transaction, and the batch needs the first cause.
 ///
 /// Writes are held back and sent together ([`sql::PUT_MANY`], [`sql::DELETE_MANY`]) before the
-/// next scan and before the commit: a request's writes come from the core's overlay in one burst
-/// after its reads, so a request costs at most two write round trips instead of one per key. Their
-/// failures (a conflict, a timeout) then show at that scan or at the commit, which fail the whole
-/// transaction as before.
+/// next scan of a range holding one of them and before the commit: a request's writes come from
+/// the core's overlay in one burst after its reads, so a batch's writes cost two round trips in
+/// all, not one per key. Their failures (a conflict, a timeout) then show at that scan or at the
+/// commit, which fail the whole transaction as before.
 pub struct PgTx<'a> {
     tx: Transaction<'a>,
     stmts: &'a Statements,
@@ -539,7 +539,15 @@ pub struct PgTx<'a> {
     /// The writes not yet sent, the last per key (`None` deletes); key order, so two instances
     /// writing the same keys take their row locks in the same order.
     pending: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    /// What a write transaction knows the database holds, from its reads and its sent writes: a
+    /// group-commit batch's requests read the same keys (a hot card, its account, the test clock,
+    /// the webhook subscriptions), and within one transaction PostgreSQL answers a repeated read
+    /// alike, so each is one round trip per batch, not per request. At most [`KNOWN_KEYS`].
+    known: HashMap<Vec<u8>, Option<Vec<u8>>>,
 }
+
+/// The most keys a write transaction remembers (a rotation or an upgrade reads far more, once).
+const KNOWN_KEYS: usize = 4096;
 
 impl<'a> PgTx<'a> {
     fn new(tx: Transaction<'a>, stmts: &'a Statements, read_only: bool) -> PgTx<'a> {
@@ -549,6 +557,13 @@ impl<'a> PgTx<'a> {
             read_only,
             failure: None,
             pending: BTreeMap::new(),
+            known: HashMap::new(),
+        }
+    }
+
+    fn remember(&mut self, key: &[u8], value: Option<Vec<u8>>) {
+        if !self.read_only && self.known.len() < KNOWN_KEYS {
+            self.known.insert(key.to_vec(), value);
         }
     }
 
@@ -560,6 +575,12 @@ impl<'a> PgTx<'a> {
         let mut gone = Vec::new();
         let (mut keys, mut values) = (Vec::new(), Vec::new());
         for (key, value) in std::mem::take(&mut self.pending) {
+            // Once sent, the database holds it (or the transaction fails).
+            if let Some(known) = self.known.get_mut(&key) {
+                known.clone_from(&value);
+            } else {
+                self.remember(&key, value.clone());
+            }
             match value {
                 Some(value) => {
                     keys.push(key);
@@ -613,11 +634,13 @@ impl<'a> PgTx<'a> {
 
 impl Tx for PgTx<'_> {
     fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        if let Some(held) = self.pending.get(key) {
+        if let Some(held) = self.pending.get(key).or_else(|| self.known.get(key)) {
             return Ok(held.clone());
         }
         let r = self.tx.query_opt(&self.stmts.get, &[&key]);
-        Ok(self.note(r)?.map(|row| row.get(0)))
+        let value: Option<Vec<u8>> = self.note(r)?.map(|row| row.get(0));
+        self.remember(key, value.clone());
+        Ok(value)
     }
 
     fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
@@ -644,7 +667,16 @@ impl Tx for PgTx<'_> {
         let Some((stmt, limit)) = sql::scan_plan(statements, forward, (start, end), limit) else {
             return Ok(Vec::new());
         };
-        self.flush()?;
+        // Only held writes inside the range change what it reads (a request's idempotency sweep
+        // reads expired records, which a batch's fundings never write).
+        if self
+            .pending
+            .range::<[u8], _>((Bound::Included(start), Bound::Excluded(end)))
+            .next()
+            .is_some()
+        {
+            self.flush()?;
+        }
         let r = self.tx.query(stmt, &[&start, &end, &limit]);
         Ok(self
             .note(r)?
@@ -888,9 +920,10 @@ mod tests {
         assert_eq!(a, Some(b"0".to_vec()), "the busy request wrote nothing");
     }
 
-    /// Writes are held back and sent before scans and the commit: a transaction of random puts,
-    /// deletes, gets and scans reads what a map applying them in order holds, commits exactly
-    /// that, and a rolled-back one leaves nothing.
+    /// Writes are held back and sent before scans and the commit, and reads are kept: a
+    /// transaction of random puts, deletes, gets (many of keys read, written or sent before) and
+    /// scans reads what a map applying them in order holds, commits exactly that, and a
+    /// rolled-back one leaves nothing.
     #[test]
     fn held_writes_read_back_and_commit_as_a_map_would() {
         let (_cluster, store, _) = setup(0);
