@@ -142,12 +142,16 @@ impl Fresh {
 /// Deletes a few records whose time is up, oldest first. Every write request runs it (with or
 /// without a key), so expired records go away at the pace of the writes, a few at a time.
 ///
+/// It reads the queue up to the start of the current second, not the millisecond: the writes of one
+/// second then read the same range, and a store may answer a read it already made in the same
+/// transaction from memory (the PostgreSQL host does, for the requests of one group-commit batch).
+///
 /// A record's `expires_at` is on its client's clock (the test clock), its queue entry on the host's
 /// (`host_now`), which is never ahead of a client's: the queue entry comes due at or after the record
 /// expired for its client. The record is compared with its client's clock, so a newer record under
 /// the same key (a later expiry on that clock) is never deleted.
 pub fn sweep(tx: &mut dyn Tx, host_now: Timestamp) -> ApiResult<()> {
-    let (start, end) = keys::idempotency_expired(host_now.millis());
+    let (start, end) = keys::idempotency_expired(host_now.millis().div_euclid(1000) * 1000);
     for (queue_key, record_key) in tx.scan(&start, &end, Direction::Forward, SWEEP_BATCH)? {
         let offset = match keys::idempotency_client(&record_key) {
             Some(client) => crate::domain::test_clock::offset(tx, client)?,

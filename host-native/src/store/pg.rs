@@ -544,7 +544,16 @@ pub struct PgTx<'a> {
     /// the webhook subscriptions), and within one transaction PostgreSQL answers a repeated read
     /// alike, so each is one round trip per batch, not per request. At most [`KNOWN_KEYS`].
     known: HashMap<Vec<u8>, Option<Vec<u8>>>,
+    /// A write transaction's scans and what they read, until it next sends writes: every request of
+    /// a batch runs the idempotency sweep, which reads one range for a whole second.
+    scanned: HashMap<Scan, Vec<KvPair>>,
 }
+
+/// A scan's range, direction and limit.
+type Scan = (Vec<u8>, Vec<u8>, bool, i64);
+
+/// The most scans a write transaction remembers.
+const KNOWN_SCANS: usize = 64;
 
 /// The most keys a write transaction remembers (a rotation or an upgrade reads far more, once).
 const KNOWN_KEYS: usize = 4096;
@@ -558,6 +567,7 @@ impl<'a> PgTx<'a> {
             failure: None,
             pending: BTreeMap::new(),
             known: HashMap::new(),
+            scanned: HashMap::new(),
         }
     }
 
@@ -572,6 +582,8 @@ impl<'a> PgTx<'a> {
         if self.pending.is_empty() {
             return Ok(());
         }
+        // What the scans read may change now.
+        self.scanned.clear();
         let mut gone = Vec::new();
         let (mut keys, mut values) = (Vec::new(), Vec::new());
         for (key, value) in std::mem::take(&mut self.pending) {
@@ -677,12 +689,22 @@ impl Tx for PgTx<'_> {
         {
             self.flush()?;
         }
+        let scan = (!self.read_only).then(|| (start.to_vec(), end.to_vec(), forward, limit));
+        if let Some(rows) = scan.as_ref().and_then(|scan| self.scanned.get(scan)) {
+            return Ok(rows.clone());
+        }
         let r = self.tx.query(stmt, &[&start, &end, &limit]);
-        Ok(self
+        let rows: Vec<KvPair> = self
             .note(r)?
             .into_iter()
             .map(|row| (row.get(0), row.get(1)))
-            .collect())
+            .collect();
+        if let Some(scan) = scan
+            && self.scanned.len() < KNOWN_SCANS
+        {
+            self.scanned.insert(scan, rows.clone());
+        }
+        Ok(rows)
     }
 }
 
@@ -995,6 +1017,35 @@ mod tests {
             assert_eq!(stored(&store), want, "round {round}");
         }
         assert!(!model.is_empty());
+    }
+
+    /// A write transaction answers a repeated scan from memory only while nothing it wrote since
+    /// falls in the range: a write inside it shows at once, held or sent.
+    #[test]
+    fn a_repeated_scan_sees_the_writes_made_since() {
+        let (_cluster, store, _) = setup(0);
+        let keys = |rows: Vec<KvPair>| rows.into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        store
+            .write(|tx| {
+                let scan =
+                    |tx: &mut dyn Tx| keys(tx.scan(b"s/", b"s0", Direction::Forward, 8).unwrap());
+                assert_eq!(scan(tx), Vec::<Vec<u8>>::new());
+                tx.put(b"t", b"outside").unwrap();
+                assert_eq!(scan(tx), Vec::<Vec<u8>>::new());
+                tx.put(b"s/1", b"1").unwrap();
+                assert_eq!(scan(tx), [b"s/1".to_vec()]);
+                // Sent by that scan; then one more, held, and one gone.
+                tx.put(b"s/2", b"2").unwrap();
+                tx.delete(b"s/1").unwrap();
+                assert_eq!(scan(tx), [b"s/2".to_vec()]);
+                assert_eq!(scan(tx), [b"s/2".to_vec()]);
+                Ok::<_, StorageError>(())
+            })
+            .unwrap();
+        let after = store
+            .read(|tx| keys(tx.scan(b"s/", b"s0", Direction::Forward, 8).unwrap()))
+            .unwrap();
+        assert_eq!(after, [b"s/2".to_vec()]);
     }
 
     #[test]
