@@ -552,8 +552,10 @@ pub struct PgTx<'a> {
 /// A scan's range, direction and limit.
 type Scan = (Vec<u8>, Vec<u8>, bool, i64);
 
-/// The most scans a write transaction remembers.
+/// The most scans a write transaction remembers, and the most rows of one (the sweep reads at most
+/// 8; a rotation's or an upgrade's pages are read once).
 const KNOWN_SCANS: usize = 64;
+const KNOWN_SCAN_ROWS: usize = 16;
 
 /// The most keys a write transaction remembers (a rotation or an upgrade reads far more, once).
 const KNOWN_KEYS: usize = 4096;
@@ -701,6 +703,7 @@ impl Tx for PgTx<'_> {
             .collect();
         if let Some(scan) = scan
             && self.scanned.len() < KNOWN_SCANS
+            && rows.len() <= KNOWN_SCAN_ROWS
         {
             self.scanned.insert(scan, rows.clone());
         }
