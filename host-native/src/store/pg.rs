@@ -200,20 +200,22 @@ impl PgStore {
         self.pool.get().map_err(|e| StoreError(e.to_string()))
     }
 
-    /// Runs `f` in a read-only snapshot (REPEATABLE READ) transaction.
+    /// Runs `f` in a read-only snapshot (REPEATABLE READ) transaction, begun at `f`'s first read:
+    /// PostgreSQL takes the snapshot at the first statement anyway, and a write's first stage (the
+    /// key's check, with the keys configured at start) often reads nothing, which then costs no
+    /// round trip.
     pub fn read<R>(&self, f: impl FnOnce(&mut dyn Tx) -> R) -> Result<R, StoreError> {
         let mut conn = self.conn()?;
         let conn = &mut *conn;
-        let tx = conn
-            .client
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .map_err(store_err)?;
-        let mut adapter = PgTx::new(tx, &conn.stmts, true);
-        let out = f(&mut adapter);
-        adapter.tx.commit().map_err(store_err)?;
+        let mut lazy = LazyRead {
+            client: Some(&mut conn.client),
+            stmts: &conn.stmts,
+            tx: None,
+        };
+        let out = f(&mut lazy);
+        if let Some(adapter) = lazy.tx {
+            adapter.tx.commit().map_err(store_err)?;
+        }
         Ok(out)
     }
 
@@ -708,6 +710,58 @@ impl Tx for PgTx<'_> {
             self.scanned.insert(scan, rows.clone());
         }
         Ok(rows)
+    }
+}
+
+/// A read-only transaction begun at its first statement ([`PgStore::read`]).
+struct LazyRead<'a> {
+    client: Option<&'a mut Client>,
+    stmts: &'a Statements,
+    tx: Option<PgTx<'a>>,
+}
+
+impl<'a> LazyRead<'a> {
+    fn begun(&mut self) -> Result<&mut PgTx<'a>, StoreError> {
+        if self.tx.is_none() {
+            let client = self
+                .client
+                .take()
+                .ok_or_else(|| StoreError("the read transaction could not begin".into()))?;
+            let tx = client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(store_err)?;
+            self.tx = Some(PgTx::new(tx, self.stmts, true));
+        }
+        self.tx
+            .as_mut()
+            .ok_or_else(|| StoreError("the read transaction could not begin".into()))
+    }
+}
+
+impl Tx for LazyRead<'_> {
+    fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.begun()?.get(key)
+    }
+
+    fn put(&mut self, _key: &[u8], _value: &[u8]) -> Result<(), StoreError> {
+        Err(StoreError::read_only())
+    }
+
+    fn delete(&mut self, _key: &[u8]) -> Result<(), StoreError> {
+        Err(StoreError::read_only())
+    }
+
+    fn scan(
+        &mut self,
+        start: &[u8],
+        end: &[u8],
+        dir: Direction,
+        limit: usize,
+    ) -> Result<Vec<KvPair>, StoreError> {
+        self.begun()?.scan(start, end, dir, limit)
     }
 }
 
