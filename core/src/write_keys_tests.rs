@@ -26,6 +26,8 @@ pub(crate) struct Writes {
     deletes: usize,
     /// Deletes of keys the store did not hold, and puts of the value it held.
     idle: usize,
+    /// How often each key was read (each a memtable search on redb, a round trip on PostgreSQL).
+    pub(crate) reads: BTreeMap<Vec<u8>, usize>,
 }
 
 /// A transaction over a `MemStore` that counts what it writes (also `vault_tests.rs`).
@@ -73,6 +75,7 @@ impl<'a> Tracing<'a> {
 
 impl Tx for Tracing<'_> {
     fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        *self.w.reads.entry(key.to_vec()).or_default() += 1;
         self.inner.get(key)
     }
     fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
@@ -187,6 +190,15 @@ fn a_funding_writes_only_what_changed() {
         w.idle, 0,
         "no delete of a key never stored, no put of the same value"
     );
+    // Each key read once: the card, its account and its holds are checked and then saved, and
+    // the write's overlay keeps what it read (ARCHITECTURE.md, "Invariants").
+    let twice: Vec<String> = w
+        .reads
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(k, n)| format!("{} x{n}", k.escape_ascii()))
+        .collect();
+    assert_eq!(twice, Vec::<String>::new());
 }
 
 #[test]
