@@ -722,22 +722,24 @@ struct LazyRead<'a> {
 
 impl<'a> LazyRead<'a> {
     fn begun(&mut self) -> Result<&mut PgTx<'a>, StoreError> {
-        if self.tx.is_none() {
-            let client = self
-                .client
-                .take()
-                .ok_or_else(|| StoreError("the read transaction could not begin".into()))?;
-            let tx = client
-                .build_transaction()
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()
-                .map_err(store_err)?;
-            self.tx = Some(PgTx::new(tx, self.stmts, true));
-        }
-        self.tx
-            .as_mut()
-            .ok_or_else(|| StoreError("the read transaction could not begin".into()))
+        let tx = match self.tx.take() {
+            Some(tx) => tx,
+            None => {
+                // Taken once: after a failed begin, every later read fails too.
+                let client = self
+                    .client
+                    .take()
+                    .ok_or_else(|| StoreError("the read transaction could not begin".into()))?;
+                let tx = client
+                    .build_transaction()
+                    .isolation_level(IsolationLevel::RepeatableRead)
+                    .read_only(true)
+                    .start()
+                    .map_err(store_err)?;
+                PgTx::new(tx, self.stmts, true)
+            }
+        };
+        Ok(self.tx.insert(tx))
     }
 }
 
