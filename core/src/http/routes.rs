@@ -353,7 +353,7 @@ pub static ROUTES: &[Route] = &[
         .errors(&[409, 422])
         .links(&[
             on_new("getAuthorization"), on_new("captureAuthorization"), on_new("reverseAuthorization"),
-            on_new("refundAuthorization"),
+            on_new("refundAuthorization"), on_new("incrementAuthorization"),
         ]),
     read("/cards/{id}/authorizations", Authorizations, authorizations::list_of_card)
         .op("listCardAuthorizations", SPEND, List("Authorization"), "List a card's authorizations"),
