@@ -53,8 +53,8 @@ pub trait Tx {
     /// entry's new place): the same as [`Tx::put`], and a store may rely on it. A delete of the key
     /// before it reaches older data need not reach that data either: the key was never there
     /// ([`Overlay`] drops the pair, the native memtable does not checkpoint it). A wrong claim
-    /// would leave a deleted key behind, so only the index code makes it, and `MemStore` checks it
-    /// in debug builds.
+    /// would leave a deleted key behind, so only the index code makes it (and [`Overlay`], for a key
+    /// it read as absent), and `MemStore` checks it in debug builds.
     fn put_new(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
         self.put(key, value)
     }

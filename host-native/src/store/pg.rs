@@ -575,8 +575,15 @@ impl<'a> PgTx<'a> {
         }
     }
 
+    /// Notes what the database holds at `key` (read, or sent): a known key is updated, a new one
+    /// kept while there is room.
     fn remember(&mut self, key: &[u8], value: Option<Vec<u8>>) {
-        if !self.read_only && self.known.len() < KNOWN_KEYS {
+        if self.read_only {
+            return;
+        }
+        if let Some(known) = self.known.get_mut(key) {
+            *known = value;
+        } else if self.known.len() < KNOWN_KEYS {
             self.known.insert(key.to_vec(), value);
         }
     }
@@ -592,11 +599,7 @@ impl<'a> PgTx<'a> {
         let (mut keys, mut values) = (Vec::new(), Vec::new());
         for (key, value) in std::mem::take(&mut self.pending) {
             // Once sent, the database holds it (or the transaction fails).
-            if let Some(known) = self.known.get_mut(&key) {
-                known.clone_from(&value);
-            } else {
-                self.remember(&key, value.clone());
-            }
+            self.remember(&key, value.clone());
             match value {
                 Some(value) => {
                     keys.push(key);
