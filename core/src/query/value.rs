@@ -30,9 +30,7 @@ impl Scalar {
     pub(crate) fn from_text(t: FieldType, text: &str) -> Result<Scalar, &'static str> {
         match t {
             FieldType::Str => Ok(Scalar::Str(text.to_string())),
-            FieldType::Number => parse_decimal(text)
-                .map(Scalar::Num)
-                .ok_or("must be a number"),
+            FieldType::Number => filter_number(text).map(Scalar::Num),
             FieldType::Bool => parse_bool(text)
                 .map(Scalar::Bool)
                 .ok_or("must be true or false"),
@@ -51,9 +49,7 @@ impl Scalar {
             (FieldType::Object, _) => Err("is an object; filter on one of its fields"),
             (_, Value::Null) => Ok(Scalar::Null),
             (_, Value::String(s)) => Scalar::from_text(t, s),
-            (FieldType::Number, Value::Number(n)) => parse_decimal(&n.to_string())
-                .map(Scalar::Num)
-                .ok_or("must be a number"),
+            (FieldType::Number, Value::Number(n)) => filter_number(&n.to_string()).map(Scalar::Num),
             (FieldType::Bool, Value::Bool(b)) => Ok(Scalar::Bool(*b)),
             (FieldType::FreeForm, Value::Number(_) | Value::Bool(_)) => {
                 Ok(Scalar::Loose(v.clone()))
@@ -89,6 +85,22 @@ pub(crate) fn parse_decimal(text: &str) -> Option<Decimal> {
         text.contains(['e', 'E'])
             .then(|| Decimal::from_scientific(text).ok())?
     })
+}
+
+/// The most a filter's number may be, either side of zero: what the OpenAPI document's filter
+/// schema says (`minimum`/`maximum`, with `multipleOf` 0.01), like the amounts it compares with.
+const FILTER_NUMBER_LIMIT: i64 = 1_000_000_000_000_000;
+
+/// A filter's number: exact, at most 2 decimal places, within [`FILTER_NUMBER_LIMIT`].
+fn filter_number(text: &str) -> Result<Decimal, &'static str> {
+    let d = parse_decimal(text).ok_or("must be a number")?;
+    if d.normalize().scale() > 2 {
+        return Err("must have at most 2 decimal places");
+    }
+    if d.abs() > Decimal::from(FILTER_NUMBER_LIMIT) {
+        return Err("must be between -1e15 and 1e15");
+    }
+    Ok(d)
 }
 
 /// Expression text below a free-form field: a JSON number or boolean when it is written as one

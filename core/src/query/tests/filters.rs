@@ -45,11 +45,12 @@ fn numbers_compare_exactly() {
     assert_eq!(pick("balance.gte=100.5"), ["a5", "a3", "a1"]);
     assert_eq!(pick("balance.lt=20"), ["a4"]);
     assert_eq!(pick("balance.lte=20"), ["a4", "a2"]);
-    // Beyond f64 precision: only the exact value matches.
-    assert_eq!(pick("balance.gt=1000000000000000000"), ["a5"]);
-    assert_eq!(pick("balance=1000000000000000000.01"), ["a5"]);
-    assert_eq!(pick("balance=1000000000000000000"), Vec::<String>::new());
-    assert_eq!(pick_json(r#"{"balance":1000000000000000000.01}"#), ["a5"]);
+    // Beyond f64 precision (as an f64, 999999999999999.99 and .98 are both 1e15): only the exact
+    // value matches.
+    assert_eq!(pick("balance.gt=999999999999999.98"), ["a5"]);
+    assert_eq!(pick("balance=999999999999999.99"), ["a5"]);
+    assert_eq!(pick("balance=1000000000000000"), Vec::<String>::new());
+    assert_eq!(pick_json(r#"{"balance":999999999999999.99}"#), ["a5"]);
     assert_eq!(pick_json(r#"{"balance":{"gte":1e2,"lt":"3e2"}}"#), ["a1"]);
 }
 
@@ -227,6 +228,27 @@ fn type_errors_name_the_parameter_and_the_field() {
             ),
         ]
     );
+}
+
+/// A filter's number is held to what the OpenAPI document says of it (at most 2 decimal places,
+/// within ±1e15, like the amounts it compares with), in both forms.
+#[test]
+fn filter_numbers_keep_the_documented_bounds() {
+    assert_eq!(
+        errs("balance.gt=0.001&balance.lt=1000000000000000.01&balance.ne=32612401086477290"),
+        vec![
+            fe("balance.gt", "'balance' must have at most 2 decimal places"),
+            fe("balance.lt", "'balance' must be between -1e15 and 1e15"),
+            fe("balance.ne", "'balance' must be between -1e15 and 1e15"),
+        ]
+    );
+    let json_filter = r#"{"balance":{"eq":0.37,"ne":3.261240108647729e+16}}"#;
+    assert_eq!(
+        errs(&format!("filter={}", enc(json_filter))),
+        vec![fe("filter", "'balance' must be between -1e15 and 1e15")]
+    );
+    // The bounds themselves, and trailing zeros past the second place, pass.
+    q("balance.gte=-1000000000000000&balance.lte=1e15&balance.ne=0.500");
 }
 
 #[test]

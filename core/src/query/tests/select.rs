@@ -92,7 +92,8 @@ fn search_default_fields_case_insensitive() {
 fn search_in_chosen_fields_of_any_type() {
     assert_eq!(pick("searchIn=metadata&search=GOLD"), ["a3", "a1"]);
     assert_eq!(pick("searchIn=metadata.tier&search=^s"), ["a2"]);
-    assert_eq!(pick("searchIn=balance&search=%5E100"), ["a5", "a1"]);
+    assert_eq!(pick("searchIn=balance&search=%5E100"), ["a1"]);
+    assert_eq!(pick("searchIn=balance&search=%5E(100%7C999)"), ["a5", "a1"]);
     assert_eq!(pick("searchIn=tags&search=%5Ez%24"), ["a2"]);
     assert_eq!(pick("searchIn=active,name&search=%5Efalse"), ["a5", "a2"]);
     // The search is ANDed with the filter.
