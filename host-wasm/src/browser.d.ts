@@ -116,7 +116,7 @@ export interface TestClockAdvance {
 }
 
 export interface AuthorizationEndpointSet {
-  /** https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them. */
+  /** https anywhere; http only to loopback; never link-local or metadata addresses; private ranges only when the operator allows them. 1 to 2048 characters. */
   url: string;
   /** At least 100. At most 10000. Default: 2000. */
   timeoutMs?: number | null;

@@ -77,13 +77,14 @@ fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(why.into()))
 }
 
-const MAX_URL_LEN: usize = 2048;
+/// The longest URL an endpoint (webhook or decision) may have, in bytes.
+pub const MAX_URL: usize = 2048;
 
 /// The configuration-time check: an absolute http(s) URL without credentials whose literal address, if
 /// it has one, may be called. A name is checked again after DNS, at each send.
 pub fn check_url(policy: UrlPolicy, raw: &str) -> Result<Target, Refusal> {
-    if raw.len() > MAX_URL_LEN {
-        return refuse(format!("must be at most {MAX_URL_LEN} characters"));
+    if raw.len() > MAX_URL {
+        return refuse(format!("must be at most {MAX_URL} characters"));
     }
     let url = url::Url::parse(raw).or_else(|_| refuse("must be an absolute http or https URL"))?;
     let scheme = match url.scheme() {

@@ -311,3 +311,32 @@ fn every_parser_reads_the_fields_its_schema_lists() {
         );
     }
 }
+
+/// An endpoint URL has one set of bounds wherever it is set: schemathesis found `PUT
+/// /authorization-endpoint` documenting any string while the parser refused a blank one.
+#[test]
+fn endpoint_urls_are_bounded_alike() {
+    let doc = document();
+    let url = |body: &str| doc["components"]["schemas"][body]["properties"]["url"].clone();
+    let decision = url("AuthorizationEndpointSet");
+    for key in ["minLength", "maxLength", "pattern"] {
+        assert_eq!(
+            decision[key],
+            url("WebhookEndpointCreate")[key],
+            "{key}: {decision}"
+        );
+    }
+    assert_eq!(
+        decision["maxLength"],
+        json!(crate::domain::push::url_policy::MAX_URL)
+    );
+    for blank in ["", " "] {
+        let body = json!({ "url": blank }).as_object().unwrap().clone();
+        match crate::http::parse::decisions::settings(body, |_| Ok(())) {
+            Err(crate::error::ApiError::Validation(errors)) => {
+                assert!(errors.iter().any(|e| e.field == "url"), "{errors:?}")
+            }
+            other => panic!("{blank:?}: {other:?}"),
+        }
+    }
+}

@@ -6,6 +6,7 @@ use crate::domain::authorizations::decisions::{Answer, Fallback};
 use crate::domain::authorizations::endpoint::{
     DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, Settings,
 };
+use crate::domain::push::url_policy::MAX_URL;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
 use crate::http::parse::input::body;
@@ -14,7 +15,7 @@ use crate::storage::codec::JsonText;
 body! {
     /// PUT /authorization-endpoint.
     pub struct SettingsBody = "AuthorizationEndpointSet" {
-        required url: "url", Str,
+        required url: "url", Text(MAX_URL),
             "https anywhere; http only to loopback; never link-local or metadata addresses; \
              private ranges only when the operator allows them.";
         optional timeout_ms: "timeoutMs",

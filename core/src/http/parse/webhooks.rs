@@ -4,14 +4,12 @@
 use serde_json::{Map, Value};
 
 use crate::domain::events::EventType;
+use crate::domain::push::url_policy::MAX_URL;
 use crate::domain::webhooks::endpoints::{ALL_EVENTS, EndpointStatus, EndpointUpdate, NewEndpoint};
 use crate::env::Timestamp;
 use crate::error::{ApiError, ApiResult};
 use crate::http::fields::{Errors, Fields};
 use crate::http::parse::input::body;
-
-/// Longest URL taken.
-pub const MAX_URL: usize = 2048;
 
 body! {
     /// POST /webhook-endpoints.
