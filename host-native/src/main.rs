@@ -262,20 +262,26 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let delivery_stats = Arc::new(std::sync::Mutex::new(delivery::Stats::default()));
     // Deliveries and the rotation on the background runtime, at a lower priority than the clients.
     let background = background::runtime().context("cannot start the background runtime")?;
-    background.spawn(
-        Arc::new(delivery::Deliverer {
-            service: service.clone(),
-            store: store.clone(),
-            env: env.clone(),
-            writer: writer.handle(),
-            // A pool of its own: a connection's driver runs on the runtime that made it, and the
-            // server's call-outs (decisions, test pings) stay on the clients' threads.
-            outbound: outbound.separate_pool(),
-            wake: deliveries.clone(),
-            stats: delivery_stats.clone(),
-        })
-        .run(),
-    );
+    if args.deliver_webhooks {
+        background.spawn(
+            Arc::new(delivery::Deliverer {
+                service: service.clone(),
+                store: store.clone(),
+                env: env.clone(),
+                writer: writer.handle(),
+                // A pool of its own: a connection's driver runs on the runtime that made it, and the
+                // server's call-outs (decisions, test pings) stay on the clients' threads.
+                outbound: outbound.separate_pool(),
+                wake: deliveries.clone(),
+                stats: delivery_stats.clone(),
+            })
+            .run(),
+        );
+    } else {
+        info!(
+            "webhook deliveries queue but are not sent from this instance (--deliver-webhooks false)"
+        );
+    }
     if args.vault_rotate {
         match service.config().vault() {
             Some(vault) => {

@@ -470,6 +470,12 @@ impl Instance {
         self.launch.env.push(("CARDS_VAULT_KEYS".into(), list));
     }
 
+    /// An environment variable for the next (re)start, replacing the one it was started with.
+    pub fn set_env(&mut self, key: &str, value: &str) {
+        self.launch.env.retain(|(k, _)| k != key);
+        self.launch.env.push((key.into(), value.into()));
+    }
+
     /// Everything every run of this instance logged so far (each run has its own log file).
     pub fn log(&self) -> String {
         let mut text = String::new();

@@ -232,6 +232,15 @@ pub struct ServeArgs {
           value_parser = parse_schedule)]
     pub webhook_retry_schedule: RetrySchedule,
 
+    /// Send due webhook deliveries from this instance. Off, writes still queue their deliveries (in
+    /// their transaction, as always) and nothing is sent from here: they go out from another
+    /// instance on the same PostgreSQL database, or from this one once it runs with this on again
+    /// (an instance that only serves the API, or outbound traffic paused during an incident).
+    #[arg(long, env = "CARDS_DELIVER_WEBHOOKS", default_value_t = true, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub deliver_webhooks: bool,
+
     /// Let clients' endpoints (webhook endpoints, the decision endpoint) point into private network
     /// ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). Loopback is always allowed over
     /// http; link-local and cloud metadata addresses never are.
@@ -372,6 +381,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("webhook_retry_schedule", &self.webhook_retry_schedule)
             .field("allow_private_urls", &self.allow_private_urls)
             .field("resolve", &self.resolve)
+            .field("deliver_webhooks", &self.deliver_webhooks)
             .field("vault_rotate", &self.vault_rotate)
             .field("vault_rotate_batch", &self.vault_rotate_batch)
             .field("vault_rotate_pause", &self.vault_rotate_pause)

@@ -485,6 +485,51 @@ fn every_pending_delivery_survives_a_crash() {
     assert_eq!(seen, want);
 }
 
+/// Native: an instance started with `--deliver-webhooks false` queues deliveries and sends none;
+/// started again with it on, it sends what queued. (Spin sends from the request that wrote, and from
+/// the dispatch route: there is no task to turn off.)
+#[test]
+fn an_instance_that_does_not_deliver_leaves_its_deliveries_queued() {
+    if host::HostKind::from_env() != host::HostKind::Native {
+        return;
+    }
+    let mut server = Instance::start_with_env(&[
+        ("CARDS_WEBHOOK_RETRY_SCHEDULE", "1s"),
+        ("CARDS_DELIVER_WEBHOOKS", "false"),
+    ]);
+    let t = server.tenant(0);
+    let receiver = Receiver::start();
+    let e = endpoint(&t, &receiver.url("/h"), json!(["account.created"]));
+    let mut created: Vec<String> = (0..3).map(|_| id(&create_account(&t, json!({})))).collect();
+    // A sending instance attempts a due delivery within milliseconds (and looks every second).
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(ids_of(&receiver.received()), Vec::<String>::new());
+    let queued = deliveries(&t, &id(&e));
+    assert_eq!(queued.len(), 3, "{queued:#?}");
+    assert!(
+        queued
+            .iter()
+            .all(|d| d["status"] == "pending" && d["attempts"] == json!([])),
+        "{queued:#?}"
+    );
+    server.stop(Stop::Graceful);
+    server.set_env("CARDS_DELIVER_WEBHOOKS", "true");
+    server.restart();
+    let got = receiver.wait_for(WAIT, |r| r.len() >= 3);
+    let mut sent: Vec<String> = got
+        .iter()
+        .map(|r| {
+            r.json()["data"]["object"]["_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    sent.sort();
+    created.sort();
+    assert_eq!(sent, created);
+}
+
 /// Every host: the endpoint routes, and the outbox (a committed change queues one delivery per
 /// matching endpoint, a refused one none), whether or not the host sends.
 #[test]
