@@ -77,13 +77,14 @@ fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(why.into()))
 }
 
-/// The longest URL an endpoint (webhook or decision) may have, in bytes.
+/// The longest URL an endpoint (webhook or decision) may have, in characters (as the document's
+/// `maxLength` counts them).
 pub const MAX_URL: usize = 2048;
 
 /// The configuration-time check: an absolute http(s) URL without credentials whose literal address, if
 /// it has one, may be called. A name is checked again after DNS, at each send.
 pub fn check_url(policy: UrlPolicy, raw: &str) -> Result<Target, Refusal> {
-    if raw.len() > MAX_URL {
+    if raw.chars().count() > MAX_URL {
         return refuse(format!("must be at most {MAX_URL} characters"));
     }
     let url = url::Url::parse(raw).or_else(|_| refuse("must be an absolute http or https URL"))?;
@@ -291,6 +292,13 @@ mod tests {
             OPEN,
             &format!("https://example.com/{}", "a".repeat(2048))
         ));
+        // The bound counts characters, as the document's `maxLength` does, not bytes.
+        let wide = format!("https://example.com/{}", "é".repeat(MAX_URL - 20));
+        assert_eq!(
+            (wide.chars().count(), wide.len() > MAX_URL),
+            (MAX_URL, true)
+        );
+        assert!(check_url(OPEN, &wide).is_ok());
     }
 
     #[test]
