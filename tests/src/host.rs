@@ -465,9 +465,8 @@ impl Instance {
     /// `CARDS_VAULT_KEY` list, the Spin component's `vault_keys` variable.
     pub fn set_vault_keys(&mut self, keys: &[&str]) {
         let list = keys.join(",");
-        self.launch.vault_key = Some(list.clone());
-        self.launch.env.retain(|(k, _)| k != "CARDS_VAULT_KEYS");
-        self.launch.env.push(("CARDS_VAULT_KEYS".into(), list));
+        self.set_env("CARDS_VAULT_KEYS", &list);
+        self.launch.vault_key = Some(list);
     }
 
     /// An environment variable for the next (re)start, replacing the one it was started with.

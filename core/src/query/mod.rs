@@ -19,6 +19,7 @@ mod tests;
 pub use parse::parse;
 pub use project::project_fields;
 pub use run::{ALL, Documents, Page, Pos, RangeKey, RangePos, Source};
+pub use value::FILTER_NUMBER_LIMIT;
 
 use regex::Regex;
 

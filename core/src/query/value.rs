@@ -87,9 +87,9 @@ pub(crate) fn parse_decimal(text: &str) -> Option<Decimal> {
     })
 }
 
-/// The most a filter's number may be, either side of zero: what the OpenAPI document's filter
-/// schema says (`minimum`/`maximum`, with `multipleOf` 0.01), like the amounts it compares with.
-const FILTER_NUMBER_LIMIT: i64 = 1_000_000_000_000_000;
+/// The most a filter's number may be, either side of zero (the OpenAPI document's filter schema
+/// says it as `minimum`/`maximum`, with `multipleOf` 0.01), like the amounts it compares with.
+pub const FILTER_NUMBER_LIMIT: i64 = 1_000_000_000_000_000;
 
 /// A filter's number: exact, at most 2 decimal places, within [`FILTER_NUMBER_LIMIT`].
 fn filter_number(text: &str) -> Result<Decimal, &'static str> {

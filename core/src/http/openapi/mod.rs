@@ -17,7 +17,7 @@ use super::routes::{Access, Auth, ROUTES, Route};
 use super::views;
 use super::{Method, Response};
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::query::{FieldType, Schema};
+use crate::query::{FILTER_NUMBER_LIMIT, FieldType, Schema};
 use schemas::reference;
 
 /// The request body a route takes.
@@ -402,7 +402,8 @@ fn filter_schema(schema: &Schema) -> Value {
             FieldType::Str => json!({"type": "string"}),
             // Exact decimals: bounded, at most 2 places, like the amounts they compare with.
             FieldType::Number => {
-                json!({"type": "number", "minimum": -1e15, "maximum": 1e15, "multipleOf": 0.01})
+                let limit = FILTER_NUMBER_LIMIT as f64;
+                json!({"type": "number", "minimum": -limit, "maximum": limit, "multipleOf": 0.01})
             }
             FieldType::Bool => json!({"type": "boolean"}),
             FieldType::Date => json!({"type": "string", "format": "date-time"}),
