@@ -465,7 +465,9 @@ fn a_storage_fault_shows_in_health_and_stops_the_server_non_zero() {
         ) {
             Ok(r) if r.status == 201 => continue,
             Ok(r) => {
-                assert_eq!(r.status, 500, "{}", r.text);
+                // 500: this write's own storage call failed; 503: the checkpoint (which writes
+                // the same limited files) failed first and the store was already latched failed.
+                assert!(matches!(r.status, 500 | 503), "{} {}", r.status, r.text);
                 failed = true;
                 break;
             }
