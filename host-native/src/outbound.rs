@@ -483,6 +483,8 @@ async fn connect(addrs: &[SocketAddr]) -> Result<TcpStream, AttemptError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
 
     #[test]
     fn an_attempt_error_keeps_its_causes_and_shows_them_all() {
@@ -494,11 +496,21 @@ mod tests {
         assert_eq!(AttemptError::Connect(None).whole(), "could not connect");
         assert_eq!(AttemptError::Timeout.whole(), "timed out");
     }
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    use tokio::net::TcpListener;
 
     fn target(url: &str, policy: UrlPolicy) -> Target {
         url_policy::check_url(policy, url).unwrap()
+    }
+
+    /// One attempt of an empty body to `url` (the default policy) through a new `Outbound`.
+    async fn post_empty(url: &str, timeout: Duration) -> Attempt {
+        Outbound::new(UrlPolicy::default())
+            .post(
+                &target(url, UrlPolicy::default()),
+                &[],
+                Bytes::new(),
+                timeout,
+            )
+            .await
     }
 
     /// A one-shot receiver on loopback: reads one request, answers `answer`, returns what it read.
@@ -565,16 +577,8 @@ mod tests {
     async fn a_non_2xx_answer_is_a_failed_attempt_with_its_status() {
         let (port, _seen) =
             receiver("HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n").await;
-        let out = Outbound::new(UrlPolicy::default());
-        let url = format!("http://127.0.0.1:{port}/");
-        let attempt = out
-            .post(
-                &target(&url, UrlPolicy::default()),
-                &[],
-                Bytes::new(),
-                Duration::from_secs(5),
-            )
-            .await;
+        let attempt =
+            post_empty(&format!("http://127.0.0.1:{port}/"), Duration::from_secs(5)).await;
         assert_eq!(attempt.status, Some(500));
         assert!(!attempt.succeeded());
     }
@@ -587,16 +591,11 @@ mod tests {
             let (_sock, _) = listener.accept().await.unwrap();
             tokio::time::sleep(Duration::from_secs(30)).await;
         });
-        let out = Outbound::new(UrlPolicy::default());
-        let url = format!("http://127.0.0.1:{port}/");
-        let attempt = out
-            .post(
-                &target(&url, UrlPolicy::default()),
-                &[],
-                Bytes::new(),
-                Duration::from_millis(200),
-            )
-            .await;
+        let attempt = post_empty(
+            &format!("http://127.0.0.1:{port}/"),
+            Duration::from_millis(200),
+        )
+        .await;
         assert!(
             matches!(attempt.error, Some(AttemptError::Timeout)),
             "{:?}",
@@ -626,16 +625,8 @@ mod tests {
     #[tokio::test]
     async fn localhost_resolves_and_is_checked_per_address() {
         let (port, _seen) = receiver("HTTP/1.1 204 No Content\r\n\r\n").await;
-        let out = Outbound::new(UrlPolicy::default());
-        let url = format!("http://localhost:{port}/");
-        let attempt = out
-            .post(
-                &target(&url, UrlPolicy::default()),
-                &[],
-                Bytes::new(),
-                Duration::from_secs(5),
-            )
-            .await;
+        let attempt =
+            post_empty(&format!("http://localhost:{port}/"), Duration::from_secs(5)).await;
         // localhost may resolve to ::1 first, where nothing listens; the IPv4 address then answers.
         assert_eq!(attempt.status, Some(204), "{attempt:?}");
     }
