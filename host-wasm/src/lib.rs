@@ -69,6 +69,23 @@ pub mod sql {
         }
     }
 
+    /// What a write's closure returned, unless the store failed underneath it (`failed`, which
+    /// wins); `rollback` runs on either error, so nothing of a failed write is committed.
+    pub fn settle<T>(
+        out: Result<T, String>,
+        failed: Option<String>,
+        rollback: impl FnOnce(),
+    ) -> Result<T, String> {
+        let out = match failed {
+            Some(e) => Err(e),
+            None => out,
+        };
+        if out.is_err() {
+            rollback();
+        }
+        out
+    }
+
     /// The `LIMIT` value for a scan: SQLite takes an i64, and a negative one means "no limit".
     pub fn limit(limit: usize) -> i64 {
         i64::try_from(limit).unwrap_or(-1)

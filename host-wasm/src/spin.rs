@@ -332,17 +332,7 @@ fn sqlite_write<T>(f: impl FnOnce(&mut dyn Tx) -> Result<T, String>) -> Result<T
     let _ = tx.exec(sql::BUSY_TIMEOUT, &[]);
     sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::BEGIN_WRITE, &[]))?;
     let out = f(&mut tx);
-    if let Some(e) = tx.failed.take() {
-        rollback(&tx);
-        return Err(e);
-    }
-    let out = match out {
-        Ok(out) => out,
-        Err(e) => {
-            rollback(&tx);
-            return Err(e);
-        }
-    };
+    let out = sql::settle(out, tx.failed.take(), || rollback(&tx))?;
     if let Err(e) = sql::retry_busy(sql::BUSY_ATTEMPTS, || tx.exec(sql::COMMIT, &[])) {
         rollback(&tx);
         return Err(e);

@@ -220,17 +220,7 @@ pub(crate) fn in_write<T>(
     }
     let mut tx = PgTx::new(&conn, false);
     let out = f(&mut tx);
-    if let Some(e) = tx.failed.take() {
-        rollback(&conn);
-        return Err(e);
-    }
-    let out = match out {
-        Ok(out) => out,
-        Err(e) => {
-            rollback(&conn);
-            return Err(e);
-        }
-    };
+    let out = crate::sql::settle(out, tx.failed.take(), || rollback(&conn))?;
     conn.execute(sql::COMMIT, &[]).map_err(|e| describe(&e))?;
     Ok(out)
 }
