@@ -180,11 +180,7 @@ where
         after: Option<&Pos>,
         n: usize,
     ) -> ApiResult<Vec<Pos>> {
-        let dir = if desc {
-            Direction::Reverse
-        } else {
-            Direction::Forward
-        };
+        let dir = Direction::descending(desc);
         let after = after.map(|p| Position {
             created_ms: p.created_ms,
             id: p.id.clone(),
@@ -267,11 +263,7 @@ where
         after: Option<&RangePos>,
         n: usize,
     ) -> ApiResult<Vec<RangePos>> {
-        let dir = if desc {
-            Direction::Reverse
-        } else {
-            Direction::Forward
-        };
+        let dir = Direction::descending(desc);
         if key.field == CREATED && key.within.is_none() {
             let (tx, client) = (&mut *self.scope.tx, self.scope.client);
             return Ok(table::created_positions(
@@ -318,11 +310,7 @@ where
         let Some(index) = range_index::<R>(key) else {
             return Ok(Vec::new());
         };
-        let dir = if desc {
-            Direction::Reverse
-        } else {
-            Direction::Forward
-        };
+        let dir = Direction::descending(desc);
         let (tx, client) = (&mut *self.scope.tx, self.scope.client);
         let rows = table::range_entries(tx, client, (R::KIND, &index), span, dir, after, n)?;
         let covers = !Source::covered(self, key).is_empty();

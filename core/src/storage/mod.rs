@@ -25,6 +25,13 @@ pub enum Direction {
     Reverse,
 }
 
+impl Direction {
+    /// `Reverse` for a descending walk, `Forward` otherwise.
+    pub fn descending(desc: bool) -> Self {
+        if desc { Self::Reverse } else { Self::Forward }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreError(pub String);
 
@@ -176,7 +183,7 @@ mod tests {
             let mut base = MemStore::new();
             for k in &base_keys { base.put(&[*k], &[*k]).unwrap(); }
             let mut expected = base.clone();
-            let dir = if rev { Direction::Reverse } else { Direction::Forward };
+            let dir = Direction::descending(rev);
             let (s, e) = ([start], [start.saturating_add(len)]);
             let mut o = if remember { Overlay::remembering_reads(&mut base) } else { Overlay::new(&mut base) };
             for (k, op) in &ops {

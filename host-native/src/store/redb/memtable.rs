@@ -542,7 +542,7 @@ mod tests {
                 frozen: Some(Arc::new(frozen)),
                 redb_at_most: 0,
             });
-            let dir = if reverse { Direction::Reverse } else { Direction::Forward };
+            let dir = Direction::descending(reverse);
             let end = start.saturating_add(len);
             // Reads at every batch, before the freeze too: a read as of the durable point may
             // be behind batches of the frozen layer (a checkpoint not yet durable).
