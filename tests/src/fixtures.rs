@@ -160,6 +160,32 @@ pub mod files {
     }
 }
 
+/// Creates a card holder, Ada Lovelace (asserting 201), and returns its id.
+pub fn create_holder(t: &Tenant) -> String {
+    let body = json!({
+        "name": "Ada Lovelace",
+        "person": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
+                   "phoneNumber": "+2348012345678"}
+    });
+    id(t.post("/card-holders", &body).data(201))
+}
+
+/// An active virtual USD card funded with `amount` (JSON text, so a test chooses the number's
+/// form) from a new account holding 1000, with `extra` card fields: (card id, account id).
+pub fn funded_card(t: &Tenant, amount: &str, extra: Value) -> (String, String) {
+    let account = id(&create_account(
+        t,
+        json!({"balance": 1000, "currency": "USD"}),
+    ));
+    let amount: Value = serde_json::from_str(amount).unwrap();
+    let body = merge(
+        json!({"debitAccountId": account, "cardHolderId": create_holder(t), "type": "virtual",
+               "brand": "Visa", "status": "active", "amount": amount}),
+        extra,
+    );
+    (id(t.post("/cards", &body).data(201)), account)
+}
+
 /// A purchase on `card` that must answer 201 (approved or declined): the authorization.
 pub fn authorize(t: &Tenant, card: &str, body: &Value) -> Value {
     t.post(&format!("/cards/{card}/authorizations"), body)

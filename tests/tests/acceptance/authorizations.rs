@@ -4,38 +4,13 @@
 
 use std::thread;
 
-use acceptance::fixtures::{authorize, balances, create_account, id};
+use acceptance::fixtures::{authorize, balances, funded_card, id};
 use acceptance::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({
-        "name": "Ada Lovelace",
-        "person": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
-                   "phoneNumber": "+2348012345678"}
-    });
-    id(t.post("/card-holders", &body).data(201))
-}
-
-/// A USD card funded with `amount` from a fresh account holding 1000, with `extra` card fields.
-fn card_with(t: &Tenant, amount: &str, extra: Value) -> (String, String) {
-    let account = id(&create_account(
-        t,
-        json!({"balance": 1000, "currency": "USD"}),
-    ));
-    let h = holder(t);
-    let amount: Value = serde_json::from_str(amount).unwrap();
-    let body = fixtures::merge(
-        json!({"debitAccountId": account, "cardHolderId": h, "type": "virtual",
-               "brand": "Visa", "status": "active", "amount": amount}),
-        extra,
-    );
-    (id(t.post("/cards", &body).data(201)), account)
-}
-
 fn card(t: &Tenant, amount: &str) -> String {
-    card_with(t, amount, json!({})).0
+    funded_card(t, amount, json!({})).0
 }
 
 fn purchase(amount: &str) -> Value {
@@ -204,7 +179,7 @@ fn each_decline_reason_and_their_order() {
     let ngn = fixtures::merge(p.clone(), json!({"currency": "NGN"}));
     assert_eq!(declined_for(&t, &c, &ngn), "card_inactive");
     // currency_mismatch before channel_blocked.
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "100",
         json!({"spendingControls": {"channels": {"pos": false}}}),
@@ -214,7 +189,7 @@ fn each_decline_reason_and_their_order() {
     let web = fixtures::merge(p.clone(), json!({"channel": "web"}));
     assert_eq!(authorize(&t, &c, &web)["approved"], true);
     // channel_blocked before category_blocked; blocked by category or by MCC.
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "100",
         json!({"spendingControls": {"channels": {"atm": false}, "blockedCategories": ["5411"]}}),
@@ -225,7 +200,7 @@ fn each_decline_reason_and_their_order() {
     let other = json!({"amount": 10, "channel": "pos", "merchant": {"name": "Tech", "category": "electronics"}});
     assert_eq!(authorize(&t, &c, &other)["approved"], true);
     // category_not_allowed: neither category nor MCC listed; the MCC alone is enough to allow.
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "100",
         json!({"spendingControls": {"allowedCategories": ["5411"],
@@ -374,7 +349,7 @@ fn reverse_partial_then_whole() {
 #[test]
 fn refund_up_to_what_was_captured() {
     let t = tenant();
-    let (c, account) = card_with(&t, "300", json!({}));
+    let (c, account) = funded_card(&t, "300", json!({}));
     let a = id(&authorize(&t, &c, &purchase("100")));
     t.post(&format!("/authorizations/{a}/refund"), &json!({}))
         .expect_error(409, "invalid_state");
@@ -417,7 +392,7 @@ fn refund_up_to_what_was_captured() {
 #[test]
 fn cancel_reverses_holds_before_the_refund() {
     let t = tenant();
-    let (c, account) = card_with(&t, "500", json!({}));
+    let (c, account) = funded_card(&t, "500", json!({}));
     let a = id(&authorize(&t, &c, &purchase("200")));
     let b = id(&authorize(&t, &c, &purchase("50")));
     t.post(&format!("/authorizations/{b}/capture"), &json!({}))
@@ -444,7 +419,7 @@ fn cancel_reverses_holds_before_the_refund() {
 #[test]
 fn spending_limits_by_period_and_the_spending_report() {
     let t = tenant();
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "1000",
         json!({"spendingControls": {"spendingLimits": [
@@ -542,7 +517,7 @@ fn spending_of(t: &Tenant, c: &str) -> Vec<(String, Value, Decimal, Decimal)> {
 #[test]
 fn a_category_limit_is_spent_only_by_its_categories() {
     let t = tenant();
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "1000",
         json!({"spendingControls": {"spendingLimits": [
@@ -591,7 +566,7 @@ fn a_category_limit_is_spent_only_by_its_categories() {
 #[test]
 fn a_limit_listing_both_category_and_mcc_counts_a_purchase_once() {
     let t = tenant();
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "1000",
         json!({"spendingControls": {"spendingLimits": [
@@ -765,7 +740,7 @@ fn concurrent_authorizations_never_overspend_the_balance() {
 #[test]
 fn concurrent_authorizations_never_pass_a_daily_limit() {
     let t = tenant();
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "1000",
         json!({"spendingControls": {"spendingLimits": [{"amount": 100, "interval": "daily"}]}}),
@@ -781,7 +756,7 @@ fn holds_expire_at_expires_at_without_any_write() {
     // A server of its own with a two-second authorization lifetime.
     let server = Instance::start_with_env(&[("CARDS_AUTHORIZATION_TTL", "2")]);
     let t = server.tenant(0);
-    let (c, _) = card_with(
+    let (c, _) = funded_card(
         &t,
         "100",
         json!({"spendingControls": {"spendingLimits": [{"amount": 50, "interval": "daily"}]}}),

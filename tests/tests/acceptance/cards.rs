@@ -1,19 +1,10 @@
 //! Cards and money over HTTP: issuing, funding, the lifecycle, refunds, spending controls, the ledger,
 //! idempotency and concurrent funding.
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{create_account, create_holder, id};
 use acceptance::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
-
-fn holder(t: &Tenant) -> String {
-    let body = json!({
-        "name": "Ada Lovelace",
-        "person": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
-                   "phoneNumber": "+2348012345678"}
-    });
-    id(t.post("/card-holders", &body).data(201))
-}
 
 fn funded_account(t: &Tenant, balance: &str, currency: &str) -> String {
     let balance: Value = serde_json::from_str(balance).unwrap();
@@ -50,7 +41,7 @@ fn entries(t: &Tenant, account: &str) -> Vec<Value> {
 fn issue_applies_defaults_and_hides_card_data() {
     let t = tenant();
     let acct = funded_account(&t, "0", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let resp = t.post(
         "/cards",
         &card_body(&acct, &h, json!({"brand": "mastercard"})),
@@ -97,7 +88,7 @@ fn issue_applies_defaults_and_hides_card_data() {
 fn issue_takes_every_field() {
     let t = tenant();
     let acct = funded_account(&t, "100", "NGN");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let body = card_body(
         &acct,
         &h,
@@ -142,7 +133,7 @@ fn issue_takes_every_field() {
 fn issue_validation_names_each_field() {
     let t = tenant();
     let acct = funded_account(&t, "100", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     t.post("/cards", &json!({}))
         .expect_field_error("debitAccountId")
         .expect_field_error("cardHolderId")
@@ -219,7 +210,7 @@ fn issue_validation_names_each_field() {
 fn insufficient_funds_leaves_no_card_and_no_entry() {
     let t = tenant();
     let acct = funded_account(&t, "20", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     t.post("/cards", &card_body(&acct, &h, json!({"amount": 20.01})))
         .expect_error(422, "insufficient_funds");
     assert_eq!(int(&t.get("/cards").body["meta"]["total"]), 0);
@@ -233,7 +224,7 @@ fn insufficient_funds_leaves_no_card_and_no_entry() {
 #[test]
 fn debit_account_must_be_usable_mine_and_in_the_card_currency() {
     let t = tenant();
-    let h = holder(&t);
+    let h = create_holder(&t);
     let ngn = funded_account(&t, "100", "NGN");
     t.post("/cards", &card_body(&ngn, &h, json!({})))
         .expect_error(422, "currency_mismatch");
@@ -261,7 +252,7 @@ fn debit_account_must_be_usable_mine_and_in_the_card_currency() {
     .expect_error(404, "not_found");
     let other = tenant();
     let theirs = funded_account(&other, "100", "USD");
-    let their_holder = holder(&other);
+    let their_holder = create_holder(&other);
     t.post("/cards", &card_body(&theirs, &h, json!({"amount": 5})))
         .expect_error(404, "not_found");
     t.post("/cards", &card_body(&acct, &their_holder, json!({})))
@@ -273,7 +264,7 @@ fn debit_account_must_be_usable_mine_and_in_the_card_currency() {
 fn funding_moves_money_from_the_account_to_the_card() {
     let t = tenant();
     let acct = funded_account(&t, "50", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let card = id(t
         .post("/cards", &card_body(&acct, &h, json!({"amount": 10})))
         .data(201));
@@ -316,7 +307,7 @@ fn funding_moves_money_from_the_account_to_the_card() {
 fn lifecycle_follows_the_table() {
     let t = tenant();
     let acct = funded_account(&t, "0", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let card = id(t.post("/cards", &card_body(&acct, &h, json!({}))).data(201));
     let path = format!("/cards/{card}");
     assert_eq!(
@@ -382,7 +373,7 @@ fn lifecycle_follows_the_table() {
 fn updates_merge_spending_controls_and_replace_metadata() {
     let t = tenant();
     let acct = funded_account(&t, "0", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let body = card_body(
         &acct,
         &h,
@@ -429,7 +420,7 @@ fn cancel_refunds_to_the_credit_account_or_the_debit_account() {
     let t = tenant();
     let acct = funded_account(&t, "100", "USD");
     let savings = funded_account(&t, "0", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let a = id(t
         .post("/cards", &card_body(&acct, &h, json!({"amount": 30})))
         .data(201));
@@ -482,7 +473,7 @@ fn cancel_refunds_to_the_credit_account_or_the_debit_account() {
 fn ledger_and_balances_agree() {
     let t = tenant();
     let acct = funded_account(&t, "100", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let card = id(t
         .post("/cards", &card_body(&acct, &h, json!({"amount": 25.25})))
         .data(201));
@@ -518,7 +509,7 @@ fn ledger_and_balances_agree() {
 fn list_cards_with_search_filter_and_populate() {
     let t = tenant();
     let acct = funded_account(&t, "10", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let mut ids = Vec::new();
     for status in ["active", "inactive", "active"] {
         ids.push(id(t
@@ -575,7 +566,7 @@ fn list_cards_with_search_filter_and_populate() {
 fn a_retried_funding_moves_money_once() {
     let t = tenant();
     let acct = funded_account(&t, "100", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let card = id(t.post("/cards", &card_body(&acct, &h, json!({}))).data(201));
     let path = format!("/cards/{card}/fund");
     let body = serde_json::to_vec(&json!({"debitAccountId": acct, "amount": 10})).unwrap();
@@ -632,7 +623,7 @@ fn a_retried_funding_moves_money_once() {
 fn concurrent_fundings_never_overdraw() {
     let t = tenant();
     let acct = funded_account(&t, "500", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let card = id(t.post("/cards", &card_body(&acct, &h, json!({}))).data(201));
     let path = format!("/cards/{card}/fund");
     let body = json!({"debitAccountId": acct, "amount": 10});
@@ -666,7 +657,7 @@ fn concurrent_fundings_never_overdraw() {
 fn status_and_balance_lists_agree_with_a_full_sort() {
     let t = tenant();
     let acct = funded_account(&t, "10000", "USD");
-    let h = holder(&t);
+    let h = create_holder(&t);
     let mut cards = Vec::new();
     // 0: issued without an amount.
     for amount in [5, 50, 50, 120, 300, 0, 75, 50] {

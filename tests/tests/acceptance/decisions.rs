@@ -7,18 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use acceptance::decision_endpoint::{Behaviour, DecisionEndpoint, Received, signed_by};
-use acceptance::fixtures::{authorize, balances, create_account, id};
+use acceptance::fixtures::{authorize, balances, create_account, create_holder, id};
 use acceptance::*;
 use serde_json::{Value, json};
-
-fn holder(t: &Tenant) -> String {
-    let body = json!({
-        "name": "Ada Lovelace",
-        "person": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
-                   "phoneNumber": "+2348012345678"}
-    });
-    id(t.post("/card-holders", &body).data(201))
-}
 
 /// An active USD card funded with `amount`.
 fn card(t: &Tenant, amount: i64) -> String {
@@ -26,7 +17,7 @@ fn card(t: &Tenant, amount: i64) -> String {
         t,
         json!({"balance": 100000, "currency": "USD"}),
     ));
-    let h = holder(t);
+    let h = create_holder(t);
     let body = json!({"debitAccountId": account, "cardHolderId": h, "type": "virtual",
                       "brand": "Visa", "status": "active", "amount": amount});
     id(t.post("/cards", &body).data(201))

@@ -1,18 +1,12 @@
 //! Hardening of the core over HTTP: list caps on spending controls, exact and bounded money, reveal
 //! tokens never replayed, odd Content-Types. Each test failed before its fix.
 
-use acceptance::fixtures::{Multipart, create_account, id};
+use acceptance::fixtures::{Multipart, create_account, create_holder, id};
 use acceptance::*;
 use serde_json::{Value, json};
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({"name": "Grace Hopper", "person": {"firstName": "Grace", "lastName": "Hopper",
-        "email": "grace@example.com", "phoneNumber": "+15555550123"}});
-    id(t.post("/card-holders", &body).data(201))
-}
-
 fn card(t: &Tenant, account: &str) -> String {
-    let h = holder(t);
+    let h = create_holder(t);
     id(t.post(
         "/cards",
         &json!({"debitAccountId": account, "cardHolderId": h, "type": "virtual",

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{create_account, create_holder, id};
 use acceptance::host::{HostKind, server};
 use acceptance::*;
 use serde_json::{Value, json};
@@ -25,15 +25,9 @@ fn key_with(admin: &Tenant, grants: Option<&[&str]>) -> (Tenant, Value) {
     (Tenant::at(&admin.base_url, key, &admin.client), data)
 }
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({"name": "Grace Hopper", "person": {"firstName": "Grace", "lastName": "Hopper",
-        "email": "grace@example.com", "phoneNumber": "+15555550123"}});
-    id(t.post("/card-holders", &body).data(201))
-}
-
 fn card(t: &Tenant) -> String {
     let acct = id(&create_account(t, json!({"balance": 100})));
-    let h = holder(t);
+    let h = create_holder(t);
     id(t.post(
         "/cards",
         &json!({"debitAccountId": acct, "cardHolderId": h, "type": "virtual",

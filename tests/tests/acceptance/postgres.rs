@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{create_account, create_holder, id};
 use acceptance::host::{
     HostKind, Process, cards_bin, free_addr, on_postgres, spin_component, spin_test_host_bin,
 };
@@ -129,19 +129,13 @@ impl Db {
     }
 }
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({"name": "Ada", "person": {"firstName": "Ada", "lastName": "L",
-        "email": "ada@example.com", "phoneNumber": "+15555550100"}});
-    id(t.post("/card-holders", &body).data(201))
-}
-
 /// An account holding `balance` USD and an active card on it, made through `t`.
 fn account_and_card(t: &Tenant, balance: i64) -> (String, String) {
     let acct = id(&create_account(
         t,
         json!({"balance": balance, "currency": "USD"}),
     ));
-    let h = holder(t);
+    let h = create_holder(t);
     let card = id(t
         .post(
             "/cards",

@@ -1,7 +1,7 @@
 //! The sandbox's simulations over HTTP: the per-client test clock (holds expire, limit periods roll,
 //! tokens and idempotency records age, list order), forced declines, partial approvals and increments.
 
-use acceptance::fixtures::{authorize, balances, create_account, id};
+use acceptance::fixtures::{authorize, balances, funded_card, id};
 use acceptance::*;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use serde_json::{Value, json};
@@ -9,29 +9,9 @@ use serde_json::{Value, json};
 const DAY: i64 = 24 * 3600;
 const TEN_YEARS: i64 = 10 * 365 * DAY;
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({
-        "name": "Ada Lovelace",
-        "person": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com",
-                   "phoneNumber": "+2348012345678"}
-    });
-    id(t.post("/card-holders", &body).data(201))
-}
-
 /// A USD card funded with `amount`, with `extra` card fields.
 fn card_with(t: &Tenant, amount: &str, extra: Value) -> String {
-    let account = id(&create_account(
-        t,
-        json!({"balance": 1000, "currency": "USD"}),
-    ));
-    let h = holder(t);
-    let amount: Value = serde_json::from_str(amount).unwrap();
-    let body = fixtures::merge(
-        json!({"debitAccountId": account, "cardHolderId": h, "type": "virtual",
-               "brand": "Visa", "status": "active", "amount": amount}),
-        extra,
-    );
-    id(t.post("/cards", &body).data(201))
+    funded_card(t, amount, extra).0
 }
 
 fn limited(t: &Tenant, amount: &str, limit: &str, interval: &str) -> String {

@@ -1,19 +1,13 @@
 //! Card data over HTTP: token-then-reveal, its rules one by one, and that no PAN or CVV is ever found
 //! in clear in a response other than reveal, in the data files or in the server's logs.
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{create_account, create_holder, id};
 use acceptance::*;
 use serde_json::{Value, json};
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({"name": "Grace Hopper", "person": {"firstName": "Grace", "lastName": "Hopper",
-        "email": "grace@example.com", "phoneNumber": "+15555550123"}});
-    id(t.post("/card-holders", &body).data(201))
-}
-
 fn issue(t: &Tenant, brand: &str) -> Value {
     let acct = id(&create_account(t, json!({"balance": 100})));
-    let h = holder(t);
+    let h = create_holder(t);
     t.post(
         "/cards",
         &json!({"debitAccountId": acct, "cardHolderId": h, "type": "virtual",

@@ -2,20 +2,14 @@
 //! with fail loudly and explainably, never as a bare 500, and the original key still works afterwards.
 //! Each test runs a server of its own so that it can restart it with another key.
 
-use acceptance::fixtures::{create_account, id};
+use acceptance::fixtures::{create_account, create_holder, id};
 use acceptance::host::HostKind;
 use acceptance::*;
 use serde_json::json;
 
-fn holder(t: &Tenant) -> String {
-    let body = json!({"name": "Ada Lovelace", "person": {"firstName": "Ada", "lastName": "Lovelace",
-        "email": "ada@example.com", "phoneNumber": "+15555550100"}});
-    id(t.post("/card-holders", &body).data(201))
-}
-
 fn new_card(t: &Tenant) -> serde_json::Value {
     let account = id(&create_account(t, json!({"balance": 100})));
-    json!({"debitAccountId": account, "cardHolderId": holder(t), "type": "virtual",
+    json!({"debitAccountId": account, "cardHolderId": create_holder(t), "type": "virtual",
         "brand": "visa", "status": "active", "amount": 5})
 }
 
