@@ -265,26 +265,24 @@ fn unknown_account_or_detail_is_404() {
         .expect_error(404, "not_found");
 }
 
+/// An account with three details (two bank accounts, one the crypto wallet that is primary):
+/// the path of its details.
+fn three_details(t: &Tenant) -> String {
+    let a = create_account(t, json!({}));
+    for detail in [
+        json!({"provider": "Alpha Bank", "details": {"iban": "GB1", "bank": {"name": "A"}}}),
+        json!({"provider": "beta", "type": "crypto_wallet", "details": {"address": "0x1"}, "isPrimary": true}),
+        json!({"provider": "alphabet", "details": {"iban": "GB3"}}),
+    ] {
+        create_detail(t, &id(&a), detail);
+    }
+    details_path(&a)
+}
+
 #[test]
 fn list_queries_work_on_details() {
     let t = tenant();
-    let a = create_account(&t, json!({}));
-    let p = details_path(&a);
-    create_detail(
-        &t,
-        &id(&a),
-        json!({"provider": "Alpha Bank", "details": {"iban": "GB1", "bank": {"name": "A"}}}),
-    );
-    create_detail(
-        &t,
-        &id(&a),
-        json!({"provider": "beta", "type": "crypto_wallet", "details": {"address": "0x1"}, "isPrimary": true}),
-    );
-    create_detail(
-        &t,
-        &id(&a),
-        json!({"provider": "alphabet", "details": {"iban": "GB3"}}),
-    );
+    let p = three_details(&t);
 
     // Default text field is provider.
     let resp = t.list(&p, &[("search", "^alpha")]);
@@ -302,23 +300,7 @@ fn list_queries_work_on_details() {
 #[test]
 fn dot_paths_reach_into_free_form_details() {
     let t = tenant();
-    let a = create_account(&t, json!({}));
-    let p = details_path(&a);
-    create_detail(
-        &t,
-        &id(&a),
-        json!({"provider": "Alpha Bank", "details": {"iban": "GB1", "bank": {"name": "A"}}}),
-    );
-    create_detail(
-        &t,
-        &id(&a),
-        json!({"provider": "beta", "type": "crypto_wallet", "details": {"address": "0x1"}, "isPrimary": true}),
-    );
-    create_detail(
-        &t,
-        &id(&a),
-        json!({"provider": "alphabet", "details": {"iban": "GB3"}}),
-    );
+    let p = three_details(&t);
     let resp = t.list(&p, &[("fields", "details.iban"), ("sort", "provider")]);
     let data = resp.data(200).as_array().unwrap().clone();
     assert_eq!(data.len(), 3);
