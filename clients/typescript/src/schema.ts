@@ -1295,7 +1295,10 @@ export interface components {
             status?: ("enabled" | "disabled") | null;
         };
         WebhookReplay: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Before `to` (so, with no `to`, in the past).
+             */
             from: string;
             to?: string | null;
         };

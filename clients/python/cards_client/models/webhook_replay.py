@@ -15,7 +15,7 @@ T = TypeVar("T", bound="WebhookReplay")
 class WebhookReplay:
     """
     Attributes:
-        from_ (datetime.datetime):
+        from_ (datetime.datetime): Before `to` (so, with no `to`, in the past).
         to (datetime.datetime | None | Unset):
     """
 

@@ -91,7 +91,7 @@ pub fn update(body: Map<String, Value>) -> ApiResult<EndpointUpdate> {
 body! {
     /// POST /webhook-endpoints/{id}/replay.
     pub struct ReplayBody = "WebhookReplay" {
-        required from: "from", Time;
+        required from: "from", Time, "Before `to` (so, with no `to`, in the past).";
         optional to: "to", Time, "Default: now.";
     }
 }
