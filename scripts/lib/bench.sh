@@ -87,6 +87,8 @@ stop_all() {
 # call URL [CURL ARGS...]: a request with $key (CALL_KEY overrides) and a JSON content type.
 call() { curl -sf -H "x-api-key: ${CALL_KEY:-$key}" -H 'content-type: application/json' "$@"; }
 id_of() { python3 -c 'import sys,json; print(json.load(sys.stdin)["data"]["_id"])'; }
+# total_of URL: the `meta.total` of a list (GET through `call`).
+total_of() { call "$1" | python3 -c 'import sys,json; print(json.load(sys.stdin)["meta"]["total"])'; }
 
 # card_fixtures API [BALANCE] [CARD AMOUNT]: an account holding BALANCE (default 1000000000), a holder
 # and an active virtual card on it, funded with CARD AMOUNT (default none), as $CALL_KEY or $key.
