@@ -98,24 +98,38 @@ impl Server {
         lock(&self.shared.received).clone()
     }
 
-    /// Waits until `pred` holds for what was received (at most `timeout`), then returns it.
-    pub fn wait_for(&self, timeout: Duration, pred: impl Fn(&[Received]) -> bool) -> Vec<Received> {
+    /// Waits until `pred` holds for what was received (at most `timeout`): `Ok` with it, or `Err`
+    /// with what came by the deadline.
+    pub fn poll_for(
+        &self,
+        timeout: Duration,
+        pred: impl Fn(&[Received]) -> bool,
+    ) -> Result<Vec<Received>, Vec<Received>> {
         let deadline = Instant::now() + timeout;
         loop {
             let got = self.received();
             if pred(&got) {
-                return got;
+                return Ok(got);
             }
-            assert!(
-                Instant::now() < deadline,
+            if Instant::now() >= deadline {
+                return Err(got);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until `pred` holds for what was received (at most `timeout`), then returns it; panics
+    /// at the deadline.
+    pub fn wait_for(&self, timeout: Duration, pred: impl Fn(&[Received]) -> bool) -> Vec<Received> {
+        self.poll_for(timeout, pred).unwrap_or_else(|got| {
+            panic!(
                 "the loopback server did not get what was expected within {timeout:?}; it got {} requests: {:?}",
                 got.len(),
                 got.iter()
                     .map(|r| r.header("webhook-id").to_string())
                     .collect::<Vec<_>>()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            )
+        })
     }
 
     /// Stops listening: later connections are refused, requests in flight go unrecorded.

@@ -64,6 +64,16 @@ impl Receiver {
         self.server.received()
     }
 
+    /// Waits until `pred` holds (at most `timeout`): `Ok` with what was received, or `Err` with
+    /// what came by the deadline.
+    pub fn poll_for(
+        &self,
+        timeout: Duration,
+        pred: impl Fn(&[Received]) -> bool,
+    ) -> Result<Vec<Received>, Vec<Received>> {
+        self.server.poll_for(timeout, pred)
+    }
+
     /// Waits until `pred` holds for what was received (at most `timeout`), then returns it.
     pub fn wait_for(&self, timeout: Duration, pred: impl Fn(&[Received]) -> bool) -> Vec<Received> {
         self.server.wait_for(timeout, pred)
