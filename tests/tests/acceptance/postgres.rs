@@ -325,15 +325,9 @@ fn keys_made_by_the_command_line_work_on_every_instance_until_revoked() {
         return;
     }
     let db = Db::new();
-    let key = db.create_key("acme");
-    let (a, b) = (
-        db.serve("a", HostKind::Native),
-        db.serve("b", HostKind::Native),
-    );
+    let (a, b, ta, tb) = two_instances(&db, [HostKind::Native, HostKind::Native]);
     // No default key was printed: the store already had one.
     assert!(!a.output().contains("API key for client"), "{}", a.output());
-    let ta = Tenant::at(&a.base_url, &key, "acme");
-    let tb = Tenant::at(&b.base_url, &key, "acme");
     let acct = id(&create_account(&ta, json!({"name": "Shared"})));
     assert_eq!(
         tb.get(&format!("/accounts/{acct}")).data(200)["name"],
@@ -344,7 +338,7 @@ fn keys_made_by_the_command_line_work_on_every_instance_until_revoked() {
     let tl = Tenant::at(&b.base_url, &later, "beta");
     tl.get(&format!("/accounts/{acct}"))
         .expect_error(404, "not_found");
-    db.revoke_key(&key);
+    db.revoke_key(&ta.key);
     ta.get("/accounts").expect_error(401, "unauthorized");
     tb.get("/accounts").expect_error(401, "unauthorized");
 }
@@ -355,13 +349,7 @@ fn a_crash_during_fundings_loses_no_acknowledged_funding_and_retries_apply_once(
         return;
     }
     let db = Db::new();
-    let key = db.create_key("acme");
-    let (a, b) = (
-        db.serve("a", HostKind::Native),
-        db.serve("b", HostKind::Native),
-    );
-    let ta = Tenant::at(&a.base_url, &key, "acme");
-    let tb = Tenant::at(&b.base_url, &key, "acme");
+    let (a, b, ta, tb) = two_instances(&db, [HostKind::Native, HostKind::Native]);
     let (acct, card) = account_and_card(&tb, 1000);
     let n = 60;
     let fund = |t: &Tenant, i: usize| {
@@ -522,13 +510,8 @@ fn seed_fills_the_database_and_lists_read_it_from_any_instance() {
         "--vault-key",
         &db.vault_key,
     ]);
-    let key = db.create_key("acme");
-    let (a, b) = (
-        db.serve("a", HostKind::Native),
-        db.serve("b", HostKind::Native),
-    );
-    for server in [&a, &b] {
-        let t = Tenant::at(&server.base_url, &key, "acme");
+    let (_a, _b, ta, tb) = two_instances(&db, [HostKind::Native, HostKind::Native]);
+    for t in [&ta, &tb] {
         let first = t.get("/cards?limit=10").expect(200).body.clone();
         assert_eq!(first["meta"]["total"], json!(25));
         assert_eq!(first["meta"]["hasMore"], json!(true));
