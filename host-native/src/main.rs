@@ -203,13 +203,13 @@ fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the runtime")?;
     let listener = runtime
-        .block_on(tokio::net::TcpListener::bind(args.listen))
+        .block_on(async { server::listen(args.listen) })
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let local = listener.local_addr()?;
     let metrics = match args.metrics_listen {
         Some(addr) => {
             let listener = runtime
-                .block_on(tokio::net::TcpListener::bind(addr))
+                .block_on(async { server::listen(addr) })
                 .with_context(|| format!("cannot listen on {addr} for metrics"))?;
             let handle = metrics::install().context("cannot install the metrics recorder")?;
             info!(listen = %listener.local_addr()?, "metrics at /metrics");

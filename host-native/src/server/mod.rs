@@ -87,6 +87,25 @@ fn budget_units(bytes: usize) -> usize {
     bytes.div_ceil(BUDGET_UNIT).clamp(1, Semaphore::MAX_PERMITS)
 }
 
+/// Connections the kernel completes and holds for the accept loop. tokio's `TcpListener::bind` asks
+/// for 128, so a burst of more new clients than that (a pool opening, a load generator starting)
+/// had its SYNs dropped and each of those clients waited out TCP's one-second retransmit. The
+/// kernel caps this at `net.core.somaxconn` (4096 by default since Linux 5.4).
+const BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with a backlog of [`BACKLOG`]; in a tokio runtime.
+pub fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As tokio's `bind`: a restarted server may listen while old connections linger in TIME_WAIT.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
 /// Accepts connections until `shutdown` resolves, then stops accepting and waits (at most
 /// [`SHUTDOWN_GRACE`]) for the connections still open to finish their requests.
 pub async fn run(listener: TcpListener, state: Arc<AppState>, shutdown: impl Future<Output = ()>) {
@@ -645,4 +664,31 @@ fn internal_error() -> hyper::Response<Full<Bytes>> {
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More clients than tokio's default backlog connect at once while nothing accepts: every
+    /// connect completes at once (with a backlog of 128, those past it time out here: checked).
+    #[tokio::test]
+    async fn a_burst_of_connects_fits_the_backlog() {
+        let listener = listen("127.0.0.1:0".parse().unwrap()).unwrap();
+        let addr = listener.local_addr().unwrap();
+        // As many as the kernel allows (`net.core.somaxconn`, which caps any backlog), up to 512.
+        let n = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .map_or(512, |max| max.min(512));
+        let clients = tokio::task::spawn_blocking(move || {
+            (0..n)
+                .map(|_| std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(500)))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await
+        .unwrap();
+        assert_eq!(clients.map(|c| c.len()).unwrap(), n);
+        drop(listener);
+    }
 }
