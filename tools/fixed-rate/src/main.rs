@@ -11,6 +11,9 @@
 //! minimal parser (status line, `content-length`), so the generator costs little of the CPU the
 //! server under test shares.
 //!
+//! The schedule starts once every connection is open: a connect that waits (a SYN a full listen
+//! backlog dropped waits a second for its retransmit) is not charged to the requests.
+//!
 //! Usage: fixed-rate URL --rate N [--connections 64] [--seconds 10] [--threads 1] [--method POST]
 //!        [--header 'name: value']... [--body TEXT] [--timeline FILE]
 //! Prints one line: `rate R sent N ok N non-2xx N errors N p50 X p99 X max X ms`, and on stderr
@@ -23,7 +26,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Barrier, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -442,30 +445,60 @@ impl Driver<'_> {
 }
 
 /// One thread's run: `connections` connections, its share of the schedule.
+/// When the threads start sending, agreed once every thread has connected: a connect that waits
+/// (a SYN the server's full backlog dropped waits a second) must not count against the requests.
+struct Start {
+    connected: Barrier,
+    at: OnceLock<(Instant, u64)>,
+}
+
+impl Start {
+    /// Waits for every thread's connections, then the start (a moment from now) and its
+    /// wall-clock time in Unix ms, the same for every thread.
+    fn after_connecting(&self) -> (Instant, u64) {
+        self.connected.wait();
+        *self.at.get_or_init(|| {
+            let lead = Duration::from_millis(20);
+            let wall = (std::time::SystemTime::now() + lead)
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            (Instant::now() + lead, wall)
+        })
+    }
+}
+
 fn drive(
     host: &str,
     req: &[u8],
     connections: usize,
-    mut schedule: Schedule,
+    schedule: impl FnOnce(Instant) -> Schedule,
+    start: &Start,
     timeline: bool,
 ) -> io::Result<Tally> {
-    let poll = Poll::new()?;
-    let mut conns = Vec::with_capacity(connections);
-    for i in 0..connections {
-        let mut stream = connect(host)?;
-        poll.registry().register(
-            &mut stream,
-            Token(i),
-            Interest::READABLE | Interest::WRITABLE,
-        )?;
-        conns.push(Conn {
-            stream,
-            due: None,
-            unsent: 0,
-            read: Vec::new(),
-            idle_since: Instant::now(),
-        });
-    }
+    let connected = (|| {
+        let poll = Poll::new()?;
+        let mut conns = Vec::with_capacity(connections);
+        for i in 0..connections {
+            let mut stream = connect(host)?;
+            poll.registry().register(
+                &mut stream,
+                Token(i),
+                Interest::READABLE | Interest::WRITABLE,
+            )?;
+            conns.push(Conn {
+                stream,
+                due: None,
+                unsent: 0,
+                read: Vec::new(),
+                idle_since: Instant::now(),
+            });
+        }
+        io::Result::Ok((poll, conns))
+    })();
+    // Every thread reaches the barrier, one that failed to connect too (the others would wait).
+    let at = start.after_connecting().0;
+    let (poll, conns) = connected?;
+    let mut schedule = schedule(at);
     let first = schedule.due().unwrap_or(schedule.end);
     let timer = Timer::new(first, schedule.every())?;
     poll.registry()
@@ -529,21 +562,21 @@ fn drive(
 /// Also the start's wall-clock time, in Unix ms.
 fn run(a: &Args) -> io::Result<(Tally, u64)> {
     let req = Arc::new(request_bytes(a));
-    // The threads start together a moment from now (after connecting).
-    let lead = Duration::from_millis(100);
-    let start = Instant::now() + lead;
-    let wall = (std::time::SystemTime::now() + lead)
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
+    let start = Arc::new(Start {
+        connected: Barrier::new(a.threads),
+        at: OnceLock::new(),
+    });
     let threads: Vec<_> = (0..a.threads)
         .map(|t| {
             let host = a.host.clone();
             let req = req.clone();
             // Connections split as evenly as they go.
             let conns = a.connections / a.threads + usize::from(t < a.connections % a.threads);
-            let schedule = Schedule::new(start, a.rate, a.seconds, t as u64, a.threads as u64);
+            let (rate, seconds, threads) = (a.rate, a.seconds, a.threads as u64);
+            let schedule = move |at| Schedule::new(at, rate, seconds, t as u64, threads);
             let timeline = a.timeline.is_some();
-            thread::spawn(move || drive(&host, &req, conns, schedule, timeline))
+            let start = start.clone();
+            thread::spawn(move || drive(&host, &req, conns, schedule, &start, timeline))
         })
         .collect();
     let mut all = Tally::default();
@@ -555,6 +588,7 @@ fn run(a: &Args) -> io::Result<(Tally, u64)> {
     }
     all.latencies.sort_unstable();
     all.late.sort_unstable();
+    let wall = start.at.get().map_or(0, |&(_, wall)| wall);
     Ok((all, wall))
 }
 
