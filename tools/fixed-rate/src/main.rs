@@ -444,7 +444,6 @@ impl Driver<'_> {
     }
 }
 
-/// One thread's run: `connections` connections, its share of the schedule.
 /// When the threads start sending, agreed once every thread has connected: a connect that waits
 /// (a SYN the server's full backlog dropped waits a second) must not count against the requests.
 struct Start {
@@ -467,6 +466,29 @@ impl Start {
     }
 }
 
+/// `connections` connections to `host`, registered with a new poll.
+fn connect_all(host: &str, connections: usize) -> io::Result<(Poll, Vec<Conn>)> {
+    let poll = Poll::new()?;
+    let mut conns = Vec::with_capacity(connections);
+    for i in 0..connections {
+        let mut stream = connect(host)?;
+        poll.registry().register(
+            &mut stream,
+            Token(i),
+            Interest::READABLE | Interest::WRITABLE,
+        )?;
+        conns.push(Conn {
+            stream,
+            due: None,
+            unsent: 0,
+            read: Vec::new(),
+            idle_since: Instant::now(),
+        });
+    }
+    Ok((poll, conns))
+}
+
+/// One thread's run: `connections` connections, its share of the schedule.
 fn drive(
     host: &str,
     req: &[u8],
@@ -475,26 +497,7 @@ fn drive(
     start: &Start,
     timeline: bool,
 ) -> io::Result<Tally> {
-    let connected = (|| {
-        let poll = Poll::new()?;
-        let mut conns = Vec::with_capacity(connections);
-        for i in 0..connections {
-            let mut stream = connect(host)?;
-            poll.registry().register(
-                &mut stream,
-                Token(i),
-                Interest::READABLE | Interest::WRITABLE,
-            )?;
-            conns.push(Conn {
-                stream,
-                due: None,
-                unsent: 0,
-                read: Vec::new(),
-                idle_since: Instant::now(),
-            });
-        }
-        io::Result::Ok((poll, conns))
-    })();
+    let connected = connect_all(host, connections);
     // Every thread reaches the barrier, one that failed to connect too (the others would wait).
     let at = start.after_connecting().0;
     let (poll, conns) = connected?;
