@@ -1,5 +1,6 @@
 //! `cards`: the card-issuing service as a native server, and its key management commands.
 
+mod allocator;
 mod background;
 mod cli;
 mod delivery;
@@ -34,11 +35,6 @@ use crate::store::redb::logged::{Checkpoints, LoggedDb};
 use crate::system_env::SystemEnv;
 use crate::writer::machine::Window;
 use crate::writer::{Pipeline, Writer};
-
-// The writer thread allocates for every key it stages and every page redb copies; glibc's malloc
-// spent a sixth of that thread's time on it (perf, 64 concurrent card creations).
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -107,6 +103,10 @@ fn install_panic_hook() {
 }
 
 fn serve(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
+    allocator::keep_freed_memory();
+    if !allocator::small_pages() {
+        warn!("the kernel kept transparent huge pages on: the writer may stall on page faults");
+    }
     let data = args.data.data;
     let store_url = args.data.store;
     let mut api_keys = ConfiguredKeys::default();
