@@ -5,11 +5,11 @@
 //! pages and gives freed memory back to the OS a second after it is freed, so each new memtable
 //! faulted its memory in again, 2 MiB at a time, zeroed on first touch inside a batch on the
 //! writer thread. On the 2-core virtual machine of docs/benchmarks.md such a fault took about
-//! 7 ms (the guest hands freed pages back to its host, which must supply them again), 2 to 18
-//! times a second, and every write in those batches waited for it. So the server keeps what it
-//! frees for reuse ([`keep_freed_memory`]: its footprint stays at its high-water mark, which the
-//! memtables' bound keeps) and takes its memory in 4 KiB pages ([`small_pages`]: what still has
-//! to be faulted in comes a page at a time, not in 7 ms lumps).
+//! 7 ms (likely because its kernel reports freed pages to the host, `page_reporting`, so the host
+//! must supply them again), 2 to 18 times a second, and every write in those batches waited for
+//! it. So the server keeps what it frees for reuse ([`keep_freed_memory`]: its footprint stays at
+//! its high-water mark, which the memtables' bound keeps) and takes its memory in 4 KiB pages
+//! ([`small_pages`]: what still has to be faulted in comes a page at a time, not in 7 ms lumps).
 
 use libmimalloc_sys as ffi;
 
