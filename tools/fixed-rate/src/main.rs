@@ -8,11 +8,11 @@
 //! is busy it waits, charged from its due time all the same. One periodic timer (a timerfd ticking
 //! at the due times but no more often than `--tick`, for sub-millisecond precision: epoll's own
 //! timeout counts whole milliseconds) wakes the loop; everything due by then goes out in that one
-//! wake, each request still charged from its own due time. A wake per request costs the CPU the
-//! server under test shares: on two cores at 21,000 requests/s a 100 µs tick cost 14 µs of CPU a
-//! request, the default 500 µs 7.4 (docs/benchmarks.md, "The generator's tick"). Responses are read with a
-//! minimal parser (status line, `content-length`), so the generator costs little of the CPU the
-//! server under test shares.
+//! wake, each request still charged from its own due time. Responses are read with a minimal
+//! parser (status line, `content-length`). Both keep the generator's CPU low, which the server under
+//! test shares: on two cores at 21,000 requests/s a wake per request (a 100 µs tick) cost 14 µs of
+//! CPU a request, the default 500 µs tick 7 to 8, wrk 11.6 (docs/benchmarks.md, "The generator's
+//! tick").
 //!
 //! The schedule starts once every connection is open: a connect that waits (a SYN a full listen
 //! backlog dropped waits a second for its retransmit) is not charged to the requests.
