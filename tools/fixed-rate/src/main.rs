@@ -79,6 +79,17 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             .parse()
             .map_err(|e| format!("{name}: {e}"))
     }
+    /// `500us` or `2ms`.
+    fn duration(name: &str, v: Option<String>) -> Result<Duration, String> {
+        let v = v.ok_or(format!("{name} needs a value"))?;
+        let whole = |n: &str| n.parse::<u64>().ok();
+        let d = match (v.strip_suffix("us"), v.strip_suffix("ms")) {
+            (Some(n), _) => whole(n).map(Duration::from_micros),
+            (_, Some(n)) => whole(n).map(Duration::from_millis),
+            _ => None,
+        };
+        d.ok_or(format!("{name}: {v}: a whole number and us or ms"))
+    }
     while let Some(a) = args.next() {
         match a.as_str() {
             "--rate" => out.rate = number("--rate", args.next())?,
@@ -94,18 +105,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--timeline" => out.timeline = Some(args.next().ok_or("--timeline needs a file")?),
             _ if url.is_none() => url = Some(a),
             _ => return Err(format!("unexpected argument {a}")),
-        }
-    }
-    fn duration(name: &str, v: Option<String>) -> Result<Duration, String> {
-        let v = v.ok_or(format!("{name} needs a value"))?;
-        let (n, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
-        let n: u64 = n
-            .parse()
-            .map_err(|_| format!("{name}: {v}: a whole number and us or ms"))?;
-        match unit {
-            "us" => Ok(Duration::from_micros(n)),
-            "ms" => Ok(Duration::from_millis(n)),
-            _ => Err(format!("{name}: {v}: a whole number and us or ms")),
         }
     }
     let url = url.ok_or("a URL is needed")?;
