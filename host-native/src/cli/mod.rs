@@ -308,7 +308,9 @@ pub struct ServeArgs {
     /// How the checkpointer thread is scheduled (Linux): `normal`, `low` (niceness 19) or `idle`
     /// (SCHED_IDLE: only the time the other threads leave). No request waits for a checkpoint; the
     /// writer waits only when recent writes reach twice the checkpoint size (128 MiB). Lowered, it
-    /// can hold a lock redb's readers need while it waits for a core (docs/benchmarks.md).
+    /// can hold a lock redb's readers need while it waits for a core, and beside other busy
+    /// processes it falls behind until the writes wait at that bound: `low` only on a machine that
+    /// runs nothing else, where it raised the peak by 4 to 8% (docs/benchmarks.md).
     #[arg(
         long,
         env = "CARDS_CHECKPOINT_PRIORITY",
